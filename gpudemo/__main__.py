@@ -1,0 +1,5 @@
+import sys
+
+from gpudemo.cli import main
+
+sys.exit(main())

@@ -1,0 +1,237 @@
+"""The `gpudemo` command: no argument opens the window; subcommands work headless."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import signal
+import sys
+import threading
+from collections.abc import Callable, Sequence
+
+from gpudemo import __version__
+from gpudemo.core import settings
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def _argument(parse: Callable[[str], object]) -> Callable[[str], object]:
+    """An argparse type that validates with the core's rule, so the words match the window's."""
+
+    def convert(text: str) -> object:
+        try:
+            return parse(text)
+        except settings.InvalidSetting as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    convert.__name__ = parse.__name__.removeprefix("parse_")
+    return convert
+
+
+VALUE_OPTIONS = ("--device", "--epochs", "--lr", "--seed", "--loss-csv")
+
+
+def join_values(argv: Sequence[str]) -> list[str]:
+    """Glue each option to its value (`--lr=-inf`), so that argparse does not take a value
+    that starts with '-' for an option, and its message can name the bad value."""
+    joined: list[str] = []
+    i = 0
+    while i < len(argv):
+        token = argv[i]
+        i += 1
+        if token in VALUE_OPTIONS and i < len(argv):
+            joined.append(f"{token}={argv[i]}")
+            i += 1
+        elif token == "--predict":
+            start = i
+            while i < len(argv) and not argv[i].startswith("--"):
+                i += 1
+            joined.append(f"--predict={','.join(argv[start:i])}")
+        else:
+            joined.append(token)
+    return joined
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gpudemo",
+        description="Watch PyTorch train a model on a GPU or the CPU. With no command, opens the window.",
+    )
+    parser.add_argument("--version", action="version", version=f"gpudemo {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    devices = commands.add_parser("devices", help="list the devices torch can train on here")
+    devices.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
+
+    train = commands.add_parser("train", help="train the tutorial's model headless and print the result")
+    train.set_defaults(parser=train)
+    add_training_arguments(train)
+    train.add_argument("--loss-csv", metavar="PATH", help="write every epoch's loss to this CSV file")
+    train.add_argument("--json", action="store_true", help="print one JSON object instead of a summary")
+    return parser
+
+
+def add_training_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--device", metavar="ID", help="cpu, cuda:0, ... (default: the best one here)")
+    parser.add_argument(
+        "--epochs", type=_argument(settings.parse_epochs), default=settings.DEFAULT_EPOCHS,
+        help=f"epochs to train, {settings.EPOCHS_MIN} to {settings.EPOCHS_MAX:,} (default {settings.DEFAULT_EPOCHS})",
+    )
+    parser.add_argument(
+        "--lr", type=_argument(settings.parse_learning_rate), default=settings.DEFAULT_LR,
+        help=f"learning rate, {settings.LR_MIN:g} to {settings.LR_MAX:g} (default {settings.DEFAULT_LR})",
+    )
+    parser.add_argument(
+        "--seed", type=_argument(settings.parse_seed), default=settings.DEFAULT_SEED,
+        help=f"seed for torch.manual_seed (default {settings.DEFAULT_SEED})",
+    )
+    parser.add_argument(
+        "--predict", nargs="+", type=_argument(settings.parse_values), default=[[4.0]], metavar="X",
+        help="values to predict for after training, spaces or commas between them (default 4)",
+    )
+
+
+def _finite(value: float | None) -> float | None:
+    return value if value is not None and math.isfinite(value) else None
+
+
+def _gigabytes(value: int | None) -> str:
+    return "-" if value is None else f"{value / 2**30:.1f} GiB"
+
+
+def run_devices(args: argparse.Namespace) -> int:
+    from gpudemo.core.devices import list_devices
+
+    found = list_devices()
+    if args.json:
+        print(json.dumps([device.to_json() for device in found], indent=2))
+    else:
+        rows = [("ID", "NAME", "MEMORY", "FREE", "DETAILS")]
+        for device in found:
+            if device.kind == "cuda":
+                details = f"compute {device.capability[0]}.{device.capability[1]}, {device.multiprocessors} SMs"
+            elif device.kind == "cpu":
+                details = f"{device.threads} threads"
+            else:
+                details = ""
+            rows.append(
+                (device.id, device.name, _gigabytes(device.total_memory), _gigabytes(device.free_memory), details)
+            )
+        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+        for row in rows:
+            print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+    if found.note:
+        print(found.note, file=sys.stderr)
+    return EXIT_OK
+
+
+def resolve_config(args: argparse.Namespace) -> settings.TrainingConfig:
+    """The validated run the arguments ask for; a bad device ends with exit status 2."""
+    from gpudemo.core.devices import list_devices
+
+    found = list_devices()
+    try:
+        device = found.default() if args.device is None else found.resolve(args.device)
+    except settings.InvalidSetting as error:
+        args.parser.error(f"argument --device: {error}")
+    return settings.TrainingConfig(device=device.id, epochs=args.epochs, lr=args.lr, seed=args.seed)
+
+
+def _result_json(result, predictions: list[tuple[float, float]]) -> dict:
+    return {
+        "status": result.status,
+        "device": result.config.device,
+        "epochs": result.config.epochs,
+        "epochs_run": result.epochs_run,
+        "lr": result.config.lr,
+        "seed": result.config.seed,
+        "final_loss": _finite(result.final_loss),
+        "diverged_at": result.diverged_at,
+        "parameters": {name: _finite(value) for name, value in result.parameters.items()},
+        "predictions": [{"x": x, "y": _finite(y)} for x, y in predictions],
+        "seconds": result.seconds,
+        "epochs_per_second": result.epochs_per_second,
+    }
+
+
+def _summary(result, predictions: list[tuple[float, float]]) -> str:
+    lines = [
+        f"{result.status}: {result.epochs_run:,} of {result.config.epochs:,} epochs on {result.config.device}"
+        f" in {result.seconds:.3g} s ({result.epochs_per_second:,.0f} epochs/s)",
+        f"final loss  {result.final_loss:.6g}" if result.final_loss is not None else "final loss  -",
+    ]
+    params = result.parameters
+    if set(params) == {"weight", "bias"}:
+        lines.append(f"learned     y = {params['weight']:.6g} * x + {params['bias']:.6g}")
+    for x, y in predictions:
+        lines.append(f"predict     x = {x:g}  ->  y = {y:.6g}")
+    return "\n".join(lines)
+
+
+def run_train(args: argparse.Namespace) -> int:
+    config = resolve_config(args)
+    values = [value for group in args.predict for value in group]
+    csv_file = None
+    if args.loss_csv:
+        try:
+            csv_file = open(args.loss_csv, "w", encoding="utf-8", newline="")
+        except OSError as error:
+            args.parser.error(f"argument --loss-csv: cannot write {args.loss_csv!r}: {error.strerror}")
+
+    from gpudemo.core.prediction import predict
+    from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TrainingError, train
+
+    bar = None
+    if not args.json and sys.stderr.isatty():
+        from gpudemo.terminal import ProgressBar
+
+        bar = ProgressBar(sys.stderr, config.epochs)
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda *_: stop.set())
+    try:
+        result = train(config, stop.is_set, on_batch=bar and (lambda batch: bar.update(batch.last_epoch)))
+    except TrainingError as error:
+        print(f"gpudemo: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if bar is not None:
+            bar.close()
+
+    predictions = list(zip(values, predict(result.model, values)))
+    if csv_file is not None:
+        with csv_file:
+            csv_file.write("epoch,loss\n")
+            csv_file.writelines(f"{epoch},{loss!r}\n" for epoch, loss in enumerate(result.losses.tolist(), 1))
+    if args.json:
+        print(json.dumps(_result_json(result, predictions), indent=2))
+    else:
+        print(_summary(result, predictions))
+    if result.status == DIVERGED:
+        print(
+            f"gpudemo: training diverged at epoch {result.diverged_at:,} (the loss stopped being a finite number);"
+            f" try a smaller learning rate than {config.lr:g}",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
+    if result.status == STOPPED:
+        print("gpudemo: stopped by the user", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    assert result.status == COMPLETED
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(join_values(sys.argv[1:] if argv is None else argv))
+    try:
+        if args.command == "devices":
+            return run_devices(args)
+        if args.command == "train":
+            return run_train(args)
+        from gpudemo.ui.app import run_app
+
+        return run_app()
+    except KeyboardInterrupt:
+        print("gpudemo: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED

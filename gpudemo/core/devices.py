@@ -1,0 +1,194 @@
+"""Which compute devices this machine has, described for a person.
+
+Discovery never raises: a CPU-only build of torch, a missing driver or a broken
+CUDA install all end in a list with the CPU alone and a note that says why.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import warnings
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+
+import torch
+
+from gpudemo.core.settings import InvalidSetting
+
+
+@dataclass(frozen=True)
+class DeviceInfo:
+    id: str  # what torch.device() takes: "cpu", "cuda:0", "mps", "xpu:0"
+    kind: str  # "cpu", "cuda", "mps" or "xpu"
+    name: str
+    total_memory: int | None = None  # bytes
+    free_memory: int | None = None  # bytes
+    capability: tuple[int, int] | None = None  # CUDA compute capability
+    multiprocessors: int | None = None  # CUDA streaming multiprocessors
+    threads: int | None = None  # CPU hardware threads
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        if self.capability is not None:
+            data["capability"] = f"{self.capability[0]}.{self.capability[1]}"
+        return data
+
+
+@dataclass(frozen=True)
+class DeviceList:
+    """The devices found, the CPU always last, and why no GPU is listed when none is."""
+
+    devices: tuple[DeviceInfo, ...]
+    note: str | None = None
+    ids: tuple[str, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ids", tuple(device.id for device in self.devices))
+
+    def __iter__(self) -> Iterator[DeviceInfo]:
+        return iter(self.devices)
+
+    def __len__(self) -> int:
+        return len(self.devices)
+
+    def __getitem__(self, index: int) -> DeviceInfo:
+        return self.devices[index]
+
+    def default(self) -> DeviceInfo:
+        """The best device to train on: the first accelerator, else the CPU."""
+        return self.devices[0]
+
+    def resolve(self, text: object) -> DeviceInfo:
+        """The listed device a person meant by `text` ("cuda" means "cuda:0")."""
+        wanted = text.strip().lower() if isinstance(text, str) else ""
+        if wanted in ("cuda", "xpu"):
+            wanted += ":0"
+        for device in self.devices:
+            if device.id == wanted:
+                return device
+        choices = ", ".join(self.ids)
+        if not wanted:
+            raise InvalidSetting("device", f"the device is empty; choose one of: {choices}")
+        raise InvalidSetting("device", f"device {text!r} is not available here; choose one of: {choices}")
+
+
+def _cpu_name() -> str:
+    system = platform.system()
+    try:
+        if system == "Linux":
+            with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as cpuinfo:
+                for line in cpuinfo:
+                    key, _, value = line.partition(":")
+                    if key.strip() in ("model name", "Hardware", "Processor") and value.strip():
+                        return value.strip()
+        elif system == "Darwin":
+            out = subprocess.run(
+                ["sysctl", "-n", "machdep.cpu.brand_string"], capture_output=True, text=True, timeout=2
+            )
+            if out.returncode == 0 and out.stdout.strip():
+                return out.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return platform.processor() or platform.machine() or "CPU"
+
+
+def _cpu_memory() -> tuple[int | None, int | None]:
+    total = free = None
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        pass
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    free = int(line.split()[1]) * 1024
+                    break
+    except (OSError, ValueError, IndexError):
+        pass
+    return total, free
+
+
+def cpu_device() -> DeviceInfo:
+    total, free = _cpu_memory()
+    return DeviceInfo(
+        id="cpu", kind="cpu", name=_cpu_name(), total_memory=total, free_memory=free, threads=os.cpu_count()
+    )
+
+
+def _cuda_devices() -> tuple[list[DeviceInfo], str | None]:
+    if torch.version.cuda is None and getattr(torch.version, "hip", None) is None:
+        return [], f"No GPU listed: this PyTorch ({torch.__version__}) is a CPU-only build."
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            available = torch.cuda.is_available()
+            count = torch.cuda.device_count() if available else 0
+    except Exception as error:  # a broken driver raises many kinds of error
+        return [], f"No GPU listed: CUDA failed to start ({_one_line(error)})."
+    if not available or count == 0:
+        reason = _one_line(caught[0].message) if caught else "no CUDA GPU or driver was found"
+        return [], f"No GPU listed: {reason}."
+    devices = []
+    for index in range(count):
+        try:
+            props = torch.cuda.get_device_properties(index)
+            try:
+                free, _total = torch.cuda.mem_get_info(index)
+            except Exception:
+                free = None
+            devices.append(
+                DeviceInfo(
+                    id=f"cuda:{index}",
+                    kind="cuda",
+                    name=props.name,
+                    total_memory=int(props.total_memory),
+                    free_memory=None if free is None else int(free),
+                    capability=(int(props.major), int(props.minor)),
+                    multiprocessors=int(props.multi_processor_count),
+                )
+            )
+        except Exception as error:
+            return devices, f"GPU cuda:{index} could not be read ({_one_line(error)})."
+    return devices, None
+
+
+def _other_accelerators() -> list[DeviceInfo]:
+    devices = []
+    try:
+        if torch.backends.mps.is_available():
+            devices.append(DeviceInfo(id="mps", kind="mps", name="Apple GPU (Metal)"))
+    except Exception:
+        pass
+    try:
+        xpu = getattr(torch, "xpu", None)
+        if xpu is not None and xpu.is_available():
+            for index in range(xpu.device_count()):
+                props = xpu.get_device_properties(index)
+                devices.append(
+                    DeviceInfo(
+                        id=f"xpu:{index}",
+                        kind="xpu",
+                        name=props.name,
+                        total_memory=int(getattr(props, "total_memory", 0)) or None,
+                    )
+                )
+    except Exception:
+        pass
+    return devices
+
+
+def _one_line(error: object) -> str:
+    text = str(error).strip().splitlines()
+    return text[0].rstrip(".") if text else type(error).__name__
+
+
+def list_devices() -> DeviceList:
+    """Every device torch can train on here, accelerators first and the CPU always last."""
+    cuda, note = _cuda_devices()
+    others = _other_accelerators()
+    if others and note and not cuda:
+        note = None  # an Apple or Intel GPU is listed: the CUDA note would only confuse
+    return DeviceList(devices=tuple(cuda + others + [cpu_device()]), note=note)

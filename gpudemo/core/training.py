@@ -1,0 +1,170 @@
+"""The training loop: the tutorial's five lines, run on any device, watched from outside.
+
+The loop yields the loss in batches (one read-back from the device per batch, not
+an `.item()` per epoch, which would stall a GPU at every step) and checks a stop
+request before every epoch. Whoever drives it, the command line or the window's
+worker thread, sees the same numbers the tutorial's own loop computes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from torch import nn
+
+from gpudemo.core.problems import OPTIMIZERS, PROBLEMS
+from gpudemo.core.settings import TrainingConfig
+
+COMPLETED = "completed"
+STOPPED = "stopped"
+DIVERGED = "diverged"
+
+# The phases a run goes through, in order, as the tutorial names them.
+TO_DEVICE = "to_device"
+TRAINING = "training"
+TO_CPU = "to_cpu"
+
+FLUSH_SECONDS = 0.05  # read losses back at most 20 times a second...
+FLUSH_EPOCHS = 8192  # ...or after this many epochs, whichever comes first
+
+
+class TrainingError(RuntimeError):
+    """The device failed during a run (out of memory, a lost GPU, a driver error)."""
+
+
+@dataclass(frozen=True)
+class LossBatch:
+    first_epoch: int  # the 1-based epoch of losses[0]
+    losses: np.ndarray  # float32, one per epoch
+
+    @property
+    def last_epoch(self) -> int:
+        return self.first_epoch + len(self.losses) - 1
+
+
+@dataclass(frozen=True)
+class TrainingResult:
+    status: str  # COMPLETED, STOPPED or DIVERGED
+    config: TrainingConfig
+    model: nn.Module  # on the CPU, ready to predict
+    losses: np.ndarray  # float32, the loss of every epoch run, in order
+    seconds: float  # from the first step to the last loss on the host
+    diverged_at: int | None = None  # the first epoch whose loss was not finite
+
+    @property
+    def epochs_run(self) -> int:
+        return len(self.losses)
+
+    @property
+    def final_loss(self) -> float | None:
+        return float(self.losses[-1]) if len(self.losses) else None
+
+    @property
+    def epochs_per_second(self) -> float:
+        return self.epochs_run / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def parameters(self) -> dict[str, float]:
+        return PROBLEMS[self.config.problem].describe(self.model)
+
+
+def _never() -> bool:
+    return False
+
+
+def _ignore(phase: str) -> None:
+    pass
+
+
+def run_training(
+    config: TrainingConfig,
+    should_stop: Callable[[], bool] = _never,
+    on_phase: Callable[[str], None] = _ignore,
+    flush_seconds: float = FLUSH_SECONDS,
+) -> Generator[LossBatch, None, TrainingResult]:
+    """Train as the tutorial does, yielding losses in batches; returns the TrainingResult.
+
+    Raises TrainingError when the device fails; a loss that is not finite ends the
+    run with status DIVERGED instead.
+    """
+    problem = PROBLEMS[config.problem]
+    try:
+        on_phase(TO_DEVICE)
+        device = torch.device(config.device)
+        torch.manual_seed(config.seed)
+        model = problem.make_model().to(device)
+        x_train, y_train = problem.make_data(device)
+        criterion = problem.make_loss().to(device)
+        optimizer = OPTIMIZERS[config.optimizer](model.parameters(), config.lr)
+    except RuntimeError as error:
+        raise TrainingError(f"could not prepare {config.device}: {error}") from error
+
+    history = np.empty(config.epochs, dtype=np.float32)
+    done = 0  # epochs whose loss is in history
+    pending: list[torch.Tensor] = []  # losses still on the device
+    status = COMPLETED
+    diverged_at = None
+
+    def flush() -> LossBatch:
+        nonlocal done, diverged_at
+        values = torch.stack(pending).to("cpu", torch.float32).numpy()
+        pending.clear()
+        first = done + 1
+        bad = ~np.isfinite(values)
+        if bad.any():  # keep the losses up to and including the first bad one
+            diverged_at = first + int(bad.argmax())
+            values = values[: diverged_at - done]
+        history[done : done + len(values)] = values
+        done += len(values)
+        return LossBatch(first, history[first - 1 : done])
+
+    on_phase(TRAINING)
+    start = time.perf_counter()
+    next_flush = start + flush_seconds
+    try:
+        for _epoch in range(config.epochs):
+            if should_stop():
+                status = STOPPED
+                break
+            optimizer.zero_grad(set_to_none=True)
+            loss = criterion(model(x_train), y_train)
+            loss.backward()
+            optimizer.step()
+            pending.append(loss.detach())
+            if len(pending) >= FLUSH_EPOCHS or time.perf_counter() >= next_flush:
+                yield flush()
+                if diverged_at is not None:
+                    break
+                next_flush = time.perf_counter() + flush_seconds
+        if pending:
+            yield flush()
+        if diverged_at is not None:
+            status = DIVERGED
+        seconds = time.perf_counter() - start
+        on_phase(TO_CPU)
+        model = model.to("cpu")
+    except RuntimeError as error:
+        raise TrainingError(f"training on {config.device} failed: {error}") from error
+    losses = history if done == len(history) else history[:done].copy()
+    return TrainingResult(status, config, model, losses, seconds, diverged_at)
+
+
+def train(
+    config: TrainingConfig,
+    should_stop: Callable[[], bool] = _never,
+    on_batch: Callable[[LossBatch], None] | None = None,
+    on_phase: Callable[[str], None] = _ignore,
+) -> TrainingResult:
+    """Run `run_training` to the end, handing each batch of losses to `on_batch`."""
+    run = run_training(config, should_stop, on_phase)
+    while True:
+        try:
+            batch = next(run)
+        except StopIteration as finished:
+            return finished.value
+        if on_batch is not None:
+            on_batch(batch)

@@ -1,0 +1,107 @@
+"""The `gpudemo` command, run as a person runs it: in a subprocess."""
+
+import csv
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.tutorial import tutorial_run
+
+
+def gpudemo(*args, module=False):
+    command = [sys.executable, "-m", "gpudemo", *args] if module else [sys.executable, "-c",
+               "import sys; from gpudemo.cli import main; sys.exit(main())", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+
+def test_devices_table_lists_the_cpu():
+    out = gpudemo("devices")
+    assert out.returncode == 0
+    header, *rows = out.stdout.splitlines()
+    assert header.split()[:2] == ["ID", "NAME"]
+    assert rows[-1].startswith("cpu ")
+
+
+def test_devices_json_has_the_promised_fields():
+    out = gpudemo("devices", "--json", module=True)
+    assert out.returncode == 0
+    found = json.loads(out.stdout)
+    assert found[-1]["id"] == "cpu"
+    for device in found:
+        assert {"id", "name", "kind", "total_memory"} <= device.keys()
+        if device["kind"] == "cuda":
+            assert device["capability"] and device["multiprocessors"]
+
+
+def test_train_json_matches_the_tutorial(tmp_path):
+    expected = tutorial_run(3)
+    csv_path = tmp_path / "loss.csv"
+    out = gpudemo("train", "--device", "cpu", "--seed", "3", "--predict", "4", "-1", "--loss-csv", str(csv_path), "--json")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["status"] == "completed"
+    assert result["device"] == "cpu" and result["epochs_run"] == 100
+    assert abs(result["final_loss"] - expected["losses"][-1]) <= 1e-6
+    assert abs(result["parameters"]["weight"] - expected["weight"]) <= 1e-5
+    assert abs(result["parameters"]["bias"] - expected["bias"]) <= 1e-5
+    assert [p["x"] for p in result["predictions"]] == [4.0, -1.0]
+    assert abs(result["predictions"][0]["y"] - expected["prediction"]) <= 1e-5
+    assert result["seconds"] > 0 and result["epochs_per_second"] > 0
+    assert out.stderr == ""  # no progress bar when stderr is not a terminal
+    with csv_path.open() as file:
+        rows = list(csv.reader(file))
+    assert rows[0] == ["epoch", "loss"] and len(rows) == 101
+    assert rows[1][0] == "1" and abs(float(rows[-1][1]) - expected["losses"][-1]) <= 1e-6
+
+
+def test_train_summary_is_readable():
+    out = gpudemo("train", "--epochs", "200", "--lr", "1e-2", "--predict", "4,5")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert text.startswith("completed: 200 of 200 epochs on cpu")
+    assert "final loss" in text and "learned     y = " in text
+    assert "x = 4  ->  y = " in text and "x = 5  ->  y = " in text
+
+
+def test_divergence_exits_1_with_a_reason_and_still_prints_json():
+    out = gpudemo("train", "--lr", "100", "--epochs", "1000", "--json")
+    assert out.returncode == 1
+    result = json.loads(out.stdout)
+    assert result["status"] == "diverged" and result["diverged_at"] == result["epochs_run"]
+    assert result["final_loss"] is None  # not finite: JSON has no inf
+    assert "diverged at epoch" in out.stderr and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "args, named",
+    [
+        (["--lr", "0"], "'0'"),
+        (["--lr", "-0.5"], "'-0.5'"),
+        (["--lr", "nan"], "'nan'"),
+        (["--lr", "inf"], "'inf'"),
+        (["--lr", "-inf"], "'-inf'"),
+        (["--lr", "fast"], "'fast'"),
+        (["--epochs", "0"], "epochs"),
+        (["--epochs", "2.5"], "'2.5'"),
+        (["--epochs", "many"], "'many'"),
+        (["--device", "cuda:9"], "'cuda:9'"),
+        (["--device", "tpu"], "'tpu'"),
+        (["--device", ""], "the device is empty"),
+        (["--seed", "-1"], "'-1'"),
+        (["--predict", "4", "x"], "'x'"),
+        (["--loss-csv", "/no/such/folder/loss.csv"], "/no/such/folder/loss.csv"),
+    ],
+)
+def test_bad_arguments_exit_2_naming_the_value(args, named):
+    out = gpudemo("train", *args)
+    assert out.returncode == 2, out
+    assert named in out.stderr
+    assert "Traceback" not in out.stderr and out.stdout == ""
+
+
+def test_help_is_quick_and_mentions_the_window():
+    out = gpudemo("--help", module=True)
+    assert out.returncode == 0 and "opens the window" in " ".join(out.stdout.split())

@@ -1,0 +1,163 @@
+import dataclasses
+
+import numpy as np
+import pytest
+import torch
+
+from gpudemo.core import training
+from gpudemo.core.prediction import predict
+from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.training import (
+    COMPLETED,
+    DIVERGED,
+    STOPPED,
+    TO_CPU,
+    TO_DEVICE,
+    TRAINING,
+    TrainingError,
+    run_training,
+    train,
+)
+from tests.tutorial import tutorial_run
+
+
+@pytest.mark.parametrize("seed", [0, 1, 42, 2024, 123456789])
+def test_matches_the_tutorial_loop(seed):
+    expected = tutorial_run(seed)
+    result = train(TrainingConfig(device="cpu", epochs=100, lr=0.1, seed=seed))
+    assert result.status == COMPLETED
+    assert result.epochs_run == 100
+    assert abs(result.final_loss - expected["losses"][-1]) <= 1e-6
+    np.testing.assert_allclose(result.losses, expected["losses"], rtol=0, atol=1e-6)
+    assert abs(result.parameters["weight"] - expected["weight"]) <= 1e-5
+    assert abs(result.parameters["bias"] - expected["bias"]) <= 1e-5
+    assert abs(predict(result.model, [4.0])[0] - expected["prediction"]) <= 1e-5
+
+
+def test_other_settings_match_the_tutorial_too():
+    expected = tutorial_run(7, epochs=1000, lr=0.01, x_test=-2.5)
+    result = train(TrainingConfig(epochs=1000, lr=0.01, seed=7))
+    assert abs(result.final_loss - expected["losses"][-1]) <= 1e-6
+    assert abs(predict(result.model, [-2.5])[0] - expected["prediction"]) <= 1e-5
+
+
+def test_predicts_about_eight_for_four():
+    result = train(TrainingConfig(epochs=100, lr=0.1, seed=0))
+    (y,) = predict(result.model, [4.0])
+    assert 7.5 < y < 8.5
+
+
+def test_predictions_keep_the_order_given():
+    result = train(TrainingConfig(epochs=300, seed=0))
+    ys = predict(result.model, [3.0, -1.0, 10.0])
+    assert ys[0] == pytest.approx(6.0, abs=0.05)
+    assert ys[1] == pytest.approx(-2.0, abs=0.1)
+    assert ys[2] == pytest.approx(20.0, abs=0.3)
+
+
+def test_model_comes_back_on_the_cpu():
+    result = train(TrainingConfig(epochs=3))
+    assert all(p.device.type == "cpu" for p in result.model.parameters())
+    assert result.seconds > 0 and result.epochs_per_second > 0
+
+
+def test_batches_cover_every_epoch_once_in_order(monkeypatch):
+    monkeypatch.setattr(training, "FLUSH_EPOCHS", 7)
+    batches = []
+    result = train(TrainingConfig(epochs=50), on_batch=batches.append)
+    assert batches[0].first_epoch == 1
+    for before, after in zip(batches, batches[1:]):
+        assert after.first_epoch == before.last_epoch + 1
+    assert batches[-1].last_epoch == 50
+    assert max(len(b.losses) for b in batches) <= 7
+    np.testing.assert_array_equal(np.concatenate([b.losses for b in batches]), result.losses)
+    assert result.losses.dtype == np.float32
+
+
+def test_losses_are_read_back_in_batches_not_every_epoch(monkeypatch):
+    calls = []
+    real_stack = torch.stack
+    monkeypatch.setattr(torch, "stack", lambda tensors, *a, **k: calls.append(len(tensors)) or real_stack(tensors, *a, **k))
+    train(TrainingConfig(epochs=2000))
+    assert sum(calls) == 2000
+    assert len(calls) < 200
+
+
+def test_stop_is_checked_before_every_epoch():
+    asked = []
+
+    def stop_after_ten():
+        asked.append(1)
+        return len(asked) > 10
+
+    result = train(TrainingConfig(epochs=1000), should_stop=stop_after_ten)
+    assert result.status == STOPPED
+    assert result.epochs_run == 10
+    assert result.final_loss == pytest.approx(tutorial_run(0, epochs=10)["losses"][-1], abs=1e-6)
+
+
+def test_stop_at_once_runs_no_epoch():
+    result = train(TrainingConfig(epochs=5), should_stop=lambda: True)
+    assert result.status == STOPPED
+    assert result.epochs_run == 0 and result.final_loss is None
+
+
+def test_divergence_names_the_first_bad_epoch():
+    expected = tutorial_run(0, epochs=60, lr=100)
+    first_bad = next(i for i, loss in enumerate(expected["losses"], 1) if not np.isfinite(loss))
+    result = train(TrainingConfig(epochs=100_000, lr=100, seed=0))
+    assert result.status == DIVERGED
+    assert result.diverged_at == first_bad
+    assert result.epochs_run == first_bad
+    assert np.isfinite(result.losses[:-1]).all() and not np.isfinite(result.losses[-1])
+
+
+def test_divergence_in_the_middle_of_a_batch(monkeypatch):
+    monkeypatch.setattr(training, "FLUSH_EPOCHS", 3)
+    result = train(TrainingConfig(epochs=1000, lr=100, seed=0))
+    assert result.status == DIVERGED
+    assert len(result.losses) == result.diverged_at
+
+
+def test_phases_follow_the_tutorial():
+    phases = []
+    train(TrainingConfig(epochs=2), on_phase=phases.append)
+    assert phases == [TO_DEVICE, TRAINING, TO_CPU]
+
+
+def test_a_failing_device_raises_training_error(monkeypatch):
+    def broken(device):
+        raise RuntimeError("CUDA error: out of memory")
+
+    monkeypatch.setitem(training.PROBLEMS, "linear", dataclasses.replace(training.PROBLEMS["linear"], make_data=broken))
+    with pytest.raises(TrainingError, match="out of memory"):
+        train(TrainingConfig(epochs=2))
+
+
+def test_the_generator_returns_the_result():
+    run = run_training(TrainingConfig(epochs=5))
+    batches = []
+    try:
+        while True:
+            batches.append(next(run))
+    except StopIteration as done:
+        result = done.value
+    assert sum(len(b.losses) for b in batches) == 5
+    assert result.status == COMPLETED
+
+
+def test_predict_refuses_a_model_off_the_cpu():
+    model = torch.nn.Linear(1, 1).to("meta")
+    with pytest.raises(ValueError, match="CPU"):
+        predict(model, [1.0])
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("seed", [0, 5])
+def test_cuda_matches_the_tutorial_on_cuda(seed):
+    expected = tutorial_run(seed, device="cuda:0")
+    result = train(TrainingConfig(device="cuda:0", epochs=100, seed=seed))
+    assert result.status == COMPLETED
+    assert abs(result.final_loss - expected["losses"][-1]) <= 1e-6
+    assert abs(predict(result.model, [4.0])[0] - expected["prediction"]) <= 1e-5
+    assert all(p.device.type == "cpu" for p in result.model.parameters())
