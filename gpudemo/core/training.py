@@ -16,6 +16,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from gpudemo.core.history import LossHistory
 from gpudemo.core.problems import OPTIMIZERS, PROBLEMS
 from gpudemo.core.settings import TrainingConfig
 
@@ -85,12 +86,18 @@ def run_training(
     should_stop: Callable[[], bool] = _never,
     on_phase: Callable[[str], None] = _ignore,
     flush_seconds: float = FLUSH_SECONDS,
+    history: LossHistory | None = None,
 ) -> Generator[LossBatch, None, TrainingResult]:
     """Train as the tutorial does, yielding losses in batches; returns the TrainingResult.
 
-    Raises TrainingError when the device fails; a loss that is not finite ends the
-    run with status DIVERGED instead.
+    The losses go into `history` (a new one when not given: pass one to draw it while
+    the run goes). Raises TrainingError when the device fails; a loss that is not
+    finite ends the run with status DIVERGED instead.
     """
+    if history is None:
+        history = LossHistory(config.epochs)
+    elif history.count or history.capacity < config.epochs:
+        raise ValueError(f"pass an empty history with room for {config.epochs} epochs")
     problem = PROBLEMS[config.problem]
     try:
         on_phase(TO_DEVICE)
@@ -103,24 +110,20 @@ def run_training(
     except RuntimeError as error:
         raise TrainingError(f"could not prepare {config.device}: {error}") from error
 
-    history = np.empty(config.epochs, dtype=np.float32)
-    done = 0  # epochs whose loss is in history
     pending: list[torch.Tensor] = []  # losses still on the device
     status = COMPLETED
     diverged_at = None
 
     def flush() -> LossBatch:
-        nonlocal done, diverged_at
+        nonlocal diverged_at
         values = torch.stack(pending).to("cpu", torch.float32).numpy()
         pending.clear()
-        first = done + 1
+        first = history.count + 1
         bad = ~np.isfinite(values)
         if bad.any():  # keep the losses up to and including the first bad one
             diverged_at = first + int(bad.argmax())
-            values = values[: diverged_at - done]
-        history[done : done + len(values)] = values
-        done += len(values)
-        return LossBatch(first, history[first - 1 : done])
+            values = values[: diverged_at - first + 1]
+        return LossBatch(first, history.extend(values))
 
     on_phase(TRAINING)
     start = time.perf_counter()
@@ -149,8 +152,7 @@ def run_training(
         model = model.to("cpu")
     except RuntimeError as error:
         raise TrainingError(f"training on {config.device} failed: {error}") from error
-    losses = history if done == len(history) else history[:done].copy()
-    return TrainingResult(status, config, model, losses, seconds, diverged_at)
+    return TrainingResult(status, config, model, history.values, seconds, diverged_at)
 
 
 def train(
