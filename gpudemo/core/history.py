@@ -36,6 +36,10 @@ class LossHistory:
         """The losses so far, a view (no copy)."""
         return self._values[: self.count]
 
+    def head(self, count: int) -> np.ndarray:
+        """The first `count` losses, a view: what a reader told of `count` may read."""
+        return self._values[: min(count, self.count)]
+
     @property
     def nbytes(self) -> int:
         return self._values.nbytes + self._block_min.nbytes + self._block_max.nbytes

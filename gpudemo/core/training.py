@@ -160,9 +160,10 @@ def train(
     should_stop: Callable[[], bool] = _never,
     on_batch: Callable[[LossBatch], None] | None = None,
     on_phase: Callable[[str], None] = _ignore,
+    history: LossHistory | None = None,
 ) -> TrainingResult:
     """Run `run_training` to the end, handing each batch of losses to `on_batch`."""
-    run = run_training(config, should_stop, on_phase)
+    run = run_training(config, should_stop, on_phase, history=history)
     while True:
         try:
             batch = next(run)

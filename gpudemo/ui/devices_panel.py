@@ -1,0 +1,85 @@
+"""The device panel: every device torch can use here, with its details."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelectionModel, Qt, Signal, Slot
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QAbstractItemView, QGroupBox, QLabel, QListView, QVBoxLayout
+
+from gpudemo.core.devices import DeviceInfo, DeviceList
+from gpudemo.ui import format as fmt
+
+DEVICE_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+class DevicePanel(QGroupBox):
+    deviceChanged = Signal(str)  # the id of the device now picked
+
+    def __init__(self, devices: DeviceList, parent=None):
+        super().__init__(parent)
+        self.setTitle(self.tr("1. Device"))
+        self._devices = devices
+        self._model = QStandardItemModel(self)
+        for device in devices:
+            item = QStandardItem(f"{device.id}  —  {device.name}")
+            item.setData(device.id, DEVICE_ROLE)
+            item.setEditable(False)
+            item.setToolTip(self._details(device))
+            self._model.appendRow(item)
+
+        self.list = QListView()
+        self.list.setObjectName("deviceList")
+        self.list.setModel(self._model)
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        rows = max(2, min(len(devices), 5))
+        self.list.setFixedHeight(self.list.sizeHintForRow(0) * rows + 2 * self.list.frameWidth() + 6)
+
+        self.details = QLabel()
+        self.details.setObjectName("deviceDetails")
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        self.note = QLabel(devices.note or "")
+        self.note.setObjectName("deviceNote")
+        self.note.setWordWrap(True)
+        self.note.setVisible(bool(devices.note))
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.list)
+        layout.addWidget(self.details)
+        layout.addWidget(self.note)
+
+        self.list.selectionModel().currentChanged.connect(self._on_current_changed)
+        self.select(devices.default().id)
+
+    def _details(self, device: DeviceInfo) -> str:
+        lines = [device.name]
+        if device.kind == "cuda":
+            lines.append(self.tr("Memory: {total} total, {free} free").format(
+                total=fmt.gib(device.total_memory), free=fmt.gib(device.free_memory)))
+            lines.append(self.tr("Compute capability {major}.{minor} · {sms} multiprocessors").format(
+                major=device.capability[0], minor=device.capability[1], sms=device.multiprocessors))
+        elif device.kind == "cpu":
+            lines.append(self.tr("{threads} threads · memory: {total} total, {free} free").format(
+                threads=device.threads or "?", total=fmt.gib(device.total_memory), free=fmt.gib(device.free_memory)))
+        elif device.total_memory is not None:
+            lines.append(self.tr("Memory: {total} total").format(total=fmt.gib(device.total_memory)))
+        return "\n".join(lines)
+
+    def current(self) -> DeviceInfo:
+        index = self.list.currentIndex()
+        row = index.row() if index.isValid() else len(self._devices) - 1
+        return self._devices[row]
+
+    def select(self, device_id: str) -> None:
+        row = self._devices.ids.index(device_id)
+        self.list.selectionModel().setCurrentIndex(
+            self._model.index(row, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect
+        )
+
+    @Slot()
+    def _on_current_changed(self, *_args) -> None:
+        device = self.current()
+        self.details.setText(self._details(device))
+        self.deviceChanged.emit(device.id)

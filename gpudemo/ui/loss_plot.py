@@ -1,0 +1,98 @@
+"""The live loss curve: the full history as its data, an envelope of it on screen.
+
+The curve item holds every epoch (x = the epoch, y = its loss) as views of the run's
+LossHistory, with no copy. What it draws is the history's min/max envelope of the
+visible epochs at about one bin per pixel, computed from block extremes, so a
+refresh costs about the same at a hundred epochs as at ten million.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from pyqtgraph.graphicsItems.PlotDataItem import PlotDataset
+from PySide6.QtCore import QCoreApplication
+
+from gpudemo.core.history import LossHistory
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate("LossPlot", text)
+
+
+class LossCurve(pg.PlotDataItem):
+    def __init__(self, **kwargs):
+        self._history: LossHistory | None = None
+        self._epochs: np.ndarray | None = None
+        self._count = 0
+        self._cached: tuple | None = None
+        super().__init__(**kwargs)
+        self.opts["clipToView"] = True  # so that a pan or zoom asks for a new envelope
+        self.opts["autoDownsample"] = False  # the envelope is the downsampling
+
+    def show_history(self, history: LossHistory | None, count: int = 0) -> None:
+        """Draw the first `count` epochs of `history` (None clears the curve)."""
+        if history is not self._history:
+            self._history = history
+            # float32 holds every whole number up to 2**24 exactly, past the 10**7 epochs allowed
+            self._epochs = None if history is None else np.arange(1, history.capacity + 1, dtype=np.float32)
+            self._cached = None
+        self._count = count
+        if history is None or count == 0:
+            self.setData([], [])
+        else:
+            losses = history.head(count)
+            self.setData(self._epochs[: len(losses)], losses)
+
+    def _getDisplayDataset(self) -> PlotDataset | None:
+        history, count = self._history, self._count
+        if history is None or count == 0:
+            return None
+        view = self.getViewBox()
+        first, last, bins = 1, count, 1000
+        if view is not None:
+            bins = max(50, int(view.width()))
+            if not view.autoRangeEnabled()[0]:
+                rect = view.viewRect()
+                first, last = math.floor(rect.left()), math.ceil(rect.right()) + 1
+        log_y = bool(self.opts["logMode"][1])
+        key = (id(history), count, first, last, bins, log_y)
+        if self._cached is not None and self._cached[0] == key:
+            return self._cached[1]
+        x, y = history.envelope(count, first, last, bins)
+        y = y.astype(np.float64)
+        if log_y:  # a loss of exactly 0 is drawn at the smallest positive loss seen
+            floor = history.min_positive if math.isfinite(history.min_positive) else 1.0
+            with np.errstate(invalid="ignore"):
+                y = np.log10(np.maximum(y, floor))
+        finite = np.isfinite(y)
+        if not finite.all():  # a diverged run ends on inf or nan: draw up to it
+            x, y = x[finite], y[finite]
+        dataset = PlotDataset(x, y, True, True)
+        self._cached = (key, dataset)
+        return dataset
+
+
+def make_loss_plot() -> tuple[pg.PlotWidget, LossCurve]:
+    widget = pg.PlotWidget(background="w")
+    widget.setObjectName("lossPlot")
+    plot = widget.getPlotItem()
+    plot.setLabel("bottom", tr("epoch"))
+    plot.setLabel("left", tr("loss (MSE)"))
+    # A GridItem, not showGrid(): the axes' own grid costs ~25 ms a frame in software
+    # painting, all of it holding the GIL that the training thread needs.
+    grid = pg.GridItem(pen=pg.mkPen("#e3e3e3", width=0), textPen=None)
+    grid.setZValue(-100)
+    plot.addItem(grid, ignoreBounds=True)
+    plot.setMenuEnabled(False)
+    for name in ("left", "bottom"):
+        axis = plot.getAxis(name)
+        axis.setPen(pg.mkPen("#333333"))
+        axis.setTextPen(pg.mkPen("#222222"))
+    widget.setMouseEnabled(x=True, y=True)
+    # A 1 px pen with no antialiasing: wider pens cost several times more per frame.
+    curve = LossCurve(pen=pg.mkPen("#1f5fbf", width=1), antialias=False)
+    plot.addItem(curve)
+    return widget, curve

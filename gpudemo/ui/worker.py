@@ -1,0 +1,135 @@
+"""Training on a QThread: the core loop on a worker thread, its news on the GUI thread.
+
+Every signal of the worker reaches the controller through a slot of the controller,
+a QObject that lives in the GUI thread, so Qt queues it to the GUI thread. (A signal
+connected to a lambda or a plain function would run in the worker's thread.)
+Stopping is cooperative: a flag the loop checks before every epoch.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import weakref
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from gpudemo.core.history import LossHistory
+from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.training import TrainingError, train
+
+log = logging.getLogger(__name__)
+
+# Every controller ever made, so that tests can fail one that leaves a thread running.
+LIVE_CONTROLLERS: weakref.WeakSet[TrainingController] = weakref.WeakSet()
+
+
+class TrainingWorker(QObject):
+    progressed = Signal(int)  # epochs whose loss is in the history
+    phaseChanged = Signal(str)
+    succeeded = Signal(object)  # TrainingResult
+    failed = Signal(str)
+    done = Signal()  # always last
+
+    def __init__(self, config: TrainingConfig, history: LossHistory):
+        super().__init__()
+        self._config = config
+        self._history = history
+        self._stop = threading.Event()
+
+    def request_stop(self) -> None:
+        """Ask the loop to stop before its next epoch; safe from any thread."""
+        self._stop.set()
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            result = train(
+                self._config,
+                self._stop.is_set,
+                on_batch=lambda batch: self.progressed.emit(batch.last_epoch),
+                on_phase=self.phaseChanged.emit,
+                history=self._history,
+            )
+        except TrainingError as error:
+            self.failed.emit(str(error))
+        except Exception as error:  # a bug: say so in the window rather than lose the thread
+            log.exception("training failed")
+            self.failed.emit(f"unexpected error: {error!r}")
+        else:
+            self.succeeded.emit(result)
+        finally:
+            self.done.emit()
+
+
+class TrainingController(QObject):
+    """Owns one run's thread and worker; lives in the GUI thread and re-emits there."""
+
+    progressed = Signal(int)
+    phaseChanged = Signal(str)
+    succeeded = Signal(object)
+    failed = Signal(str)
+    finished = Signal()  # the thread has ended: a new run may start
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self._thread: QThread | None = None
+        self._worker: TrainingWorker | None = None
+        LIVE_CONTROLLERS.add(self)
+
+    def is_running(self) -> bool:
+        return self._thread is not None
+
+    def start(self, config: TrainingConfig, history: LossHistory) -> None:
+        if self._thread is not None:
+            raise RuntimeError("a run is already going")
+        thread = QThread()
+        thread.setObjectName("gpudemo-training")
+        worker = TrainingWorker(config, history)
+        worker.moveToThread(thread)
+        thread.started.connect(worker.run)
+        worker.progressed.connect(self._on_progressed)
+        worker.phaseChanged.connect(self._on_phase)
+        worker.succeeded.connect(self._on_succeeded)
+        worker.failed.connect(self._on_failed)
+        worker.done.connect(thread.quit)
+        thread.finished.connect(worker.deleteLater)
+        thread.finished.connect(self._on_thread_finished)
+        self._thread, self._worker = thread, worker
+        thread.start()
+
+    def stop(self) -> None:
+        if self._worker is not None:
+            self._worker.request_stop()
+
+    def shutdown(self) -> None:
+        """Stop the run and wait for its thread to end (for closing the window)."""
+        if self._thread is None:
+            return
+        self.stop()
+        self._thread.wait()
+        self._on_thread_finished()
+
+    @Slot(int)
+    def _on_progressed(self, count: int) -> None:
+        self.progressed.emit(count)
+
+    @Slot(str)
+    def _on_phase(self, phase: str) -> None:
+        self.phaseChanged.emit(phase)
+
+    @Slot(object)
+    def _on_succeeded(self, result) -> None:
+        self.succeeded.emit(result)
+
+    @Slot(str)
+    def _on_failed(self, message: str) -> None:
+        self.failed.emit(message)
+
+    @Slot()
+    def _on_thread_finished(self) -> None:
+        if self._thread is None:
+            return
+        self._thread.deleteLater()
+        self._thread = self._worker = None
+        self.finished.emit()
