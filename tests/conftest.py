@@ -14,3 +14,25 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "cuda" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def no_training_thread_left_running():
+    """Fail a test that leaves a training QThread running (and stop it, for the next test)."""
+    yield
+    import sys
+
+    worker = sys.modules.get("gpudemo.ui.worker")
+    if worker is None:
+        return
+    running = [c for c in list(worker.LIVE_CONTROLLERS) if _alive(c) and c.is_running()]
+    for controller in running:
+        controller.shutdown()
+    if running:
+        pytest.fail(f"{len(running)} training thread(s) still running after the test")
+
+
+def _alive(qobject) -> bool:
+    import shiboken6
+
+    return shiboken6.isValid(qobject)

@@ -171,3 +171,13 @@ def train(
             return finished.value
         if on_batch is not None:
             on_batch(batch)
+
+
+def warm_up() -> None:
+    """Load what torch loads on its first optimizer (~800 modules, a second or more).
+
+    The window calls this on a thread of its own at start, so that the first press of
+    Start trains at once instead of importing.
+    """
+    parameter = torch.zeros(1, requires_grad=True)
+    OPTIMIZERS["sgd"]([parameter], 0.1)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 
 
 def run_app(argv: list[str] | None = None) -> int:
-    from PySide6.QtGui import QFont, QIcon
+    from PySide6.QtCore import QTimer
+    from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
     from gpudemo.ui.main_window import MainWindow
@@ -19,7 +22,19 @@ def run_app(argv: list[str] | None = None) -> int:
     font = app.font()
     font.setPointSizeF(max(font.pointSizeF(), 11.0))  # readable on a projector
     app.setFont(font)
+
+    from gpudemo.core.training import warm_up
+
+    # Not a daemon: the interpreter waits for it rather than dying under an import.
+    threading.Thread(target=warm_up, name="gpudemo-warm-up").start()
     window = MainWindow()
-    app.aboutToQuit.connect(window.close)
+    # Ctrl-C in the terminal, or a TERM signal, closes the window the way its close
+    # button does: the run stops and its thread is waited for. Python runs signal
+    # handlers only between bytecodes, so a slow timer lets it look in now and then.
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: window.close())
+    wake = QTimer(window)
+    wake.timeout.connect(lambda: None)
+    wake.start(250)
     window.show()
     return app.exec()

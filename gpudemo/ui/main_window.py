@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -47,6 +47,8 @@ QPushButton#startButton { font-weight: 600; }
 
 
 class MainWindow(QMainWindow):
+    runFinished = Signal()  # a run's thread has ended and the controls are free again
+
     def __init__(self, devices: DeviceList | None = None, parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle(self.tr("gpudemo — watch PyTorch train on a GPU"))
@@ -291,6 +293,7 @@ class MainWindow(QMainWindow):
     def _on_thread_finished(self) -> None:
         self._refresh.stop()
         self._set_running(False)
+        self.runFinished.emit()
 
     def _set_running(self, running: bool) -> None:
         self.startButton.setEnabled(not running)

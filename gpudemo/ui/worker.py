@@ -12,7 +12,7 @@ import logging
 import threading
 import weakref
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from gpudemo.core.history import LossHistory
 from gpudemo.core.settings import TrainingConfig
@@ -92,7 +92,9 @@ class TrainingController(QObject):
         worker.phaseChanged.connect(self._on_phase)
         worker.succeeded.connect(self._on_succeeded)
         worker.failed.connect(self._on_failed)
-        worker.done.connect(thread.quit)
+        # Direct: QThread.quit is thread-safe, and a queued call would wait for the GUI
+        # thread, which may be blocked in shutdown() waiting for this very thread.
+        worker.done.connect(thread.quit, Qt.ConnectionType.DirectConnection)
         thread.finished.connect(worker.deleteLater)
         thread.finished.connect(self._on_thread_finished)
         self._thread, self._worker = thread, worker

@@ -1,0 +1,56 @@
+"""The whole program in a subprocess: main(), closing while training, Ctrl-C.
+
+Only one QApplication may live in a process, so these run the real `main()` in a
+child Python that schedules a person's actions once the window is up.
+"""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+DRIVER = textwrap.dedent(
+    """
+    import os, sys
+    from PySide6.QtCore import QTimer
+    from gpudemo.ui.main_window import MainWindow
+    from gpudemo.cli import main
+
+    shown = MainWindow.show
+
+    def show(self):
+        shown(self)
+        self.epochsSpin.setValue(10_000_000)
+        QTimer.singleShot(300, self.start_training)
+        QTimer.singleShot(2_000, lambda: print("TRAINING", self.is_training(), self.progressBar.value() > 0, flush=True))
+        QTimer.singleShot(2_100, ACTION(self))
+
+    MainWindow.show = show
+    sys.exit(main(sys.argv[1:]))
+    """
+)
+
+
+def run_app(action: str, timeout=90):
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    code = DRIVER.replace("ACTION(self)", action)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def assert_clean_exit(out):
+    assert out.returncode == 0, out.stderr
+    assert "TRAINING True True" in out.stdout
+    assert "QThread: Destroyed while thread is still running" not in out.stderr
+    assert "Traceback" not in out.stderr and "Error" not in out.stderr
+
+
+def test_closing_the_window_while_training_stops_and_exits_cleanly():
+    assert_clean_exit(run_app("self.close"))
+
+
+def test_ctrl_c_closes_the_window_cleanly():
+    assert_clean_exit(run_app("lambda: os.kill(os.getpid(), __import__('signal').SIGINT)"))
+
+
+def test_quitting_the_application_while_training_exits_cleanly():
+    assert_clean_exit(run_app("__import__('PySide6.QtWidgets').QtWidgets.QApplication.quit"))

@@ -1,0 +1,52 @@
+"""The real window trains with its live plot for a minute and must exit normally."""
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+SECONDS = float(os.environ.get("GPUDEMO_SOAK_SECONDS", "60"))
+
+DRIVER = textwrap.dedent(
+    """
+    import sys
+    from PySide6.QtCore import QTimer
+    from gpudemo.ui.main_window import MainWindow
+    from gpudemo.cli import main
+
+    shown = MainWindow.show
+
+    def report(self, when):
+        print(when, sys.getrefcount(None), self.progressBar.value(), flush=True)
+
+    def show(self):
+        shown(self)
+        self.epochsSpin.setValue(10_000_000)
+        self.logScaleCheck.setChecked(True)
+        QTimer.singleShot(200, self.start_training)
+        QTimer.singleShot(3_000, lambda: report(self, "START"))
+        QTimer.singleShot(int(SECONDS * 1000), lambda: (report(self, "END"), self.close()))
+
+    MainWindow.show = show
+    sys.exit(main([]))
+    """
+)
+
+
+@pytest.mark.slow
+def test_a_minute_of_live_plotting_ends_normally():
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    code = DRIVER.replace("SECONDS", repr(SECONDS))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=SECONDS + 120, env=env)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "none_dealloc" not in out.stderr and "Traceback" not in out.stderr
+    start = re.search(r"START (\d+) (\d+)", out.stdout)
+    end = re.search(r"END (\d+) (\d+)", out.stdout)
+    assert start and end, out.stdout
+    none_start, epochs_start = map(int, start.groups())
+    none_end, epochs_end = map(int, end.groups())
+    assert epochs_end > epochs_start > 0  # it trained, and the plot had work all along
+    assert none_end >= none_start - 100, (none_start, none_end)

@@ -1,0 +1,244 @@
+"""The window, driven as a person would: pytest-qt, offscreen."""
+
+import time
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+from PySide6.QtCore import QItemSelectionModel, QThread, QTimer
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QLabel, QLineEdit, QProgressBar, QPushButton, QSpinBox
+
+from gpudemo.ui import MainWindow
+from tests.tutorial import tutorial_run
+from tests.windows import CPU_ONLY, TWO_GPUS, first_curve, run_to_end
+
+
+@pytest.fixture
+def make_window(qtbot):
+    def make(devices=CPU_ONLY):
+        window = MainWindow(devices=devices)
+        qtbot.addWidget(window, before_close_func=lambda w: w.close())
+        window.show()
+        qtbot.waitExposed(window)
+        return window
+
+    return make
+
+
+@pytest.fixture
+def window(make_window):
+    return make_window()
+
+
+def test_the_named_widgets_exist(window):
+    kinds = {
+        "deviceList": QAbstractItemView, "epochsSpin": QSpinBox, "lrInput": QLineEdit, "seedInput": QLineEdit,
+        "startButton": QPushButton, "stopButton": QPushButton, "progressBar": QProgressBar,
+        "lossPlot": pg.PlotWidget, "predictInput": QLineEdit, "predictButton": QPushButton,
+        "predictionTable": QAbstractItemView,
+    }
+    for name, kind in kinds.items():
+        assert isinstance(window.findChild(kind, name), kind), name
+    spin = window.findChild(QSpinBox, "epochsSpin")
+    assert (spin.minimum(), spin.maximum()) == (1, 10_000_000)
+
+
+def test_real_discovery_lists_the_cpu_and_says_why_no_gpu(qtbot):
+    window = MainWindow()
+    qtbot.addWidget(window)
+    model = window.deviceList.model()
+    texts = [model.index(row, 0).data() for row in range(model.rowCount())]
+    assert any(text.startswith("cpu") for text in texts)
+    import torch
+
+    if not torch.cuda.is_available():
+        assert window.devicePanel.note.isVisibleTo(window) and "No GPU" in window.devicePanel.note.text()
+
+
+def test_every_device_is_listed_with_its_details(make_window):
+    window = make_window(TWO_GPUS)
+    model = window.deviceList.model()
+    texts = [model.index(row, 0).data() for row in range(model.rowCount())]
+    assert len(texts) == 3
+    for text, device in zip(texts, TWO_GPUS):
+        assert device.id in text and device.name in text
+    assert window.devicePanel.current().id == "cuda:0"  # the best device is picked first
+    details = window.devicePanel.details.text()
+    assert "9.0" in details and "132" in details and "141.0 GiB" in details and "139.0 GiB" in details
+    assert not window.devicePanel.note.isVisibleTo(window)
+
+    window.deviceList.selectionModel().setCurrentIndex(model.index(2, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect)
+    assert window.devicePanel.current().id == "cpu"
+    details = window.devicePanel.details.text()
+    assert "AMD EPYC 9654" in details and "192 threads" in details and "503.0 GiB" in details
+    assert window._read_config().device == "cpu"
+
+
+def test_a_run_completes_with_the_tutorials_numbers(qtbot, window):
+    expected = tutorial_run(0)
+    run_to_end(qtbot, window)
+    assert window.progressBar.value() == window.progressBar.maximum() == 100
+    curve = first_curve(window)
+    np.testing.assert_array_equal(curve.xData, np.arange(1, 101))
+    np.testing.assert_allclose(curve.yData, expected["losses"], atol=1e-6)
+    x, y = curve.getData()
+    assert len(x) == 100
+    status = window.statusLabel.text()
+    assert status.startswith("Completed") and "100 epochs" in status and "epochs/s" in status
+    result = window.resultLabel.text()
+    assert f"{expected['losses'][-1]:.6g}" in result
+    assert f"{expected['weight']:.6g}" in result and f"{expected['bias']:.6g}" in result
+    assert window.predictionTable.model().index(0, 0).data() == "4"
+    assert abs(float(window.predictionTable.model().index(0, 1).data()) - expected["prediction"]) < 1e-5
+    assert window.startButton.isEnabled() and not window.stopButton.isEnabled()
+
+
+def test_settings_lock_while_a_run_goes_and_stop_is_prompt(qtbot, window):
+    window.epochsSpin.setValue(10_000_000)
+    window.startButton.click()
+    qtbot.waitUntil(lambda: window.progressBar.value() > 0, timeout=10_000)
+    assert not window.startButton.isEnabled() and window.stopButton.isEnabled()
+    for widget in (window.deviceList, window.epochsSpin, window.lrInput, window.seedInput):
+        assert not widget.isEnabled()
+    qtbot.waitUntil(lambda: "epochs/s" in window.rateLabel.text() and "ETA" in window.rateLabel.text())
+    started = time.perf_counter()
+    with qtbot.waitSignal(window.runFinished, timeout=2_000):
+        window.stopButton.click()
+    assert time.perf_counter() - started < 0.5
+    count = window.progressBar.value()
+    assert 0 < count < 10_000_000
+    assert window.statusLabel.text().startswith("Stopped at epoch")
+    assert len(first_curve(window).xData) == count  # the partial curve stays
+    window.predictInput.setText("4")
+    window.predictButton.click()
+    assert window.predictionTable.rowCount() == 1
+    assert window.startButton.isEnabled() and window.epochsSpin.isEnabled()
+
+
+def test_divergence_is_reported_and_the_next_run_works(qtbot, window):
+    window.lrInput.setText("100")
+    window.epochsSpin.setValue(1000)
+    run_to_end(qtbot, window)
+    status = window.statusLabel.text()
+    assert status.startswith("Diverged at epoch 8") and "smaller learning rate" in status
+    assert window.statusLabel.property("error") is True
+    window.lrInput.setText("0.1")
+    window.epochsSpin.setValue(100)
+    run_to_end(qtbot, window)
+    assert window.statusLabel.text().startswith("Completed")
+    assert window.statusLabel.property("error") is False
+
+
+@pytest.mark.parametrize("text", ["0", "-1", "abc", "nan", "inf", "1e-9", "1001", ""])
+def test_a_bad_learning_rate_is_named_in_the_window(qtbot, window, text):
+    window.lrInput.setText(text)
+    window.startButton.click()
+    assert not window.is_training()
+    message = window.settingsError.text()
+    assert window.settingsError.isVisibleTo(window) and "learning rate" in message and repr(text) in message
+    assert window.lrInput.property("invalid") is True
+
+
+def test_scientific_learning_rates_are_accepted(qtbot, window):
+    window.lrInput.setText("5e-2")
+    assert not window.settingsError.isVisibleTo(window)
+    run_to_end(qtbot, window)
+    assert window.statusLabel.text().startswith("Completed")
+
+
+def test_a_bad_seed_is_named(window):
+    window.seedInput.setText("-3")
+    window.startButton.click()
+    assert not window.is_training() and "seed" in window.settingsError.text() and "'-3'" in window.settingsError.text()
+
+
+def test_the_seed_reproduces_the_tutorial(qtbot, window):
+    window.seedInput.setText("42")
+    run_to_end(qtbot, window)
+    np.testing.assert_allclose(first_curve(window).yData, tutorial_run(42)["losses"], atol=1e-6)
+
+
+def test_predicting_before_any_run_says_so(window):
+    window.predictButton.click()
+    assert "train" in window.predictMessage.text().lower()
+    assert window.predictMessage.property("error") is True
+    assert window.predictionTable.rowCount() == 0
+
+
+def test_predictions_for_every_value_in_order_and_bad_tokens_named(qtbot, window):
+    run_to_end(qtbot, window)
+    expected = tutorial_run(0)
+    window.predictInput.setText("4, 1 -2.5;10")
+    window.predictButton.click()
+    table = window.predictionTable.model()
+    assert [table.index(row, 0).data() for row in range(table.rowCount())] == ["4", "1", "-2.5", "10"]
+    assert abs(float(table.index(0, 1).data()) - expected["prediction"]) < 1e-5
+    window.predictInput.setText("4, five")
+    window.predictButton.click()
+    assert "'five'" in window.predictMessage.text() and window.predictMessage.property("error") is True
+
+
+def test_log_scale_copes_with_a_loss_of_zero(qtbot, window):
+    window.epochsSpin.setValue(3000)  # the tutorial's loss reaches exactly 0.0
+    run_to_end(qtbot, window)
+    assert first_curve(window).yData.min() == 0.0
+    window.logScaleCheck.setChecked(True)
+    x, y = first_curve(window).getData()
+    assert len(x) and np.isfinite(y).all()
+    window.logScaleCheck.setChecked(False)
+    x, y = first_curve(window).getData()
+    assert y.min() == 0.0
+
+
+def test_a_diverged_curve_draws_up_to_the_bad_epoch(qtbot, window):
+    window.lrInput.setText("100")
+    run_to_end(qtbot, window)
+    x, y = first_curve(window).getData()
+    assert np.isfinite(y).all() and x[-1] == 7
+
+
+def test_the_gui_stays_responsive_while_training(qtbot, window):
+    window.epochsSpin.setValue(10_000_000)
+    gaps, last = [], [time.perf_counter()]
+
+    def tick():
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    timer = QTimer()
+    timer.setInterval(10)
+    timer.timeout.connect(tick)
+    window.startButton.click()
+    qtbot.waitUntil(lambda: window.progressBar.value() > 0, timeout=10_000)
+    last[0] = time.perf_counter()
+    timer.start()
+    qtbot.wait(2_000)
+    timer.stop()
+    with qtbot.waitSignal(window.runFinished, timeout=2_000):
+        window.stopButton.click()
+    assert len(gaps) > 50
+    assert np.percentile(np.array(gaps) * 1e3, 95) < 40
+
+
+def test_every_gui_update_runs_on_the_gui_thread(qtbot, window, monkeypatch):
+    gui_thread = QApplication.instance().thread()
+    off_thread = []
+
+    def watch(cls, name):
+        original = getattr(cls, name)
+
+        def checked(self, *args, **kwargs):
+            if QThread.currentThread() is not gui_thread:
+                off_thread.append(f"{cls.__name__}.{name}")
+            return original(self, *args, **kwargs)
+
+        monkeypatch.setattr(cls, name, checked)
+
+    for cls, name in [(QLabel, "setText"), (QProgressBar, "setValue"), (pg.PlotDataItem, "setData"),
+                      (pg.PlotDataItem, "updateItems"), (MainWindow, "_redraw")]:
+        watch(cls, name)
+    window.epochsSpin.setValue(20_000)
+    run_to_end(qtbot, window)
+    assert window.progressBar.value() == 20_000
+    assert off_thread == []

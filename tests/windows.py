@@ -1,0 +1,27 @@
+"""Helpers for the window tests."""
+
+from gpudemo.core.devices import DeviceInfo, DeviceList
+
+GIB = 2**30
+
+TWO_GPUS = DeviceList(
+    (
+        DeviceInfo("cuda:0", "cuda", "NVIDIA H200", 141 * GIB, 139 * GIB, (9, 0), 132),
+        DeviceInfo("cuda:1", "cuda", "NVIDIA GeForce RTX 4090", 24 * GIB, 23 * GIB, (8, 9), 128),
+        DeviceInfo("cpu", "cpu", "AMD EPYC 9654", 503 * GIB, 400 * GIB, threads=192),
+    )
+)
+
+CPU_ONLY = DeviceList(
+    (DeviceInfo("cpu", "cpu", "Test CPU", 16 * GIB, 8 * GIB, threads=8),),
+    note="No GPU listed: this PyTorch (2.13.0+cpu) is a CPU-only build.",
+)
+
+
+def run_to_end(qtbot, window, timeout=60_000):
+    with qtbot.waitSignal(window.runFinished, timeout=timeout):
+        window.startButton.click()
+
+
+def first_curve(window):
+    return window.lossPlot.getPlotItem().listDataItems()[0]
