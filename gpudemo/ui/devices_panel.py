@@ -32,7 +32,7 @@ class DevicePanel(QGroupBox):
         self.list.setModel(self._model)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        rows = max(2, min(len(devices), 5))
+        rows = min(len(devices), 5)
         self.list.setFixedHeight(self.list.sizeHintForRow(0) * rows + 2 * self.list.frameWidth() + 6)
 
         self.details = QLabel()

@@ -83,7 +83,7 @@ def make_loss_plot() -> tuple[pg.PlotWidget, LossCurve]:
     plot.setLabel("left", tr("loss (MSE)"))
     # A GridItem, not showGrid(): the axes' own grid costs ~25 ms a frame in software
     # painting, all of it holding the GIL that the training thread needs.
-    grid = pg.GridItem(pen=pg.mkPen("#e3e3e3", width=0), textPen=None)
+    grid = pg.GridItem(pen=pg.mkPen("#d9d9d9", width=0), textPen=None)
     grid.setZValue(-100)
     plot.addItem(grid, ignoreBounds=True)
     plot.setMenuEnabled(False)

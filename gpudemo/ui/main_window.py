@@ -276,11 +276,9 @@ class MainWindow(QMainWindow):
             ).format(epoch=f"{result.diverged_at:,}", loss=fmt.loss(result.final_loss), lr=f"{result.config.lr:g}"),
                 error=True)
         params = result.parameters
-        self.resultLabel.setText(self.tr(
-            "final loss {loss}   ·   learned  y = {weight} · x + {bias}   ·   {seconds}, {rate} epochs/s"
-        ).format(loss=fmt.loss(result.final_loss), weight=fmt.loss(params.get("weight")),
-                 bias=fmt.loss(params.get("bias")), seconds=fmt.duration(result.seconds),
-                 rate=fmt.rate(result.epochs_per_second)))
+        self.resultLabel.setText(self.tr("final loss {loss}   ·   learned  y = {weight} · x + {bias}").format(
+            loss=fmt.loss(result.final_loss), weight=fmt.loss(params.get("weight")),
+            bias=fmt.loss(params.get("bias"))))
         if self.predictInput.text().strip():
             self.predict_values()
 
