@@ -19,6 +19,7 @@ from torch import nn
 from gpudemo.core.history import LossHistory
 from gpudemo.core.problems import OPTIMIZERS, PROBLEMS
 from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.steps import direct_call, step_function, zero_grad_function
 
 COMPLETED = "completed"
 STOPPED = "stopped"
@@ -125,6 +126,8 @@ def run_training(
             values = values[: diverged_at - first + 1]
         return LossBatch(first, history.extend(values))
 
+    forward, loss_of = direct_call(model), direct_call(criterion)
+    zero_grad, step = zero_grad_function(optimizer), step_function(optimizer)
     on_phase(TRAINING)
     start = time.perf_counter()
     next_flush = start + flush_seconds
@@ -133,10 +136,10 @@ def run_training(
             if should_stop():
                 status = STOPPED
                 break
-            optimizer.zero_grad(set_to_none=True)
-            loss = criterion(model(x_train), y_train)
+            zero_grad()
+            loss = loss_of(forward(x_train), y_train)
             loss.backward()
-            optimizer.step()
+            step()
             pending.append(loss.detach())
             if len(pending) >= FLUSH_EPOCHS or time.perf_counter() >= next_flush:
                 yield flush()

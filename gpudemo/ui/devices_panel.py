@@ -33,7 +33,7 @@ class DevicePanel(QGroupBox):
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         rows = min(len(devices), 5)
-        self.list.setFixedHeight(self.list.sizeHintForRow(0) * rows + 2 * self.list.frameWidth() + 6)
+        self.list.setFixedHeight(self.list.sizeHintForRow(0) * rows + 2 * self.list.frameWidth() + 10)
 
         self.details = QLabel()
         self.details.setObjectName("deviceDetails")

@@ -1,7 +1,7 @@
 """The live loss curve: the full history as its data, an envelope of it on screen.
 
-The curve item holds every epoch (x = the epoch, y = its loss) as views of the run's
-LossHistory, with no copy. What it draws is the history's min/max envelope of the
+The curve item's data is every epoch (x = the epoch, y = its loss), read from the
+run's LossHistory with no copy of its own. What it draws is the history's min/max envelope of the
 visible epochs at about one bin per pixel, computed from block extremes, so a
 refresh costs about the same at a hundred epochs as at ten million.
 """
@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.graphicsItems.PlotDataItem import PlotDataset
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QPointF, QRectF
 
 from gpudemo.core.history import LossHistory
 
@@ -23,9 +23,14 @@ def tr(text: str) -> str:
 
 
 class LossCurve(pg.PlotDataItem):
+    """A PlotDataItem whose data is a LossHistory: x = the epoch (1, 2, ...), y = its loss.
+
+    It keeps no arrays of its own: `xData` and `yData` are made from the history when
+    asked for, and what it draws is the history's envelope of the visible epochs.
+    """
+
     def __init__(self, **kwargs):
         self._history: LossHistory | None = None
-        self._epochs: np.ndarray | None = None
         self._count = 0
         self._cached: tuple | None = None
         super().__init__(**kwargs)
@@ -34,17 +39,31 @@ class LossCurve(pg.PlotDataItem):
 
     def show_history(self, history: LossHistory | None, count: int = 0) -> None:
         """Draw the first `count` epochs of `history` (None clears the curve)."""
-        if history is not self._history:
-            self._history = history
-            # float32 holds every whole number up to 2**24 exactly, past the 10**7 epochs allowed
-            self._epochs = None if history is None else np.arange(1, history.capacity + 1, dtype=np.float32)
-            self._cached = None
-        self._count = count
-        if history is None or count == 0:
-            self.setData([], [])
-        else:
-            losses = history.head(count)
-            self.setData(self._epochs[: len(losses)], losses)
+        self._history = history
+        self._count = 0 if history is None else min(count, history.count)
+        self.updateItems(styleUpdate=False)
+        self.informViewBoundsChanged()
+        self.sigPlotChanged.emit(self)
+
+    @property
+    def xData(self) -> np.ndarray | None:
+        return np.arange(1, self._count + 1, dtype=np.float64) if self._count else None
+
+    @property
+    def yData(self) -> np.ndarray | None:
+        return self._history.head(self._count) if self._count else None
+
+    def getOriginalDataset(self):
+        return self.xData, self.yData
+
+    def dataRect(self) -> QRectF | None:
+        history = self._history
+        if not self._count or not math.isfinite(history.min_finite):
+            return None
+        return QRectF(QPointF(1, history.min_finite), QPointF(self._count, history.max_finite))
+
+    def clear(self) -> None:
+        self.show_history(None)
 
     def _getDisplayDataset(self) -> PlotDataset | None:
         history, count = self._history, self._count

@@ -1,0 +1,53 @@
+"""`python -m benchmarks [--json PATH] [--only NAME ...]`: every benchmark, one table.
+
+Run it with the project's environment: `.venv/bin/python -m benchmarks`.
+"""
+
+import argparse
+import json
+import platform
+import sys
+import time
+
+import torch
+
+from benchmarks import gpu, headless, scale, startup, window
+
+SUITES = {"headless": headless.run, "window": window.run, "scale": scale.run, "startup": startup.run, "gpu": gpu.run}
+
+
+def _cell(value) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3g}"
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
+    parser.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
+    parser.add_argument("--only", nargs="+", choices=SUITES, help="run only these suites")
+    args = parser.parse_args(argv)
+    rows = []
+    started = time.perf_counter()
+    for name in args.only or SUITES:
+        print(f"running {name}...", file=sys.stderr, flush=True)
+        rows += SUITES[name]()
+    widths = (52, 12, 12, 18)
+    print(f"{'figure':<{widths[0]}} {'value':>{widths[1]}} {'unit':<{widths[2]}} {'target':<{widths[3]}}")
+    for row in rows:
+        verdict = "" if "ok" not in row else ("  ok" if row["ok"] else "  MISSED")
+        print(f"{row['figure']:<{widths[0]}} {_cell(row['value']):>{widths[1]}} {row['unit']:<{widths[2]}} "
+              f"{row.get('target', ''):<{widths[3]}}{verdict}")
+    seconds = time.perf_counter() - started
+    print(f"\n{len(rows)} figures in {seconds:.0f} s on {platform.processor() or platform.machine()}, "
+          f"torch {torch.__version__}", file=sys.stderr)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump({"seconds": seconds, "torch": torch.__version__, "rows": rows}, out, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

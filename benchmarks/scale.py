@@ -1,0 +1,23 @@
+"""3. Ten million epochs in the window: bytes per epoch of the history, cost of a plot refresh."""
+
+import json
+import subprocess
+import sys
+
+
+def run(epochs: int = 10_000_000) -> list[dict]:
+    out = subprocess.run([sys.executable, "-m", "benchmarks.scale_child", str(epochs)],
+                         capture_output=True, text=True, check=True)
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    per_epoch = data["history_bytes"] / epochs
+    beyond = data["rss_growth_bytes"] - data["history_bytes"]
+    return [
+        {"figure": "scale: loss history", "value": per_epoch, "unit": "bytes/epoch", "target": "<= 8",
+         "ok": per_epoch <= 8},
+        {"figure": "scale: plot refresh at 100,000 epochs", "value": data["refresh_early_ms"], "unit": "ms"},
+        {"figure": f"scale: plot refresh at {epochs:,} epochs", "value": data["refresh_end_ms"], "unit": "ms",
+         "target": "<= 10", "ok": data["refresh_end_ms"] <= 10},
+        {"figure": f"scale: plot refresh at {epochs:,} epochs, log axis", "value": data["refresh_end_log_ms"],
+         "unit": "ms", "target": "<= 10", "ok": data["refresh_end_log_ms"] <= 10},
+        {"figure": "scale: process growth beyond the history", "value": beyond / 2**20, "unit": "MiB"},
+    ]
