@@ -14,6 +14,9 @@ import torch
 from benchmarks import gpu, headless, scale, startup, window
 
 SUITES = {"headless": headless.run, "window": window.run, "scale": scale.run, "startup": startup.run, "gpu": gpu.run}
+# --quick: small sizes, to check that the suite runs (the figures mean little)
+QUICK = {"headless": {"epochs": 500, "repeats": 1}, "window": {"epochs": 500, "repeats": 1},
+         "scale": {"epochs": 200_000}, "startup": {"repeats": 1}, "gpu": {"epochs": 200, "repeats": 1}}
 
 
 def _cell(value) -> str:
@@ -28,12 +31,13 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
     parser.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
     parser.add_argument("--only", nargs="+", choices=SUITES, help="run only these suites")
+    parser.add_argument("--quick", action="store_true", help="tiny sizes: check that it runs, not how fast")
     args = parser.parse_args(argv)
     rows = []
     started = time.perf_counter()
     for name in args.only or SUITES:
         print(f"running {name}...", file=sys.stderr, flush=True)
-        rows += SUITES[name]()
+        rows += SUITES[name](**(QUICK[name] if args.quick else {}))
     widths = (52, 12, 12, 18)
     print(f"{'figure':<{widths[0]}} {'value':>{widths[1]}} {'unit':<{widths[2]}} {'target':<{widths[3]}}")
     for row in rows:
