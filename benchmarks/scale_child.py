@@ -38,7 +38,7 @@ def refresh_ms(window, history, count, frames=15) -> float:
 def main(epochs: int) -> dict:
     app = QApplication([])
     window = MainWindow()
-    window.resize(1280, 800)
+    window.resize(1760, 860)
     window.show()
     app.processEvents()
     window.lossPlot.getPlotItem().getViewBox().setXRange(1, epochs, padding=0.02)

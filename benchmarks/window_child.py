@@ -20,7 +20,7 @@ def main(epochs: int, repeats: int) -> dict:
     app = QApplication([])
     warm_up()
     window = MainWindow()
-    window.resize(1280, 800)
+    window.resize(1760, 860)
     window.show()
     app.processEvents()
     results, gaps, last = [], [], [0.0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import signal
 import sys
 import threading
@@ -29,7 +30,12 @@ def _argument(parse: Callable[[str], object]) -> Callable[[str], object]:
     return convert
 
 
-VALUE_OPTIONS = ("--device", "--epochs", "--lr", "--seed", "--loss-csv")
+VALUE_OPTIONS = ("--device", "--epochs", "--lr", "--seed", "--loss-csv", "--output", "-o")
+
+
+def _is_option(token: str) -> bool:
+    """`--json` or `-o` is an option; `-1.5` and `-inf` are values."""
+    return token.startswith("--") or (len(token) == 2 and token[0] == "-" and token[1].isalpha())
 
 
 def join_values(argv: Sequence[str]) -> list[str]:
@@ -45,7 +51,7 @@ def join_values(argv: Sequence[str]) -> list[str]:
             i += 1
         elif token == "--predict":
             start = i
-            while i < len(argv) and not argv[i].startswith("--"):
+            while i < len(argv) and not _is_option(argv[i]):
                 i += 1
             joined.append(f"--predict={','.join(argv[start:i])}")
         else:
@@ -69,6 +75,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_training_arguments(train)
     train.add_argument("--loss-csv", metavar="PATH", help="write every epoch's loss to this CSV file")
     train.add_argument("--json", action="store_true", help="print one JSON object instead of a summary")
+
+    code = commands.add_parser("code", help="print the plain PyTorch script for these settings")
+    code.set_defaults(parser=code)
+    add_training_arguments(code)
+    code.add_argument("--output", "-o", metavar="PATH", help="write the script to this file instead")
     return parser
 
 
@@ -222,6 +233,23 @@ def run_train(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def run_code(args: argparse.Namespace) -> int:
+    from gpudemo.core.script import generate_script
+
+    config = resolve_config(args)
+    values = [value for group in args.predict for value in group]
+    script = generate_script(config, values, filename=os.path.basename(args.output or "gpudemo_run.py"))
+    if args.output is None:
+        sys.stdout.write(script.text)
+        return EXIT_OK
+    try:
+        with open(args.output, "w", encoding="utf-8") as out:
+            out.write(script.text)
+    except OSError as error:
+        args.parser.error(f"argument --output: cannot write {args.output!r}: {error.strerror}")
+    return EXIT_OK
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(join_values(sys.argv[1:] if argv is None else argv))
     try:
@@ -229,6 +257,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_devices(args)
         if args.command == "train":
             return run_train(args)
+        if args.command == "code":
+            return run_code(args)
         from gpudemo.ui.app import run_app
 
         return run_app()

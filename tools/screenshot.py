@@ -1,4 +1,4 @@
-"""Take the README's screenshot of a finished run: `xvfb-run -s "-screen 0 1400x900x24" .venv/bin/python tools/screenshot.py`.
+"""Take the README's screenshot of a finished run: `xvfb-run -s "-screen 0 1800x950x24" .venv/bin/python tools/screenshot.py`.
 
 Runs the real program through `main()`, trains, predicts, then saves the window to
 assets/screenshot.png (or the path given).

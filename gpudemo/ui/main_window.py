@@ -28,9 +28,11 @@ from gpudemo.core import settings
 from gpudemo.core.devices import DeviceList, list_devices
 from gpudemo.core.history import LossHistory
 from gpudemo.core.prediction import predict
+from gpudemo.core.script import PREDICTING, generate_script
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
 from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED
 from gpudemo.ui import format as fmt
+from gpudemo.ui.code_panel import CodePanel
 from gpudemo.ui.devices_panel import DevicePanel
 from gpudemo.ui.loss_plot import make_loss_plot
 from gpudemo.ui.worker import TrainingController
@@ -69,6 +71,7 @@ class MainWindow(QMainWindow):
 
         self._build()
         self._controller.progressed.connect(self._on_progressed)
+        self._controller.phaseChanged.connect(self.codePanel.mark)
         self._controller.succeeded.connect(self._on_succeeded)
         self._controller.failed.connect(self._on_failed)
         self._controller.finished.connect(self._on_thread_finished)
@@ -134,7 +137,7 @@ class MainWindow(QMainWindow):
         left.addWidget(predict_box, 1)
         left_widget = QWidget()
         left_widget.setLayout(left)
-        left_widget.setFixedWidth(400)
+        left_widget.setFixedWidth(380)
 
         self.statusLabel = QLabel(self.tr("Ready: pick a device and press Start training."),
                                   objectName="statusLabel")
@@ -162,7 +165,11 @@ class MainWindow(QMainWindow):
         columns.addWidget(left_widget)
         columns.addLayout(right, 1)
         self.setCentralWidget(central)
-        self.resize(1280, 800)
+
+        self.codePanel = CodePanel(self)
+        self.codePanel.setMinimumWidth(540)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.codePanel)
+        self.resize(1760, 860)
 
         self.startButton.clicked.connect(self.start_training)
         self.stopButton.clicked.connect(self.stop_training)
@@ -172,6 +179,10 @@ class MainWindow(QMainWindow):
         self.lrInput.textChanged.connect(self._check_settings)
         self.seedInput.textChanged.connect(self._check_settings)
         self.lrInput.returnPressed.connect(self.start_training)
+        for changed in (self.epochsSpin.valueChanged, self.lrInput.textChanged, self.seedInput.textChanged,
+                        self.predictInput.textChanged, self.devicePanel.deviceChanged):
+            changed.connect(self._update_script)
+        self._update_script()
 
     # --- settings ------------------------------------------------------------------
 
@@ -201,6 +212,19 @@ class MainWindow(QMainWindow):
         self.settingsError.setText("\n".join(problems))
         self.settingsError.setVisible(bool(problems))
         return not problems
+
+    @Slot()
+    def _update_script(self) -> None:
+        """Show the script for the settings as they are; keep the last one while a value is bad."""
+        try:
+            config = self._read_config()
+        except InvalidSetting:
+            return
+        try:
+            values = settings.parse_values(self.predictInput.text())
+        except InvalidSetting:
+            values = [4.0]
+        self.codePanel.set_script(generate_script(config, values))
 
     # --- a run ---------------------------------------------------------------------
 
@@ -329,6 +353,7 @@ class MainWindow(QMainWindow):
                 item = QTableWidgetItem(value)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.predictionTable.setItem(row, column, item)
+        self.codePanel.mark(PREDICTING)
         self._say_predict(self.tr("Computed on the CPU by the model trained on {device} ({epochs} epochs).").format(
             device=self._model_config.device, epochs=f"{self._model_config.epochs:,}"))
 

@@ -1,0 +1,114 @@
+"""The plain PyTorch script behind a run: what a learner can read, copy and run at home.
+
+Run as it is, with nothing but torch installed, it prints the final loss, the learned
+parameters and the predictions that gpudemo computes for the same settings. Each part
+of it is tagged with the phase of the run it shows, so a view can mark the part that
+is executing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING
+
+PREDICTING = "predicting"  # the last phase: the window predicts after the run
+
+COMMENTS = {
+    "en": {
+        "title": "# gpudemo: the PyTorch script behind this run.",
+        "run": "# Run it with only torch installed: python {filename}",
+        "device_gpu": "# 1. The device: {wanted} when torch can see it, else the CPU.",
+        "device_cpu": "# 1. The device: the CPU. For a GPU, write\n"
+                      "#    torch.device(\"cuda\" if torch.cuda.is_available() else \"cpu\")",
+        "seed": "#    Same seed, same starting weights, same run.",
+        "to_device": "# 2. Model, data and loss on that device; then the optimizer.",
+        "training": "# 3. Train: {epochs} epochs of forward, loss, backward, step.",
+        "to_cpu": "# 4. Bring the model back to the CPU.",
+        "predicting": "# 5. Predict on the CPU for new x.",
+    },
+}
+
+
+@dataclass(frozen=True)
+class Script:
+    text: str
+    spans: dict[str, tuple[int, int]]  # phase -> (first line, last line), 0-based, inclusive
+
+    def lines(self, phase: str) -> range:
+        first, last = self.spans[phase]
+        return range(first, last + 1)
+
+
+def _device_expression(device: str) -> str:
+    if device.startswith("cuda"):
+        return f'torch.device("{device}" if torch.cuda.is_available() else "cpu")'
+    if device == "mps":
+        return 'torch.device("mps" if torch.backends.mps.is_available() else "cpu")'
+    if device.startswith("xpu"):
+        return f'torch.device("{device}" if torch.xpu.is_available() else "cpu")'
+    return 'torch.device("cpu")'
+
+
+def generate_script(
+    config: TrainingConfig, values: Sequence[float] = (4.0,), language: str = "en",
+    filename: str = "gpudemo_run.py",
+) -> Script:
+    """The script for `config`, predicting for `values`; comments in `language` (else English)."""
+    say = COMMENTS.get(language, COMMENTS["en"])
+    sections: list[tuple[str | None, list[str]]] = [
+        (None, [say["title"], say["run"].format(filename=filename), "import torch", ""]),
+        (TO_DEVICE, [
+            say["device_cpu"] if config.device == "cpu" else say["device_gpu"].format(wanted=config.device),
+            f"device = {_device_expression(config.device)}",
+            say["seed"],
+            f"torch.manual_seed({config.seed})",
+            "",
+            say["to_device"],
+            "model = torch.nn.Linear(1, 1).to(device)",
+            "x_train = torch.tensor([[1.0], [2.0], [3.0]], device=device)",
+            "y_train = torch.tensor([[2.0], [4.0], [6.0]], device=device)",
+            "criterion = torch.nn.MSELoss().to(device)",
+            f"optimizer = torch.optim.SGD(model.parameters(), lr={config.lr!r})",
+            "",
+        ]),
+        (TRAINING, [
+            say["training"].format(epochs=f"{config.epochs:,}"),
+            f"for epoch in range({config.epochs}):",
+            "    optimizer.zero_grad()",
+            "    outputs = model(x_train)",
+            "    loss = criterion(outputs, y_train)",
+            "    loss.backward()",
+            "    optimizer.step()",
+            'print("device", device)',
+            'print("final loss", loss.item())',
+            "",
+        ]),
+        (TO_CPU, [
+            say["to_cpu"],
+            'model = model.to("cpu")',
+            'print("weight", model.weight.item(), "bias", model.bias.item())',
+            "",
+        ]),
+        (PREDICTING, [
+            say["predicting"],
+            f"x_test = torch.tensor([{', '.join(f'[{float(v)!r}]' for v in values)}])",
+            "with torch.no_grad():",
+            "    y_test = model(x_test)",
+            "for x, y in zip(x_test.flatten(), y_test.flatten()):",
+            '    print("predict", x.item(), y.item())',
+        ]),
+    ]
+    lines: list[str] = []
+    spans: dict[str, tuple[int, int]] = {}
+    for phase, body in sections:
+        body = [line for entry in body for line in entry.split("\n")]  # a comment may hold several lines
+        if phase is not None:
+            last = len(lines) + len(body) - 1
+            while not body[last - len(lines)]:  # a span ends on its last line of code
+                last -= 1
+            spans[phase] = (len(lines), last)
+        lines.extend(body)
+    return Script("\n".join(lines) + "\n", spans)

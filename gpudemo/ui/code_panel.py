@@ -1,0 +1,153 @@
+"""The Code panel: the plain PyTorch script for the current settings, its running step marked."""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QSyntaxHighlighter, QTextCharFormat, QTextCursor, QTextFormat
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gpudemo.core.script import PREDICTING, Script
+from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING
+
+MARK = QColor("#fff1b8")
+
+
+def _format(color: str, bold: bool = False, italic: bool = False) -> QTextCharFormat:
+    fmt = QTextCharFormat()
+    fmt.setForeground(QColor(color))
+    if bold:
+        fmt.setFontWeight(700)
+    fmt.setFontItalic(italic)
+    return fmt
+
+
+class PythonHighlighter(QSyntaxHighlighter):
+    RULES = [
+        (re.compile(r"\b(import|from|for|in|with|as|if|else|def|return|not|and|or)\b"), _format("#7a1fa2", bold=True)),
+        (re.compile(r"\b(True|False|None|print|range|zip)\b"), _format("#0b5cad")),
+        (re.compile(r"\b\d+(\.\d*)?([eE][-+]?\d+)?\b"), _format("#b35900")),
+        (re.compile(r"\"[^\"]*\""), _format("#1b7f3b")),
+        (re.compile(r"#.*$"), _format("#6b6b6b", italic=True)),
+    ]
+
+    def highlightBlock(self, text: str) -> None:
+        for pattern, fmt in self.RULES:
+            for match in pattern.finditer(text):
+                self.setFormat(match.start(), match.end() - match.start(), fmt)
+
+
+class CodePanel(QDockWidget):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("codeDock")
+        self.setWindowTitle(self.tr("Code: the PyTorch behind this run"))
+        self.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                         | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+        self._script: Script | None = None
+        self._phase: str | None = None
+        self._step_names = {
+            TO_DEVICE: self.tr("moving the model and the data to the device"),
+            TRAINING: self.tr("the training loop"),
+            TO_CPU: self.tr("bringing the model back to the CPU"),
+            PREDICTING: self.tr("predicting on the CPU"),
+        }
+
+        self.view = QPlainTextEdit(objectName="codeView")
+        self.view.setReadOnly(True)
+        self.view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        font.setPointSizeF(max(10.0, font.pointSizeF()))
+        self.view.setFont(font)
+        self._highlighter = PythonHighlighter(self.view.document())
+        self.stepLabel = QLabel(objectName="codeStepLabel")
+        self.stepLabel.setWordWrap(True)
+        self.copyButton = QPushButton(self.tr("Copy"), objectName="copyCodeButton")
+        self.saveButton = QPushButton(self.tr("Save as .py…"), objectName="saveCodeButton")
+        self.copyButton.clicked.connect(self.copy)
+        self.saveButton.clicked.connect(self.save_dialog)
+
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.stepLabel, 1)
+        buttons.addWidget(self.copyButton)
+        buttons.addWidget(self.saveButton)
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(6, 0, 6, 6)
+        layout.addWidget(self.view, 1)
+        layout.addLayout(buttons)
+        self.setWidget(body)
+
+    def text(self) -> str:
+        return self._script.text if self._script else ""
+
+    def set_script(self, script: Script) -> None:
+        if self._script is not None and script.text == self._script.text:
+            return
+        scroll = self.view.verticalScrollBar().value()
+        self._script = script
+        self.view.setPlainText(script.text)
+        self.view.verticalScrollBar().setValue(scroll)
+        self._show_mark()
+
+    @Slot(str)
+    def mark(self, phase: str | None) -> None:
+        """Mark the lines of `phase` (None: no mark)."""
+        self._phase = phase
+        self._show_mark()
+
+    def marked_lines(self) -> list[int]:
+        return [] if self._phase is None or self._script is None else list(self._script.lines(self._phase))
+
+    def _show_mark(self) -> None:
+        lines = self.marked_lines()
+        selections = []
+        document = self.view.document()
+        for line in lines:
+            selection = QTextEdit.ExtraSelection()
+            selection.format.setBackground(MARK)
+            selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+            selection.cursor = QTextCursor(document.findBlockByNumber(line))
+            selections.append(selection)
+        self.view.setExtraSelections(selections)
+        if lines:
+            self.view.setTextCursor(QTextCursor(document.findBlockByNumber(lines[-1])))
+            self.view.ensureCursorVisible()
+            self.view.setTextCursor(QTextCursor(document.findBlockByNumber(lines[0])))
+            self.view.ensureCursorVisible()
+            self.stepLabel.setText(self.tr("Now: {step}").format(step=self._step_names[self._phase]))
+        else:
+            self.stepLabel.setText(self.tr("The script updates as you change the settings."))
+
+    @Slot()
+    def copy(self) -> None:
+        QGuiApplication.clipboard().setText(self.text())
+        self.stepLabel.setText(self.tr("Copied to the clipboard."))
+
+    @Slot()
+    def save_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save the script"), "gpudemo_run.py",
+                                              self.tr("Python files (*.py)"))
+        if path:
+            self.save(path)
+
+    def save(self, path: str) -> bool:
+        try:
+            with open(path, "w", encoding="utf-8") as out:
+                out.write(self.text())
+        except OSError as error:
+            self.stepLabel.setText(self.tr("Could not save {path}: {reason}").format(path=path, reason=error.strerror))
+            return False
+        self.stepLabel.setText(self.tr("Saved {path}").format(path=path))
+        return True

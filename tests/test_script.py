@@ -1,0 +1,94 @@
+"""The generated script, run as a learner would run it, prints what gpudemo computes."""
+
+import ast
+import subprocess
+import sys
+
+import pytest
+
+from gpudemo.core.prediction import predict
+from gpudemo.core.problems import OPTIMIZERS, PROBLEMS
+from gpudemo.core.script import PREDICTING, generate_script
+from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING, train
+
+
+def run_script(text: str) -> dict:
+    out = subprocess.run([sys.executable, "-c", text], capture_output=True, text=True, timeout=120, check=True)
+    printed = {"predict": []}
+    for line in out.stdout.splitlines():
+        key, *values = line.split()
+        if key == "predict":
+            printed["predict"].append(tuple(map(float, values)))
+        elif key == "final":
+            printed["final_loss"] = float(values[-1])
+        elif key == "weight":
+            printed["weight"], printed["bias"] = float(values[0]), float(values[2])
+        elif key == "device":
+            printed["device"] = values[0]
+    return printed
+
+
+@pytest.mark.parametrize("problem", PROBLEMS)
+@pytest.mark.parametrize("optimizer", OPTIMIZERS)
+@pytest.mark.parametrize("epochs, lr, seed, values", [
+    (100, 0.1, 0, [4.0]),
+    (250, 0.03, 7, [4.0, -1.5, 10.0]),
+    (1, 1e-3, 123456789, [0.0]),
+    (20, 100.0, 1, [4.0]),  # diverges: the script prints inf or nan, as gpudemo does
+])
+def test_the_script_prints_what_gpudemo_computes(problem, optimizer, epochs, lr, seed, values):
+    config = TrainingConfig(device="cpu", epochs=epochs, lr=lr, seed=seed, problem=problem, optimizer=optimizer)
+    printed = run_script(generate_script(config, values).text)
+    result = train(config)
+    assert printed["device"] == "cpu"
+    if result.status == "diverged":
+        assert printed["final_loss"] != printed["final_loss"] or abs(printed["final_loss"]) == float("inf")
+        return
+    assert abs(printed["final_loss"] - result.final_loss) <= 1e-6
+    assert abs(printed["weight"] - result.parameters["weight"]) <= 1e-6
+    assert abs(printed["bias"] - result.parameters["bias"]) <= 1e-6
+    expected = predict(result.model, values)
+    assert [x for x, _ in printed["predict"]] == values
+    for (_, y), want in zip(printed["predict"], expected):
+        assert abs(y - want) <= 1e-6
+
+
+@pytest.mark.parametrize("device, fallback", [("cpu", None), ("cuda:0", "torch.cuda.is_available()"),
+                                              ("cuda:1", "torch.cuda.is_available()"),
+                                              ("mps", "torch.backends.mps.is_available()")])
+def test_the_device_line_falls_back_to_the_cpu(device, fallback):
+    text = generate_script(TrainingConfig(device=device)).text
+    ast.parse(text)
+    device_line = next(line for line in text.splitlines() if line.startswith("device = "))
+    assert f'"{device}"' in device_line
+    if fallback:
+        assert fallback in device_line and 'else "cpu"' in device_line
+
+
+def test_each_phase_spans_its_own_code():
+    script = generate_script(TrainingConfig(epochs=10), [4.0, 5.0])
+    lines = script.text.splitlines()
+
+    def code(phase):
+        return "\n".join(lines[i] for i in script.lines(phase))
+
+    assert ".to(device)" in code(TO_DEVICE) and "torch.manual_seed(0)" in code(TO_DEVICE)
+    assert "for epoch in range(10):" in code(TRAINING) and "loss.backward()" in code(TRAINING)
+    assert 'model.to("cpu")' in code(TO_CPU)
+    assert "x_test = torch.tensor([[4.0], [5.0]])" in code(PREDICTING)
+    spans = [script.spans[p] for p in (TO_DEVICE, TRAINING, TO_CPU, PREDICTING)]
+    assert all(first <= last for first, last in spans)
+    assert all(a[1] < b[0] for a, b in zip(spans, spans[1:]))
+    assert all(lines[last].strip() for _, last in spans)
+
+
+def test_the_command_line_prints_the_same_script(tmp_path):
+    args = ["--epochs", "30", "--lr", "0.05", "--seed", "4", "--predict", "2", "3"]
+    out = subprocess.run([sys.executable, "-m", "gpudemo", "code", *args], capture_output=True, text=True, check=True)
+    assert out.stdout == generate_script(TrainingConfig(epochs=30, lr=0.05, seed=4), [2.0, 3.0]).text
+    target = tmp_path / "lesson.py"
+    subprocess.run([sys.executable, "-m", "gpudemo", "code", *args, "-o", str(target)], check=True)
+    assert "python lesson.py" in target.read_text()
+    bad = subprocess.run([sys.executable, "-m", "gpudemo", "code", "--lr", "-1"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "'-1'" in bad.stderr and "Traceback" not in bad.stderr
