@@ -6,20 +6,16 @@ import time
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QMainWindow,
     QProgressBar,
     QPushButton,
     QSpinBox,
-    QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -27,7 +23,6 @@ from PySide6.QtWidgets import (
 from gpudemo.core import settings
 from gpudemo.core.devices import DeviceList, list_devices
 from gpudemo.core.history import LossHistory
-from gpudemo.core.prediction import predict
 from gpudemo.core.script import PREDICTING, generate_script
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
 from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED
@@ -35,18 +30,11 @@ from gpudemo.ui import format as fmt
 from gpudemo.ui.code_panel import CodePanel
 from gpudemo.ui.devices_panel import DevicePanel
 from gpudemo.ui.loss_plot import make_loss_plot
+from gpudemo.ui.prediction_panel import PredictionPanel
+from gpudemo.ui.style import STYLE, set_style_flag
 from gpudemo.ui.worker import TrainingController
 
 REFRESH_MS = 33
-
-STYLE = """
-QLabel#settingsError, QLabel#predictMessage[error="true"], QLabel#statusLabel[error="true"] { color: #b71c1c; }
-QLabel#deviceNote { background: #fff4e5; color: #7a4100; border: 1px solid #f0c890; border-radius: 4px; padding: 6px; }
-QLabel#statusLabel { font-size: 15pt; font-weight: 600; }
-QLineEdit[invalid="true"] { border: 2px solid #c62828; border-radius: 3px; padding: 1px; }
-QPushButton#startButton { font-weight: 600; }
-"""
-
 
 class MainWindow(QMainWindow):
     runFinished = Signal()  # a run's thread has ended and the controls are free again
@@ -62,8 +50,6 @@ class MainWindow(QMainWindow):
         self._count = 0
         self._dirty = False
         self._started_at = 0.0
-        self._model = None
-        self._model_config: TrainingConfig | None = None
 
         self._refresh = QTimer(self)
         self._refresh.setInterval(REFRESH_MS)
@@ -111,30 +97,16 @@ class MainWindow(QMainWindow):
         train_layout.addLayout(buttons)
         train_layout.addWidget(self.settingsError)
 
-        predict_box = QGroupBox(self.tr("3. Predict on the CPU"))
-        self.predictInput = QLineEdit("4", objectName="predictInput")
-        self.predictInput.setPlaceholderText(self.tr("values, e.g. 4, 5.5, -1"))
-        self.predictButton = QPushButton(self.tr("Predict"), objectName="predictButton")
-        self.predictMessage = QLabel(self.tr("Train a model first, then ask it for new x."),
-                                     objectName="predictMessage")
-        self.predictMessage.setWordWrap(True)
-        self.predictionTable = QTableWidget(0, 2, objectName="predictionTable")
-        self.predictionTable.setHorizontalHeaderLabels([self.tr("x"), self.tr("predicted y")])
-        self.predictionTable.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.predictionTable.verticalHeader().setVisible(False)
-        self.predictionTable.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        predict_row = QHBoxLayout()
-        predict_row.addWidget(self.predictInput, 1)
-        predict_row.addWidget(self.predictButton)
-        predict_layout = QVBoxLayout(predict_box)
-        predict_layout.addLayout(predict_row)
-        predict_layout.addWidget(self.predictMessage)
-        predict_layout.addWidget(self.predictionTable, 1)
+        self.predictionPanel = PredictionPanel()
+        self.predictInput = self.predictionPanel.input
+        self.predictButton = self.predictionPanel.button
+        self.predictMessage = self.predictionPanel.message
+        self.predictionTable = self.predictionPanel.table
 
         left = QVBoxLayout()
         left.addWidget(self.devicePanel)
         left.addWidget(train_box)
-        left.addWidget(predict_box, 1)
+        left.addWidget(self.predictionPanel, 1)
         left_widget = QWidget()
         left_widget.setLayout(left)
         left_widget.setFixedWidth(380)
@@ -173,8 +145,7 @@ class MainWindow(QMainWindow):
 
         self.startButton.clicked.connect(self.start_training)
         self.stopButton.clicked.connect(self.stop_training)
-        self.predictButton.clicked.connect(self.predict_values)
-        self.predictInput.returnPressed.connect(self.predict_values)
+        self.predictionPanel.predicted.connect(self._on_predicted)
         self.logScaleCheck.toggled.connect(self._on_log_scale)
         self.lrInput.textChanged.connect(self._check_settings)
         self.seedInput.textChanged.connect(self._check_settings)
@@ -205,10 +176,7 @@ class MainWindow(QMainWindow):
             except InvalidSetting as error:
                 problems.append(str(error))
                 invalid = True
-            if field.property("invalid") != invalid:
-                field.setProperty("invalid", invalid)
-                field.style().unpolish(field)
-                field.style().polish(field)
+            set_style_flag(field, "invalid", invalid)
         self.settingsError.setText("\n".join(problems))
         self.settingsError.setVisible(bool(problems))
         return not problems
@@ -283,7 +251,7 @@ class MainWindow(QMainWindow):
         self._count = result.epochs_run
         self._dirty = True
         self._redraw()
-        self._model, self._model_config = result.model, result.config
+        self.predictionPanel.set_model(result.model, result.config)
         summary = self.tr("{epochs} epochs on {device} in {seconds} ({rate} epochs/s)").format(
             epochs=f"{result.epochs_run:,}", device=result.config.device,
             seconds=fmt.duration(result.seconds), rate=fmt.rate(result.epochs_per_second))
@@ -325,44 +293,19 @@ class MainWindow(QMainWindow):
 
     def _set_status(self, text: str, error: bool = False) -> None:
         self.statusLabel.setText(text)
-        if self.statusLabel.property("error") != error:
-            self.statusLabel.setProperty("error", error)
-            self.statusLabel.style().unpolish(self.statusLabel)
-            self.statusLabel.style().polish(self.statusLabel)
+        set_style_flag(self.statusLabel, "error", error)
+
+    @Slot()
+    def _on_predicted(self) -> None:
+        self.codePanel.mark(PREDICTING)
 
     @Slot(bool)
     def _on_log_scale(self, on: bool) -> None:
         self.lossPlot.getPlotItem().setLogMode(y=on)
 
-    # --- prediction ----------------------------------------------------------------
-
     @Slot()
     def predict_values(self) -> None:
-        if self._model is None:
-            self._say_predict(self.tr("No model yet: train one first, then predict."), error=True)
-            return
-        try:
-            values = settings.parse_values(self.predictInput.text())
-        except InvalidSetting as error:
-            self._say_predict(str(error), error=True)
-            return
-        predictions = predict(self._model, values)
-        self.predictionTable.setRowCount(len(values))
-        for row, (x, y) in enumerate(zip(values, predictions)):
-            for column, value in enumerate((f"{x:g}", fmt.loss(y))):
-                item = QTableWidgetItem(value)
-                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                self.predictionTable.setItem(row, column, item)
-        self.codePanel.mark(PREDICTING)
-        self._say_predict(self.tr("Computed on the CPU by the model trained on {device} ({epochs} epochs).").format(
-            device=self._model_config.device, epochs=f"{self._model_config.epochs:,}"))
-
-    def _say_predict(self, text: str, error: bool = False) -> None:
-        self.predictMessage.setText(text)
-        if self.predictMessage.property("error") != error:
-            self.predictMessage.setProperty("error", error)
-            self.predictMessage.style().unpolish(self.predictMessage)
-            self.predictMessage.style().polish(self.predictMessage)
+        self.predictionPanel.predict()
 
     # --- closing -------------------------------------------------------------------
 

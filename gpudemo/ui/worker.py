@@ -95,7 +95,6 @@ class TrainingController(QObject):
         # Direct: QThread.quit is thread-safe, and a queued call would wait for the GUI
         # thread, which may be blocked in shutdown() waiting for this very thread.
         worker.done.connect(thread.quit, Qt.ConnectionType.DirectConnection)
-        thread.finished.connect(worker.deleteLater)
         thread.finished.connect(self._on_thread_finished)
         self._thread, self._worker = thread, worker
         thread.start()
@@ -132,6 +131,9 @@ class TrainingController(QObject):
     def _on_thread_finished(self) -> None:
         if self._thread is None:
             return
-        self._thread.deleteLater()
+        # `finished` is emitted from the thread just before it ends: wait for the end,
+        # then let Python free the worker and the thread here, in the GUI thread. (No
+        # deleteLater: a delete in the ending thread could race the wrappers' own.)
+        self._thread.wait()
         self._thread = self._worker = None
         self.finished.emit()
