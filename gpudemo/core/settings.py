@@ -112,7 +112,7 @@ class TrainingConfig:
     optimizer: str = "sgd"
 
     def __post_init__(self) -> None:
-        from gpudemo.core.problems import OPTIMIZERS, PROBLEMS
+        from gpudemo.core.problems import OPTIMIZERS, PROBLEMS  # here: it loads torch, and `--help` need not
 
         object.__setattr__(self, "epochs", parse_epochs(self.epochs))
         object.__setattr__(self, "lr", parse_learning_rate(self.lr))

@@ -34,7 +34,8 @@ from gpudemo.ui.prediction_panel import PredictionPanel
 from gpudemo.ui.style import STYLE, set_style_flag
 from gpudemo.ui.worker import TrainingController
 
-REFRESH_MS = 33
+REFRESH_MS = 33  # the plot and the counters redraw at most 30 times a second
+
 
 class MainWindow(QMainWindow):
     runFinished = Signal()  # a run's thread has ended and the controls are free again
