@@ -91,7 +91,8 @@ def add_training_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--lr", type=_argument(settings.parse_learning_rate), default=settings.DEFAULT_LR,
-        help=f"learning rate, {settings.LR_MIN:g} to {settings.LR_MAX:g} (default {settings.DEFAULT_LR})",
+        help=f"learning rate, {settings.short_number(settings.LR_MIN)} to {settings.short_number(settings.LR_MAX)}"
+        f" (default {settings.DEFAULT_LR})",
     )
     parser.add_argument(
         "--seed", type=_argument(settings.parse_seed), default=settings.DEFAULT_SEED,

@@ -42,14 +42,14 @@ class Script:
         return range(first, last + 1)
 
 
-def _device_expression(device: str) -> str:
-    if device.startswith("cuda"):
-        return f'torch.device("{device}" if torch.cuda.is_available() else "cpu")'
-    if device == "mps":
-        return 'torch.device("mps" if torch.backends.mps.is_available() else "cpu")'
-    if device.startswith("xpu"):
-        return f'torch.device("{device}" if torch.xpu.is_available() else "cpu")'
-    return 'torch.device("cpu")'
+def _device_lines(device: str) -> list[str]:
+    """The tutorial's check for a GPU, for the device picked, falling back to the CPU."""
+    checks = {"cuda": "torch.cuda.is_available()", "mps": "torch.backends.mps.is_available()",
+              "xpu": "torch.xpu.is_available()"}
+    check = checks.get(device.split(":")[0])
+    if check is None:
+        return ['device = torch.device("cpu")']
+    return [f"has_gpu = {check}", f'device = torch.device("{device}" if has_gpu else "cpu")']
 
 
 def generate_script(
@@ -62,7 +62,7 @@ def generate_script(
         (None, [say["title"], say["run"].format(filename=filename), "import torch", ""]),
         (TO_DEVICE, [
             say["device_cpu"] if config.device == "cpu" else say["device_gpu"].format(wanted=config.device),
-            f"device = {_device_expression(config.device)}",
+            *_device_lines(config.device),
             say["seed"],
             f"torch.manual_seed({config.seed})",
             "",

@@ -34,6 +34,11 @@ def _text(value: object) -> str:
     return value.strip() if isinstance(value, str) else repr(value)
 
 
+def short_number(number: float) -> str:
+    """1e-08 written as 1e-8."""
+    return re.sub(r"e([+-])0*(\d)", r"e\1\2", f"{number:g}")
+
+
 def parse_epochs(value: object) -> int:
     """Epochs: a whole number from 1 to 10,000,000."""
     text = _text(value)
@@ -72,9 +77,8 @@ def parse_learning_rate(value: object) -> float:
     """Learning rate: a finite number from 1e-8 to 1000; '1e-3' and the like are fine."""
     number = _finite_float("learning rate", value)
     if not LR_MIN <= number <= LR_MAX:
-        raise InvalidSetting(
-            "learning rate", f"learning rate must be from {LR_MIN:g} to {LR_MAX:g}, not {_text(value)!r}"
-        )
+        allowed = f"from {short_number(LR_MIN)} to {short_number(LR_MAX)}"
+        raise InvalidSetting("learning rate", f"learning rate must be {allowed}, not {_text(value)!r}")
     return number
 
 

@@ -114,4 +114,6 @@ def make_loss_plot() -> tuple[pg.PlotWidget, LossCurve]:
     # A 1 px pen with no antialiasing: wider pens cost several times more per frame.
     curve = LossCurve(pen=pg.mkPen("#1f5fbf", width=1), antialias=False)
     plot.addItem(curve)
+    plot.setXRange(1, 100, padding=0.02)  # until a run sets its own epochs
+    plot.setYRange(0, 1)
     return widget, curve
