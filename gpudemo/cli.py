@@ -251,6 +251,13 @@ def run_code(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _no_display() -> bool:
+    """On Linux without X or Wayland, Qt would abort with a message about plugins."""
+    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM"):
+        return False
+    return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(join_values(sys.argv[1:] if argv is None else argv))
     try:
@@ -260,6 +267,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_train(args)
         if args.command == "code":
             return run_code(args)
+        if _no_display():
+            print("gpudemo: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset);"
+                  " `gpudemo train` and `gpudemo devices` work without one", file=sys.stderr)
+            return EXIT_FAILED
         from gpudemo.ui.app import run_app
 
         return run_app()

@@ -2,6 +2,7 @@
 
 import csv
 import json
+import os
 import subprocess
 import sys
 
@@ -105,3 +106,12 @@ def test_bad_arguments_exit_2_naming_the_value(args, named):
 def test_help_is_quick_and_mentions_the_window():
     out = gpudemo("--help", module=True)
     assert out.returncode == 0 and "opens the window" in " ".join(out.stdout.split())
+
+
+def test_no_display_gets_a_clear_message_not_a_qt_abort():
+    if not sys.platform.startswith("linux"):
+        pytest.skip("only Linux opens windows through DISPLAY or WAYLAND_DISPLAY")
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    out = subprocess.run([sys.executable, "-m", "gpudemo"], capture_output=True, text=True, timeout=60, env=env)
+    assert out.returncode == 1
+    assert "no display" in out.stderr and "gpudemo train" in out.stderr and "Traceback" not in out.stderr
