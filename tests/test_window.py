@@ -73,6 +73,15 @@ def test_every_device_is_listed_with_its_details(make_window):
     assert "AMD EPYC 9654" in details and "192 threads" in details and "503.0 GiB" in details
     assert window._read_config().device == "cpu"
 
+    window.deviceList.selectionModel().select(model.index(1, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect)
+    assert window.devicePanel.current().id == "cuda:1"
+    assert "RTX 4090" in window.devicePanel.details.text() and "8.9" in window.devicePanel.details.text()
+
+
+def test_a_plain_list_of_devices_is_accepted(make_window):
+    window = make_window(list(TWO_GPUS))
+    assert window.deviceList.model().rowCount() == 3 and window.devicePanel.current().id == "cuda:0"
+
 
 def test_a_run_completes_with_the_tutorials_numbers(qtbot, window):
     expected = tutorial_run(0)

@@ -19,6 +19,7 @@ class DevicePanel(QGroupBox):
         super().__init__(parent)
         self.setTitle(self.tr("1. Device"))
         self._devices = devices
+        self._shown: str | None = None  # the id whose details are shown
         self._model = QStandardItemModel(self)
         for device in devices:
             item = QStandardItem(f"{device.id}  —  {device.name}")
@@ -51,6 +52,7 @@ class DevicePanel(QGroupBox):
         layout.addWidget(self.note)
 
         self.list.selectionModel().currentChanged.connect(self._on_current_changed)
+        self.list.selectionModel().selectionChanged.connect(self._on_current_changed)
         self.select(devices.default().id)
 
     def _details(self, device: DeviceInfo) -> str:
@@ -68,7 +70,9 @@ class DevicePanel(QGroupBox):
         return "\n".join(lines)
 
     def current(self) -> DeviceInfo:
-        index = self.list.currentIndex()
+        """The selected device (the current row if none is selected; the CPU if neither)."""
+        selected = self.list.selectionModel().selectedIndexes()
+        index = selected[0] if selected else self.list.currentIndex()
         row = index.row() if index.isValid() else len(self._devices) - 1
         return self._devices[row]
 
@@ -81,5 +85,8 @@ class DevicePanel(QGroupBox):
     @Slot()
     def _on_current_changed(self, *_args) -> None:
         device = self.current()
+        if device.id == self._shown:
+            return
+        self._shown = device.id
         self.details.setText(self._details(device))
         self.deviceChanged.emit(device.id)

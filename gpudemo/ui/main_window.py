@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
@@ -21,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpudemo.core import settings
-from gpudemo.core.devices import DeviceList, list_devices
+from gpudemo.core.devices import DeviceInfo, DeviceList, list_devices
 from gpudemo.core.history import LossHistory
 from gpudemo.core.script import PREDICTING, generate_script
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
@@ -40,11 +41,15 @@ REFRESH_MS = 33  # the plot and the counters redraw at most 30 times a second
 class MainWindow(QMainWindow):
     runFinished = Signal()  # a run's thread has ended and the controls are free again
 
-    def __init__(self, devices: DeviceList | None = None, parent: QWidget | None = None):
+    def __init__(self, devices: DeviceList | Sequence[DeviceInfo] | None = None, parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle(self.tr("gpudemo — watch PyTorch train on a GPU"))
         self.setStyleSheet(STYLE)
-        self._devices = devices if devices is not None else list_devices()
+        if devices is None:
+            devices = list_devices()
+        elif not isinstance(devices, DeviceList):
+            devices = DeviceList(tuple(devices))
+        self._devices = devices
         self._controller = TrainingController(self)
         self._history: LossHistory | None = None
         self._config: TrainingConfig | None = None
