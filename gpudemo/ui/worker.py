@@ -129,8 +129,9 @@ class TrainingController(QObject):
 
     @Slot()
     def _on_thread_finished(self) -> None:
-        if self._thread is None:
-            return
+        sender = self.sender()
+        if self._thread is None or (isinstance(sender, QThread) and sender is not self._thread):
+            return  # a late signal from a thread that shutdown() already waited for
         # `finished` is emitted from the thread just before it ends: wait for the end,
         # then let Python free the worker and the thread here, in the GUI thread. (No
         # deleteLater: a delete in the ending thread could race the wrappers' own.)
