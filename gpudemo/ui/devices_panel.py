@@ -22,7 +22,7 @@ class DevicePanel(QGroupBox):
         self._shown: str | None = None  # the id whose details are shown
         self._model = QStandardItemModel(self)
         for device in devices:
-            item = QStandardItem(f"{device.id}  —  {device.name}")
+            item = QStandardItem(f"{device.id}  —  {device.name}\n      {self._summary(device)}")
             item.setData(device.id, DEVICE_ROLE)
             item.setEditable(False)
             item.setToolTip(self._details(device))
@@ -33,6 +33,8 @@ class DevicePanel(QGroupBox):
         self.list.setModel(self._model)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
         rows = min(len(devices), 5)
         self.list.setFixedHeight(self.list.sizeHintForRow(0) * rows + 2 * self.list.frameWidth() + 10)
 
@@ -54,6 +56,16 @@ class DevicePanel(QGroupBox):
         self.list.selectionModel().currentChanged.connect(self._on_current_changed)
         self.list.selectionModel().selectionChanged.connect(self._on_current_changed)
         self.select(devices.default().id)
+
+    def _summary(self, device: DeviceInfo) -> str:
+        """One short line for the list, so every device's key figures show at once."""
+        memory = fmt.gib(device.total_memory, digits=0)
+        if device.kind == "cuda":
+            return self.tr("{memory} · compute {major}.{minor} · {sms} SMs").format(
+                memory=memory, major=device.capability[0], minor=device.capability[1], sms=device.multiprocessors)
+        if device.kind == "cpu":
+            return self.tr("{threads} threads · {memory}").format(threads=device.threads or "?", memory=memory)
+        return memory if device.total_memory is not None else device.kind
 
     def _details(self, device: DeviceInfo) -> str:
         lines = [device.name]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 
-def gib(value: int | None) -> str:
-    return "?" if value is None else f"{value / 2**30:.1f} GiB"
+def gib(value: int | None, digits: int = 1) -> str:
+    return "?" if value is None else f"{value / 2**30:.{digits}f} GiB"
 
 
 def loss(value: float | None) -> str:
