@@ -39,6 +39,8 @@ class LossCurve(pg.PlotDataItem):
 
     def show_history(self, history: LossHistory | None, count: int = 0) -> None:
         """Draw the first `count` epochs of `history` (None clears the curve)."""
+        if history is not self._history:
+            self._cached = None  # an envelope belongs to one history
         self._history = history
         self._count = 0 if history is None else min(count, history.count)
         self.updateItems(styleUpdate=False)
@@ -77,7 +79,7 @@ class LossCurve(pg.PlotDataItem):
                 rect = view.viewRect()
                 first, last = math.floor(rect.left()), math.ceil(rect.right()) + 1
         log_y = bool(self.opts["logMode"][1])
-        key = (id(history), count, first, last, bins, log_y)
+        key = (count, first, last, bins, log_y)
         if self._cached is not None and self._cached[0] == key:
             return self._cached[1]
         x, y = history.envelope(count, first, last, bins)
