@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_the_benchmark_suite_runs(tmp_path):
     out_json = tmp_path / "bench.json"
     out = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "--quick", "--only", "headless", "window", "scale", "gpu",
+        [sys.executable, "-m", "benchmarks", "--quick", "--only", "headless", "window", "first_loss", "scale", "gpu",
          "--json", str(out_json)],
         capture_output=True, text=True, cwd=ROOT, timeout=300,
     )
@@ -20,5 +20,6 @@ def test_the_benchmark_suite_runs(tmp_path):
     figures = {row["figure"] for row in rows}
     assert "headless: core / bare" in figures and "window: window / bare" in figures
     assert "scale: loss history" in figures
+    assert "first loss: Start to first point, later run" in figures
     assert all(isinstance(row["value"], (int, float)) or row["value"] is None for row in rows)
     assert "headless: core / bare" in out.stdout

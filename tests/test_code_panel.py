@@ -62,10 +62,10 @@ def test_the_running_step_is_marked(qtbot):
     window.epochsSpin.setValue(10_000_000)
     script = generate_script(TrainingConfig(epochs=10_000_000), [4.0])
     window.startButton.click()
-    qtbot.waitUntil(lambda: window.progressBar.value() > 0, timeout=10_000)
+    qtbot.waitUntil(lambda: window.progressBar.value() > 0, timeout=60_000)
     assert window.codePanel.marked_lines() == list(script.lines(TRAINING))
     assert "training loop" in window.codePanel.stepLabel.text()
-    with qtbot.waitSignal(window.runFinished, timeout=2_000):
+    with qtbot.waitSignal(window.runFinished, timeout=60_000):
         window.stopButton.click()
     assert window.codePanel.marked_lines() == list(script.lines(PREDICTING))
 

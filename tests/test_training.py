@@ -74,6 +74,14 @@ def test_batches_cover_every_epoch_once_in_order(monkeypatch):
     assert result.losses.dtype == np.float32
 
 
+def test_the_first_epoch_comes_back_on_its_own_at_once():
+    run = run_training(TrainingConfig(epochs=10_000), flush_seconds=60)
+    first, second = next(run), next(run)
+    assert (first.first_epoch, first.last_epoch) == (1, 1)
+    assert second.first_epoch == 2 and len(second.losses) == training.FLUSH_EPOCHS
+    run.close()
+
+
 def test_losses_are_read_back_in_batches_not_every_epoch(monkeypatch):
     calls = []
     real_stack = torch.stack

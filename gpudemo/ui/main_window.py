@@ -26,7 +26,7 @@ from gpudemo.core.devices import DeviceInfo, DeviceList, list_devices
 from gpudemo.core.history import LossHistory
 from gpudemo.core.script import PREDICTING, generate_script
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
-from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED
+from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TRAINING, is_warm
 from gpudemo.ui import format as fmt
 from gpudemo.ui.code_panel import CodePanel
 from gpudemo.ui.devices_panel import DevicePanel
@@ -64,6 +64,7 @@ class MainWindow(QMainWindow):
         self._build()
         self._controller.progressed.connect(self._on_progressed)
         self._controller.phaseChanged.connect(self.codePanel.mark)
+        self._controller.phaseChanged.connect(self._on_phase)
         self._controller.succeeded.connect(self._on_succeeded)
         self._controller.failed.connect(self._on_failed)
         self._controller.finished.connect(self._on_thread_finished)
@@ -219,11 +220,15 @@ class MainWindow(QMainWindow):
         view = self.lossPlot.getPlotItem().getViewBox()
         view.enableAutoRange(y=True)
         view.setXRange(1, max(2, config.epochs), padding=0.02)
-        self.progressBar.setRange(0, config.epochs)
-        self.progressBar.setValue(0)
+        self.progressBar.setRange(0, 0)  # busy until the loop begins
         self.rateLabel.setText("")
         self.resultLabel.setText("")
-        self._set_status(self.tr("Training on {device}…").format(device=config.device))
+        if is_warm():
+            self._set_status(self.tr("Preparing the run on {device}…").format(device=config.device))
+        else:
+            self._set_status(self.tr(
+                "Preparing the run on {device}: PyTorch is loading its training code, once per start"
+                " (a second or two)…").format(device=config.device))
         self._set_running(True)
         self._started_at = time.perf_counter()
         self._controller.start(config, self._history)
@@ -232,6 +237,14 @@ class MainWindow(QMainWindow):
     @Slot()
     def stop_training(self) -> None:
         self._controller.stop()
+
+    @Slot(str)
+    def _on_phase(self, phase: str) -> None:
+        if phase == TRAINING:
+            self.progressBar.setRange(0, self._config.epochs)
+            self.progressBar.setValue(0)
+            self._started_at = time.perf_counter()  # the rate counts epochs, not the preparing
+            self._set_status(self.tr("Training on {device}…").format(device=self._config.device))
 
     @Slot(int)
     def _on_progressed(self, count: int) -> None:
@@ -288,6 +301,8 @@ class MainWindow(QMainWindow):
     @Slot()
     def _on_thread_finished(self) -> None:
         self._refresh.stop()
+        if self.progressBar.maximum() == 0:  # the run ended before its loop began
+            self.progressBar.setRange(0, self._config.epochs)
         self._set_running(False)
         self.runFinished.emit()
 
