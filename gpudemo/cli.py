@@ -251,11 +251,29 @@ def run_code(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _no_display() -> bool:
-    """On Linux without X or Wayland, Qt would abort with a message about plugins."""
-    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM"):
-        return False
-    return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+def run_window() -> int:
+    """Open the window, after checking that Qt can open one here (see gpudemo.display)."""
+    from gpudemo import display
+
+    try:
+        chosen = display.choose_platform()
+    except display.DisplayProblem as problem:
+        print(problem, file=sys.stderr)
+        return EXIT_FAILED
+    if chosen.note:
+        print(chosen.note, file=sys.stderr)
+    if chosen.name:
+        os.environ["QT_QPA_PLATFORM"] = chosen.name
+    try:
+        from gpudemo.ui.app import run_app
+        from gpudemo.ui.main_window import MainWindow  # noqa: F401  (loads QtGui and QtWidgets now)
+    except ImportError as error:
+        missing = display.missing_for_import_error(error)
+        if not missing:
+            raise
+        print(display.missing_libraries_message("Qt", missing), file=sys.stderr)
+        return EXIT_FAILED
+    return run_app()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -267,13 +285,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_train(args)
         if args.command == "code":
             return run_code(args)
-        if _no_display():
-            print("gpudemo: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset);"
-                  " `gpudemo train` and `gpudemo devices` work without one", file=sys.stderr)
-            return EXIT_FAILED
-        from gpudemo.ui.app import run_app
-
-        return run_app()
+        return run_window()
     except KeyboardInterrupt:
         print("gpudemo: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

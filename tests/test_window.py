@@ -141,7 +141,7 @@ def test_before_warm_up_the_status_says_why_the_first_run_waits(qtbot, window, m
     monkeypatch.setattr(main_window, "is_warm", lambda: False)
     with qtbot.waitSignal(window.runFinished, timeout=60_000):
         window.startButton.click()
-        assert "loading its training code" in window.statusLabel.text()
+        assert "loads its training code" in window.statusLabel.text()
     assert window.statusLabel.text().startswith("Completed")
     assert window.progressBar.value() == window.progressBar.maximum() == 100
 

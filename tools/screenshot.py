@@ -2,6 +2,11 @@
 
 Runs the real program through `main()`, trains, predicts, then saves the window to
 assets/screenshot.png (or the path given).
+
+Qt's X11 plugin needs system libraries that a minimal Linux lacks (gpudemo names the
+missing ones when it starts); with Xvfb, a Linux desktop needs:
+  Debian/Ubuntu:  sudo apt install xvfb libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-xinerama0 libxcb-randr0 libxcb-xkb1 libxcb-shape0 libxkbcommon-x11-0 libegl1 libgl1 libfontconfig1 libdbus-1-3
+  Fedora:         sudo dnf install xorg-x11-server-Xvfb xcb-util-cursor xcb-util-wm xcb-util-keysyms xcb-util-image xcb-util-renderutil libxcb libxkbcommon-x11 libglvnd-egl libglvnd-glx fontconfig dbus-libs
 """
 
 import sys

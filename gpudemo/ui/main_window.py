@@ -227,7 +227,7 @@ class MainWindow(QMainWindow):
             self._set_status(self.tr("Preparing the run on {device}…").format(device=config.device))
         else:
             self._set_status(self.tr(
-                "Preparing the run on {device}: PyTorch is loading its training code, once per start"
+                "Preparing the run on {device}: PyTorch loads its training code on the first run"
                 " (a second or two)…").format(device=config.device))
         self._set_running(True)
         self._started_at = time.perf_counter()
