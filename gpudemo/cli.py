@@ -30,7 +30,8 @@ def _argument(parse: Callable[[str], object]) -> Callable[[str], object]:
     return convert
 
 
-VALUE_OPTIONS = ("--device", "--epochs", "--lr", "--seed", "--loss-csv", "--output", "-o")
+VALUE_OPTIONS = ("--device", "--epochs", "--lr", "--seed", "--problem", "--samples", "--width", "--depth",
+                 "--batch-size", "--optimizer", "--loss-csv", "--output", "-o")
 
 
 def _is_option(token: str) -> bool:
@@ -70,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     devices = commands.add_parser("devices", help="list the devices torch can train on here")
     devices.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
 
-    train = commands.add_parser("train", help="train the tutorial's model headless and print the result")
+    train = commands.add_parser("train", help="train a model headless and print the result")
     train.set_defaults(parser=train)
     add_training_arguments(train)
     train.add_argument("--loss-csv", metavar="PATH", help="write every epoch's loss to this CSV file")
@@ -85,6 +86,35 @@ def build_parser() -> argparse.ArgumentParser:
 
 def add_training_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--device", metavar="ID", help="cpu, cuda:0, ... (default: the best one here)")
+    parser.add_argument(
+        "--problem", type=_argument(settings.parse_problem), default=settings.DEFAULT_PROBLEM,
+        metavar="|".join(settings.PROBLEM_KEYS),
+        help="tutorial: y = 2x from three points; line: y = 2x + noise at --samples points;"
+        " sine: sin(x) + noise fitted by an MLP (default tutorial)",
+    )
+    parser.add_argument(
+        "--samples", type=_argument(settings.parse_samples), default=settings.DEFAULT_SAMPLES, metavar="N",
+        help=f"training points of line and sine, {settings.SAMPLES_MIN} to {settings.SAMPLES_MAX:,}"
+        f" (default {settings.DEFAULT_SAMPLES:,})",
+    )
+    parser.add_argument(
+        "--width", type=_argument(settings.parse_width), default=settings.DEFAULT_WIDTH, metavar="N",
+        help=f"sine's MLP: units per hidden layer, {settings.WIDTH_MIN} to {settings.WIDTH_MAX}"
+        f" (default {settings.DEFAULT_WIDTH})",
+    )
+    parser.add_argument(
+        "--depth", type=_argument(settings.parse_depth), default=settings.DEFAULT_DEPTH, metavar="N",
+        help=f"sine's MLP: hidden layers, {settings.DEPTH_MIN} to {settings.DEPTH_MAX} (default {settings.DEFAULT_DEPTH})",
+    )
+    parser.add_argument(
+        "--batch-size", type=_argument(settings.parse_batch_size), default=settings.DEFAULT_BATCH, metavar="N",
+        help="samples per step, shuffled each epoch; 0 or absent: the full batch",
+    )
+    parser.add_argument(
+        "--optimizer", type=_argument(settings.parse_optimizer), default=settings.DEFAULT_OPTIMIZER,
+        metavar="|".join(settings.OPTIMIZER_KEYS),
+        help="sgd, momentum (SGD with momentum 0.9) or adam (default sgd)",
+    )
     parser.add_argument(
         "--epochs", type=_argument(settings.parse_epochs), default=settings.DEFAULT_EPOCHS,
         help=f"epochs to train, {settings.EPOCHS_MIN} to {settings.EPOCHS_MAX:,} (default {settings.DEFAULT_EPOCHS})",
@@ -147,7 +177,11 @@ def resolve_config(args: argparse.Namespace) -> settings.TrainingConfig:
         device = found.default() if args.device is None else found.resolve(args.device)
     except settings.InvalidSetting as error:
         args.parser.error(f"argument --device: {error}")
-    return settings.TrainingConfig(device=device.id, epochs=args.epochs, lr=args.lr, seed=args.seed)
+    return settings.TrainingConfig(
+        device=device.id, epochs=args.epochs, lr=args.lr, seed=args.seed, problem=args.problem,
+        optimizer=args.optimizer, samples=args.samples, width=args.width, depth=args.depth,
+        batch_size=args.batch_size,
+    )
 
 
 def _result_json(result, predictions: list[tuple[float, float]]) -> dict:
@@ -158,6 +192,12 @@ def _result_json(result, predictions: list[tuple[float, float]]) -> dict:
         "epochs_run": result.epochs_run,
         "lr": result.config.lr,
         "seed": result.config.seed,
+        "problem": result.config.problem,
+        "optimizer": result.config.optimizer,
+        "samples": result.config.samples,
+        "width": result.config.width,
+        "depth": result.config.depth,
+        "batch_size": result.config.batch_size,
         "final_loss": _finite(result.final_loss),
         "diverged_at": result.diverged_at,
         "parameters": {name: _finite(value) for name, value in result.parameters.items()},
@@ -176,6 +216,8 @@ def _summary(result, predictions: list[tuple[float, float]]) -> str:
     params = result.parameters
     if set(params) == {"weight", "bias"}:
         lines.append(f"learned     y = {params['weight']:.6g} * x + {params['bias']:.6g}")
+    elif "parameters" in params:
+        lines.append(f"learned     an MLP of {params['parameters']:,.0f} parameters")
     for x, y in predictions:
         lines.append(f"predict     x = {x:g}  ->  y = {y:.6g}")
     return "\n".join(lines)

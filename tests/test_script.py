@@ -1,22 +1,35 @@
 """The generated script, run as a learner would run it, prints what gpudemo computes."""
 
 import ast
+import json
 import subprocess
 import sys
 
 import pytest
 
 from gpudemo.core.prediction import predict
-from gpudemo.core.problems import OPTIMIZERS, PROBLEMS
+from gpudemo.core.optimizers import OPTIMIZERS
+from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.script import PREDICTING, generate_script
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING, train
 
 
-def run_script(text: str) -> dict:
-    out = subprocess.run([sys.executable, "-c", text], capture_output=True, text=True, timeout=120, check=True)
+RUNNER = """
+import contextlib, io, json, sys
+outputs = []
+for text in json.load(sys.stdin):
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(text, "gpudemo_run.py", "exec"), {"__name__": "__main__"})
+    outputs.append(printed.getvalue())
+print(json.dumps(outputs))
+"""
+
+
+def _parse(stdout: str) -> dict:
     printed = {"predict": []}
-    for line in out.stdout.splitlines():
+    for line in stdout.splitlines():
         key, *values = line.split()
         if key == "predict":
             printed["predict"].append(tuple(map(float, values)))
@@ -24,34 +37,66 @@ def run_script(text: str) -> dict:
             printed["final_loss"] = float(values[-1])
         elif key == "weight":
             printed["weight"], printed["bias"] = float(values[0]), float(values[2])
+        elif key == "parameters":
+            printed["parameters"] = float(values[0])
         elif key == "device":
             printed["device"] = values[0]
     return printed
 
 
-@pytest.mark.parametrize("problem", PROBLEMS)
-@pytest.mark.parametrize("optimizer", OPTIMIZERS)
-@pytest.mark.parametrize("epochs, lr, seed, values", [
-    (100, 0.1, 0, [4.0]),
-    (250, 0.03, 7, [4.0, -1.5, 10.0]),
-    (1, 1e-3, 123456789, [0.0]),
-    (20, 100.0, 1, [4.0]),  # diverges: the script prints inf or nan, as gpudemo does
-])
-def test_the_script_prints_what_gpudemo_computes(problem, optimizer, epochs, lr, seed, values):
-    config = TrainingConfig(device="cpu", epochs=epochs, lr=lr, seed=seed, problem=problem, optimizer=optimizer)
-    printed = run_script(generate_script(config, values).text)
+def run_scripts(texts: list[str]) -> list[dict]:
+    """Run each script as `python script.py` would, all in one fresh Python (torch is imported once)."""
+    out = subprocess.run([sys.executable, "-c", RUNNER], input=json.dumps(texts), capture_output=True, text=True,
+                         timeout=600, check=True)
+    return [_parse(stdout) for stdout in json.loads(out.stdout)]
+
+
+def run_script(text: str) -> dict:
+    return run_scripts([text])[0]
+
+
+def assert_script_matches(config: TrainingConfig, values: list[float], printed: dict) -> None:
     result = train(config)
     assert printed["device"] == "cpu"
     if result.status == "diverged":
         assert printed["final_loss"] != printed["final_loss"] or abs(printed["final_loss"]) == float("inf")
         return
-    assert abs(printed["final_loss"] - result.final_loss) <= 1e-6
-    assert abs(printed["weight"] - result.parameters["weight"]) <= 1e-6
-    assert abs(printed["bias"] - result.parameters["bias"]) <= 1e-6
+    assert abs(printed["final_loss"] - result.final_loss) <= 1e-6, config
+    for name, value in result.parameters.items():
+        assert abs(printed[name] - value) <= 1e-6, (config, name)
     expected = predict(result.model, values)
     assert [x for x, _ in printed["predict"]] == values
     for (_, y), want in zip(printed["predict"], expected):
-        assert abs(y - want) <= 1e-6
+        assert abs(y - want) <= 1e-6, config
+
+
+SETTINGS = [  # (epochs, lr, seed, values): the tutorial's, a longer one, one epoch, a diverging one
+    (100, 0.1, 0, [4.0]),
+    (250, 0.03, 7, [4.0, -1.5, 10.0]),
+    (1, 1e-3, 123456789, [0.0]),
+    (20, 100.0, 1, [4.0]),  # diverges: the script prints inf or nan, as gpudemo does
+]
+# Every problem x optimizer x batch setting: the full batch, minibatches with a ragged last
+# one, and a batch larger than the data (which is the full batch).
+MATRIX = [
+    TrainingConfig(problem=problem, optimizer=optimizer, batch_size=batch, samples=50, width=8, depth=2,
+                   epochs=30, lr=0.01 if optimizer == "adam" else 0.05, seed=3)
+    for problem in PROBLEMS for optimizer in OPTIMIZERS for batch in (0, 16, 64)
+]
+
+
+def test_the_tutorials_script_prints_what_gpudemo_computes():
+    configs = [TrainingConfig(epochs=e, lr=lr, seed=seed) for e, lr, seed, _ in SETTINGS]
+    printed = run_scripts([generate_script(c, v).text for c, (*_, v) in zip(configs, SETTINGS)])
+    for config, (*_, values), out in zip(configs, SETTINGS, printed):
+        assert_script_matches(config, values, out)
+
+
+def test_every_problem_optimizer_and_batch_setting_has_a_script_that_reproduces_the_run():
+    values = [0.5, -2.0]
+    printed = run_scripts([generate_script(config, values).text for config in MATRIX])
+    for config, out in zip(MATRIX, printed):
+        assert_script_matches(config, values, out)
 
 
 @pytest.mark.parametrize("device, fallback", [("cpu", None), ("cuda:0", "torch.cuda.is_available()"),

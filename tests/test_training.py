@@ -1,5 +1,3 @@
-import dataclasses
-
 import numpy as np
 import pytest
 import torch
@@ -134,11 +132,11 @@ def test_phases_follow_the_tutorial():
 
 
 def test_a_failing_device_raises_training_error(monkeypatch):
-    def broken(device):
-        raise RuntimeError("CUDA error: out of memory")
+    def broken(config, device, generator):
+        raise RuntimeError("CUDA error: an illegal memory access was encountered")
 
-    monkeypatch.setitem(training.PROBLEMS, "linear", dataclasses.replace(training.PROBLEMS["linear"], make_data=broken))
-    with pytest.raises(TrainingError, match="out of memory"):
+    monkeypatch.setattr(training.PROBLEMS["tutorial"], "make_data", broken)
+    with pytest.raises(TrainingError, match="could not prepare cpu: CUDA error: an illegal memory access"):
         train(TrainingConfig(epochs=2))
 
 

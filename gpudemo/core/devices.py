@@ -94,7 +94,8 @@ def _cpu_name() -> str:
     return platform.processor() or platform.machine() or "CPU"
 
 
-def _cpu_memory() -> tuple[int | None, int | None]:
+def cpu_memory() -> tuple[int | None, int | None]:
+    """(total, available) bytes of the machine's memory; None where the system does not say."""
     total = free = None
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
@@ -112,7 +113,7 @@ def _cpu_memory() -> tuple[int | None, int | None]:
 
 
 def cpu_device() -> DeviceInfo:
-    total, free = _cpu_memory()
+    total, free = cpu_memory()
     return DeviceInfo(
         id="cpu", kind="cpu", name=_cpu_name(), total_memory=total, free_memory=free, threads=os.cpu_count()
     )

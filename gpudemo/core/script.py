@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gpudemo.core.memory import batch_size
+from gpudemo.core.optimizers import OPTIMIZERS
+from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING
 
@@ -25,7 +28,10 @@ COMMENTS = {
                       "#    torch.device(\"cuda\" if torch.cuda.is_available() else \"cpu\")",
         "seed": "#    Same seed, same starting weights, same run.",
         "to_device": "# 2. Model, data and loss on that device; then the optimizer.",
+        "generator": "#    The data is drawn on the device, from the seed.",
         "training": "# 3. Train: {epochs} epochs of forward, loss, backward, step.",
+        "minibatch": "# 3. Train: {epochs} epochs; each one passes over the data in shuffled batches of {batch},\n"
+                     "#    and its loss is the mean over its batches (added up on the device: no sync).",
         "to_cpu": "# 4. Bring the model back to the CPU.",
         "predicting": "# 5. Predict on the CPU for new x.",
     },
@@ -52,14 +58,53 @@ def _device_lines(device: str) -> list[str]:
     return [f"has_gpu = {check}", f'device = torch.device("{device}" if has_gpu else "cpu")']
 
 
+def _full_batch_loop(config: TrainingConfig, say: dict[str, str]) -> list[str]:
+    return [
+        say["training"].format(epochs=f"{config.epochs:,}"),
+        f"for epoch in range({config.epochs}):",
+        "    optimizer.zero_grad()",
+        "    outputs = model(x_train)",
+        "    loss = criterion(outputs, y_train)",
+        "    loss.backward()",
+        "    optimizer.step()",
+    ]
+
+
+def _minibatch_loop(config: TrainingConfig, batch: int, say: dict[str, str]) -> list[str]:
+    return [
+        say["minibatch"].format(epochs=f"{config.epochs:,}", batch=f"{batch:,}"),
+        f"batch_size = {batch}",
+        f"for epoch in range({config.epochs}):",
+        "    order = torch.randperm(len(x_train), generator=generator, device=device)",
+        "    total, batches = 0.0, 0",
+        "    for start in range(0, len(x_train), batch_size):",
+        "        index = order[start:start + batch_size]",
+        "        optimizer.zero_grad()",
+        "        outputs = model(x_train[index])",
+        "        loss = criterion(outputs, y_train[index])",
+        "        loss.backward()",
+        "        optimizer.step()",
+        "        total = total + loss.detach()",
+        "        batches += 1",
+        "    loss = total / batches",
+    ]
+
+
 def generate_script(
     config: TrainingConfig, values: Sequence[float] = (4.0,), language: str = "en",
     filename: str = "gpudemo_run.py",
 ) -> Script:
     """The script for `config`, predicting for `values`; comments in `language` (else English)."""
     say = COMMENTS.get(language, COMMENTS["en"])
+    problem = PROBLEMS[config.problem]
+    batch, samples = batch_size(config), problem.samples(config)
+    minibatch = batch < samples
+    generator = []
+    if problem.uses_generator(config) or minibatch:
+        generator = [say["generator"], f"generator = torch.Generator(device=device).manual_seed({config.seed})"]
+    optimizer = OPTIMIZERS[config.optimizer].script.format(lr=repr(config.lr))
     sections: list[tuple[str | None, list[str]]] = [
-        (None, [say["title"], say["run"].format(filename=filename), "import torch", ""]),
+        (None, [say["title"], say["run"].format(filename=filename), *problem.script_imports(), "import torch", ""]),
         (TO_DEVICE, [
             say["device_cpu"] if config.device == "cpu" else say["device_gpu"].format(wanted=config.device),
             *_device_lines(config.device),
@@ -67,21 +112,15 @@ def generate_script(
             f"torch.manual_seed({config.seed})",
             "",
             say["to_device"],
-            "model = torch.nn.Linear(1, 1).to(device)",
-            "x_train = torch.tensor([[1.0], [2.0], [3.0]], device=device)",
-            "y_train = torch.tensor([[2.0], [4.0], [6.0]], device=device)",
+            *problem.script_model(config),
+            *generator,
+            *problem.script_data(config),
             "criterion = torch.nn.MSELoss().to(device)",
-            f"optimizer = torch.optim.SGD(model.parameters(), lr={config.lr!r})",
+            f"optimizer = {optimizer}",
             "",
         ]),
         (TRAINING, [
-            say["training"].format(epochs=f"{config.epochs:,}"),
-            f"for epoch in range({config.epochs}):",
-            "    optimizer.zero_grad()",
-            "    outputs = model(x_train)",
-            "    loss = criterion(outputs, y_train)",
-            "    loss.backward()",
-            "    optimizer.step()",
+            *(_minibatch_loop(config, batch, say) if minibatch else _full_batch_loop(config, say)),
             'print("device", device)',
             'print("final loss", loss.item())',
             "",
@@ -89,7 +128,7 @@ def generate_script(
         (TO_CPU, [
             say["to_cpu"],
             'model = model.to("cpu")',
-            'print("weight", model.weight.item(), "bias", model.bias.item())',
+            *problem.script_result(),
             "",
         ]),
         (PREDICTING, [

@@ -17,9 +17,26 @@ LR_MAX = 1000.0
 SEED_MIN = 0
 SEED_MAX = 2**63 - 1
 
+SAMPLES_MIN = 3
+SAMPLES_MAX = 10_000_000
+WIDTH_MIN, WIDTH_MAX = 1, 4096
+DEPTH_MIN, DEPTH_MAX = 1, 8  # hidden layers
+BATCH_MAX = SAMPLES_MAX  # 0 means the full batch
+
 DEFAULT_EPOCHS = 100
 DEFAULT_LR = 0.1
 DEFAULT_SEED = 0
+DEFAULT_PROBLEM = "tutorial"
+DEFAULT_SAMPLES = 1000
+DEFAULT_WIDTH = 32
+DEFAULT_DEPTH = 2
+DEFAULT_BATCH = 0
+DEFAULT_OPTIMIZER = "sgd"
+
+# The keys a person may choose. The registries (core/problems, core/optimizers) are keyed the
+# same (a test checks it); they are named here too so that `gpudemo --help` needs no torch.
+PROBLEM_KEYS = ("tutorial", "line", "sine")
+OPTIMIZER_KEYS = ("sgd", "momentum", "adam")
 
 
 class InvalidSetting(ValueError):
@@ -39,25 +56,64 @@ def short_number(number: float) -> str:
     return re.sub(r"e([+-])0*(\d)", r"e\1\2", f"{number:g}")
 
 
-def parse_epochs(value: object) -> int:
-    """Epochs: a whole number from 1 to 10,000,000."""
+def _whole_number(setting: str, value: object, low: int, high: int, unit: str = "") -> int:
+    """A whole number from `low` to `high`, from an int or its text; the message names the value."""
     text = _text(value)
     if isinstance(value, bool):
-        raise InvalidSetting("epochs", f"epochs must be a whole number, not {value!r}")
+        raise InvalidSetting(setting, f"{setting} must be a whole number, not {value!r}")
     if isinstance(value, int):
         number = value
+    elif isinstance(value, float) and value.is_integer():
+        number = int(value)
+    elif isinstance(value, str) and re.fullmatch(r"[+-]?\d+", text):
+        number = int(text)
     else:
-        if isinstance(value, float) and value.is_integer():
-            number = int(value)
-        elif isinstance(value, str) and re.fullmatch(r"[+-]?\d+", text):
-            number = int(text)
-        else:
-            raise InvalidSetting(
-                "epochs", f"epochs must be a whole number from {EPOCHS_MIN} to {EPOCHS_MAX:,}, not {text!r}"
-            )
-    if not EPOCHS_MIN <= number <= EPOCHS_MAX:
-        raise InvalidSetting("epochs", f"epochs must be from {EPOCHS_MIN} to {EPOCHS_MAX:,}, not {number:,}")
+        raise InvalidSetting(setting, f"{setting} must be a whole number from {low:,} to {high:,}, not {text!r}")
+    if not low <= number <= high:
+        raise InvalidSetting(setting, f"{setting} must be from {low:,} to {high:,}{unit}, not {number:,}")
     return number
+
+
+def parse_epochs(value: object) -> int:
+    """Epochs: a whole number from 1 to 10,000,000."""
+    return _whole_number("epochs", value, EPOCHS_MIN, EPOCHS_MAX)
+
+
+def parse_samples(value: object) -> int:
+    """Samples: how many training points the line and the sine have, 3 to 10,000,000."""
+    return _whole_number("samples", value, SAMPLES_MIN, SAMPLES_MAX)
+
+
+def parse_width(value: object) -> int:
+    """Width: units in each hidden layer of the MLP, 1 to 4096."""
+    return _whole_number("width", value, WIDTH_MIN, WIDTH_MAX)
+
+
+def parse_depth(value: object) -> int:
+    """Depth: hidden layers of the MLP, 1 to 8."""
+    return _whole_number("depth", value, DEPTH_MIN, DEPTH_MAX)
+
+
+def parse_batch_size(value: object) -> int:
+    """Batch size: samples per step, 1 to 10,000,000; 0 (or nothing) means the full batch."""
+    if isinstance(value, str) and not value.strip():
+        return 0
+    return _whole_number("batch size", value, 0, BATCH_MAX, " (0: the full batch)")
+
+
+def _choice(setting: str, value: object, keys: tuple[str, ...]) -> str:
+    text = value.strip().lower() if isinstance(value, str) else value
+    if text not in keys:
+        raise InvalidSetting(setting, f"{setting} must be one of {', '.join(keys)}, not {_text(value)!r}")
+    return text
+
+
+def parse_problem(value: object) -> str:
+    return _choice("problem", value, PROBLEM_KEYS)
+
+
+def parse_optimizer(value: object) -> str:
+    return _choice("optimizer", value, OPTIMIZER_KEYS)
 
 
 def _finite_float(setting: str, value: object) -> float:
@@ -106,24 +162,27 @@ def parse_values(text: str) -> list[float]:
 
 @dataclass(frozen=True)
 class TrainingConfig:
-    """Everything that decides a run. Validated on construction, so a config is always usable."""
+    """Everything that decides a run. Validated on construction, so a config is always usable.
+
+    `samples`, `width` and `depth` are kept whatever the problem, and used only by the
+    problems they apply to (the tutorial has its three points; only the sine has an MLP).
+    `batch_size` 0, or one at least as large as the data, is the full batch.
+    """
 
     device: str = "cpu"
     epochs: int = DEFAULT_EPOCHS
     lr: float = DEFAULT_LR
     seed: int = DEFAULT_SEED
-    problem: str = "linear"
-    optimizer: str = "sgd"
+    problem: str = DEFAULT_PROBLEM
+    optimizer: str = DEFAULT_OPTIMIZER
+    samples: int = DEFAULT_SAMPLES
+    width: int = DEFAULT_WIDTH
+    depth: int = DEFAULT_DEPTH
+    batch_size: int = DEFAULT_BATCH
 
     def __post_init__(self) -> None:
-        from gpudemo.core.problems import OPTIMIZERS, PROBLEMS  # here: it loads torch, and `--help` need not
-
-        object.__setattr__(self, "epochs", parse_epochs(self.epochs))
-        object.__setattr__(self, "lr", parse_learning_rate(self.lr))
-        object.__setattr__(self, "seed", parse_seed(self.seed))
-        if self.problem not in PROBLEMS:
-            raise InvalidSetting("problem", f"problem must be one of {', '.join(PROBLEMS)}, not {self.problem!r}")
-        if self.optimizer not in OPTIMIZERS:
-            raise InvalidSetting(
-                "optimizer", f"optimizer must be one of {', '.join(OPTIMIZERS)}, not {self.optimizer!r}"
-            )
+        for name, parse in (("epochs", parse_epochs), ("lr", parse_learning_rate), ("seed", parse_seed),
+                            ("problem", parse_problem), ("optimizer", parse_optimizer),
+                            ("samples", parse_samples), ("width", parse_width), ("depth", parse_depth),
+                            ("batch_size", parse_batch_size)):
+            object.__setattr__(self, name, parse(getattr(self, name)))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+import traceback
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
@@ -17,10 +18,16 @@ import numpy as np
 import torch
 from torch import nn
 
+from gpudemo.core.errors import TrainingError
 from gpudemo.core.history import LossHistory
-from gpudemo.core.problems import OPTIMIZERS, PROBLEMS
+from gpudemo.core.memory import batch_size, check_fits
+from gpudemo.core.optimizers import OPTIMIZERS
+from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.steps import direct_call, step_function, zero_grad_function
+
+__all__ = ["COMPLETED", "STOPPED", "DIVERGED", "TO_DEVICE", "TRAINING", "TO_CPU", "LossBatch", "DataSample",
+           "TrainingError", "TrainingResult", "run_training", "train", "warm_up", "is_warm"]
 
 COMPLETED = "completed"
 STOPPED = "stopped"
@@ -36,6 +43,9 @@ FLUSH_EPOCHS = 8192  # ...or after this many epochs, whichever comes first
 # The first epoch's loss is read back on its own, at once: a person who pressed Start
 # sees the first point as soon as it exists, not a flush interval later.
 
+FIT_POINTS = 256  # the model is evaluated at this many x values for the fit view...
+FIT_SHARE = 0.1  # ...at a flush, but so that the evaluations take at most this share of the run
+DATA_SHOWN = 2000  # training points handed to the fit view (the data is i.i.d.: the first ones are a fair sample)
 
 _warm = threading.Event()  # set once torch's optimizer code is loaded in this process
 
@@ -45,14 +55,21 @@ def is_warm() -> bool:
     return _warm.is_set()
 
 
-class TrainingError(RuntimeError):
-    """The device failed during a run (out of memory, a lost GPU, a driver error)."""
+@dataclass(frozen=True)
+class DataSample:
+    """What the fit view draws: up to DATA_SHOWN training points, and the x grid the fit is evaluated on."""
+
+    x: np.ndarray
+    y: np.ndarray
+    grid: np.ndarray
 
 
 @dataclass(frozen=True)
 class LossBatch:
     first_epoch: int  # the 1-based epoch of losses[0]
     losses: np.ndarray  # float32, one per epoch
+    fit: np.ndarray | None = None  # the model's output on DataSample.grid after last_epoch, when evaluated
+    data: DataSample | None = None  # on the first batch only
 
     @property
     def last_epoch(self) -> int:
@@ -93,42 +110,126 @@ def _ignore(phase: str) -> None:
     pass
 
 
+class _Stopped(Exception):
+    """A stop request in the middle of an epoch: that epoch is not counted."""
+
+
+class _Run:
+    """One run's model, data and step on its device; `release()` lets go of all of it."""
+
+    def __init__(self, config: TrainingConfig, should_stop: Callable[[], bool]):
+        problem = PROBLEMS[config.problem]
+        self.device = torch.device(config.device)
+        torch.manual_seed(config.seed)
+        self.model = problem.make_model(config).to(self.device)
+        self.generator = torch.Generator(device=self.device).manual_seed(config.seed)
+        self.x_train, self.y_train = problem.make_data(config, self.device, self.generator)
+        self.criterion = problem.make_loss().to(self.device)
+        self.optimizer = OPTIMIZERS[config.optimizer].make(self.model.parameters(), config.lr)
+        _warm.set()
+        low, high = problem.x_range
+        self.grid = torch.linspace(low, high, FIT_POINTS, device=self.device).unsqueeze(1)
+        self.samples, self.batch = len(self.x_train), batch_size(config)
+        self.should_stop = should_stop
+        self.forward, self.loss_of = direct_call(self.model), direct_call(self.criterion)
+        self.zero_grad, self.step = zero_grad_function(self.optimizer), step_function(self.optimizer)
+
+    def epoch(self) -> torch.Tensor:
+        """One pass over the data; its loss (for minibatches, the mean over them), still on the device."""
+        if self.batch >= self.samples:
+            self.zero_grad()
+            loss = self.loss_of(self.forward(self.x_train), self.y_train)
+            loss.backward()
+            self.step()
+            return loss.detach()
+        # The same statements, in the same order, as the generated script's minibatch loop.
+        order = torch.randperm(self.samples, generator=self.generator, device=self.device)
+        total, batches = 0.0, 0
+        for start in range(0, self.samples, self.batch):
+            if batches and self.should_stop():
+                raise _Stopped
+            index = order[start:start + self.batch]
+            self.zero_grad()
+            loss = self.loss_of(self.forward(self.x_train[index]), self.y_train[index])
+            loss.backward()
+            self.step()
+            total = total + loss.detach()
+            batches += 1
+        return total / batches
+
+    def fit(self) -> np.ndarray:
+        with torch.no_grad():
+            return self.forward(self.grid).reshape(-1).to("cpu", torch.float32).numpy()
+
+    def data_sample(self) -> DataSample:
+        shown = slice(0, DATA_SHOWN)
+        return DataSample(
+            x=self.x_train[shown].reshape(-1).to("cpu", torch.float32).numpy(),
+            y=self.y_train[shown].reshape(-1).to("cpu", torch.float32).numpy(),
+            grid=self.grid.reshape(-1).to("cpu", torch.float32).numpy(),
+        )
+
+    def release(self) -> None:
+        device = getattr(self, "device", None)
+        self.__dict__.clear()
+        if device is not None and device.type == "cuda":
+            torch.cuda.empty_cache()
+
+
+def _failure(config: TrainingConfig, run: _Run | None, error: BaseException, epochs: int) -> TrainingError:
+    """A TrainingError for `error`, after freeing everything the run held (frames of the traceback too)."""
+    if run is not None:
+        run.release()
+    traceback.clear_frames(error.__traceback__)
+    if isinstance(error, (MemoryError, torch.cuda.OutOfMemoryError)):
+        where = "before it began" if epochs == 0 else f"after {epochs:,} epoch{'s' if epochs != 1 else ''}"
+        message = (f"{config.device} ran out of memory {where}; what the run held is freed."
+                   " Use fewer samples, a smaller batch or a smaller model")
+    elif epochs == 0:
+        message = f"could not prepare {config.device}: {error}"
+    else:
+        message = f"training on {config.device} failed after {epochs:,} epoch{'s' if epochs != 1 else ''}: {error}"
+    if run is None and config.device.startswith("cuda"):
+        torch.cuda.empty_cache()
+    return TrainingError(message)
+
+
 def run_training(
     config: TrainingConfig,
     should_stop: Callable[[], bool] = _never,
     on_phase: Callable[[str], None] = _ignore,
     flush_seconds: float = FLUSH_SECONDS,
     history: LossHistory | None = None,
+    fit: bool = True,
 ) -> Generator[LossBatch, None, TrainingResult]:
     """Train as the tutorial does, yielding losses in batches; returns the TrainingResult.
 
     The losses go into `history` (a new one when not given: pass one to draw it while
-    the run goes). Raises TrainingError when the device fails; a loss that is not
-    finite ends the run with status DIVERGED instead.
+    the run goes). With `fit`, batches carry the model's output on a grid of x for the
+    fit view, the first one the data to draw it against. Raises TrainingError when the
+    run cannot fit on its device (before anything is allocated), runs out of memory or
+    the device fails; a loss that is not finite ends the run with status DIVERGED.
     """
     if history is None:
         history = LossHistory(config.epochs)
     elif history.count or history.capacity < config.epochs:
         raise ValueError(f"pass an empty history with room for {config.epochs} epochs")
-    problem = PROBLEMS[config.problem]
+    check_fits(config)
+    run = None
     try:
         on_phase(TO_DEVICE)
-        device = torch.device(config.device)
-        torch.manual_seed(config.seed)
-        model = problem.make_model().to(device)
-        x_train, y_train = problem.make_data(device)
-        criterion = problem.make_loss().to(device)
-        optimizer = OPTIMIZERS[config.optimizer](model.parameters(), config.lr)
-        _warm.set()
-    except RuntimeError as error:
-        raise TrainingError(f"could not prepare {config.device}: {error}") from error
+        run = _Run(config, should_stop)
+        data = run.data_sample() if fit else None
+    except (RuntimeError, MemoryError) as error:
+        raise _failure(config, run, error, 0) from None
 
     pending: list[torch.Tensor] = []  # losses still on the device
     status = COMPLETED
     diverged_at = None
+    next_fit = 0.0  # when the fit may be evaluated again
 
-    def flush() -> LossBatch:
-        nonlocal diverged_at
+    def flush(final: bool = False) -> LossBatch:
+        nonlocal diverged_at, data, next_fit
         values = torch.stack(pending).to("cpu", torch.float32).numpy()
         pending.clear()
         first = history.count + 1
@@ -136,10 +237,15 @@ def run_training(
         if bad.any():  # keep the losses up to and including the first bad one
             diverged_at = first + int(bad.argmax())
             values = values[: diverged_at - first + 1]
-        return LossBatch(first, history.extend(values))
+        outputs = None
+        began = time.perf_counter()
+        if fit and (final or diverged_at is not None or began >= next_fit):
+            outputs = run.fit()
+            next_fit = began + (time.perf_counter() - began) * (1 / FIT_SHARE - 1)
+        batch = LossBatch(first, history.extend(values), outputs, data)
+        data = None
+        return batch
 
-    forward, loss_of = direct_call(model), direct_call(criterion)
-    zero_grad, step = zero_grad_function(optimizer), step_function(optimizer)
     on_phase(TRAINING)
     start = time.perf_counter()
     next_flush = start  # due after the first epoch
@@ -148,25 +254,26 @@ def run_training(
             if should_stop():
                 status = STOPPED
                 break
-            zero_grad()
-            loss = loss_of(forward(x_train), y_train)
-            loss.backward()
-            step()
-            pending.append(loss.detach())
+            try:
+                pending.append(run.epoch())
+            except _Stopped:
+                status = STOPPED
+                break
             if len(pending) >= FLUSH_EPOCHS or time.perf_counter() >= next_flush:
                 yield flush()
                 if diverged_at is not None:
                     break
                 next_flush = time.perf_counter() + flush_seconds
         if pending:
-            yield flush()
+            yield flush(final=True)
         if diverged_at is not None:
             status = DIVERGED
         seconds = time.perf_counter() - start
         on_phase(TO_CPU)
-        model = model.to("cpu")
-    except RuntimeError as error:
-        raise TrainingError(f"training on {config.device} failed: {error}") from error
+        model = run.model.to("cpu")
+    except (RuntimeError, MemoryError) as error:
+        raise _failure(config, run, error, history.count + len(pending)) from None
+    run.release()
     return TrainingResult(status, config, model, history.values, seconds, diverged_at)
 
 
@@ -195,5 +302,5 @@ def warm_up() -> None:
     Start trains at once instead of importing.
     """
     parameter = torch.zeros(1, requires_grad=True)
-    OPTIMIZERS["sgd"]([parameter], 0.1)
+    OPTIMIZERS["sgd"].make([parameter], 0.1)
     _warm.set()

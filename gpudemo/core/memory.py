@@ -1,0 +1,104 @@
+"""How much memory a run needs, how much its device has free, and a refusal that says both.
+
+The estimate adds what a step keeps alive: parameters, their gradients, the
+optimizer's state, the data (and its shuffled order when batching), and the
+activations of one batch through forward, loss and backward. It is an estimate
+(allocators round up, libraries keep workspaces), so a run is refused only when
+it needs more than is free; a run that passes and still runs out is ended by the
+training loop with a clear message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from gpudemo.core.devices import cpu_memory
+from gpudemo.core.errors import TrainingError
+from gpudemo.core.optimizers import OPTIMIZERS
+from gpudemo.core.problems import PROBLEMS
+from gpudemo.core.settings import TrainingConfig
+
+FLOAT = 4  # bytes: everything trains in float32
+INDEX = 8  # bytes: torch.randperm's int64
+
+
+@dataclass(frozen=True)
+class MemoryNeed:
+    parameters: int  # bytes, each
+    gradients: int
+    optimizer_state: int
+    data: int
+    activations: int
+
+    @property
+    def total(self) -> int:
+        return self.parameters + self.gradients + self.optimizer_state + self.data + self.activations
+
+
+def batch_size(config: TrainingConfig) -> int:
+    """Samples per step: the whole data set for a full batch (0, or a batch at least as large)."""
+    samples = PROBLEMS[config.problem].samples(config)
+    return samples if config.batch_size == 0 else min(config.batch_size, samples)
+
+
+def estimate(config: TrainingConfig) -> MemoryNeed:
+    problem = PROBLEMS[config.problem]
+    samples, batch = problem.samples(config), batch_size(config)
+    parameters = problem.parameter_count(config) * FLOAT
+    shuffled = batch < samples
+    data = 2 * samples * FLOAT + (samples * INDEX + 2 * batch * FLOAT if shuffled else 0)
+    return MemoryNeed(
+        parameters=parameters,
+        gradients=parameters,
+        optimizer_state=OPTIMIZERS[config.optimizer].state_per_parameter * parameters,
+        data=data,
+        activations=batch * problem.activation_floats_per_sample(config) * FLOAT,
+    )
+
+
+def free_bytes(device: str) -> int | None:
+    """What the device has free now: a CUDA GPU's free memory, the machine's available memory for the CPU."""
+    kind = torch.device(device).type
+    if kind == "cuda":
+        free, _total = torch.cuda.mem_get_info(torch.device(device))
+        return int(free)
+    if kind == "cpu":
+        return cpu_memory()[1]
+    return None  # MPS and XPU: not known; the run is not refused beforehand
+
+
+def size(count: int) -> str:
+    """Bytes for a person: 512 B, 3.4 MiB, 12.0 GiB."""
+    value = float(count)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if value < 1024 or unit == "TiB":
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    raise AssertionError("unreachable")
+
+
+class RunTooLarge(TrainingError):
+    """A run that cannot fit on its device; the message has both figures."""
+
+    def __init__(self, config: TrainingConfig, need: MemoryNeed, free: int):
+        super().__init__(
+            f"this run needs about {size(need.total)} on {config.device} ({size(need.data)} data,"
+            f" {size(need.activations)} activations, {size(need.parameters + need.gradients + need.optimizer_state)}"
+            f" parameters, gradients and optimizer state), but only {size(free)} is free there;"
+            " use fewer samples, a smaller batch or a smaller model"
+        )
+        self.need, self.free = need, free
+
+
+def check_fits(config: TrainingConfig) -> MemoryNeed:
+    """The run's estimated need; raises RunTooLarge when it is more than the device has free."""
+    need = estimate(config)
+    try:
+        free = free_bytes(config.device)
+    except Exception:  # a device that cannot say: let the run try, and the loop catch what fails
+        free = None
+    if free is not None and need.total > free:
+        raise RunTooLarge(config, need, free)
+    return need

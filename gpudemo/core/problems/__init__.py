@@ -1,0 +1,20 @@
+"""The problems gpudemo can train on, each looked up by its key.
+
+A problem owns everything about itself: its data (made on the chosen device from the
+seed), its model (built on the CPU right after the seed is set, as the tutorial
+does), its loss, how to describe what was learned, the x range its fit is drawn
+over, and its part of the generated script. The window, the command line and the
+script read all of it from here. A new problem joins by adding a module and an
+entry to PROBLEMS (and its key to settings.PROBLEM_KEYS).
+"""
+
+from __future__ import annotations
+
+from gpudemo.core.problems.base import Problem
+from gpudemo.core.problems.line import Line
+from gpudemo.core.problems.sine import Sine
+from gpudemo.core.problems.tutorial import Tutorial
+
+PROBLEMS: dict[str, Problem] = {problem.key: problem for problem in (Tutorial(), Line(), Sine())}
+
+__all__ = ["PROBLEMS", "Problem"]

@@ -1,0 +1,58 @@
+"""What every problem provides; the defaults fit a one-input, one-output regression."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from gpudemo.core.settings import TrainingConfig
+
+
+class Problem:
+    key: str = ""
+    uses: frozenset[str] = frozenset()  # which of "samples", "width", "depth" apply
+    x_range: tuple[float, float] = (0.0, 1.0)  # where the fit view draws the model
+
+    def samples(self, config: TrainingConfig) -> int:
+        return config.samples
+
+    def make_model(self, config: TrainingConfig) -> nn.Module:
+        raise NotImplementedError
+
+    def make_data(self, config: TrainingConfig, device: torch.device,
+                  generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+        """(x_train, y_train), each of shape (samples, 1), made on `device`."""
+        raise NotImplementedError
+
+    def make_loss(self) -> nn.Module:
+        return nn.MSELoss()
+
+    def describe(self, model: nn.Module) -> dict[str, float]:
+        """What was learned, as numbers: a line's weight and bias, an MLP's parameter count."""
+        return {"weight": model.weight.item(), "bias": model.bias.item()}
+
+    def parameter_count(self, config: TrainingConfig) -> int:
+        return 2
+
+    def activation_floats_per_sample(self, config: TrainingConfig) -> int:
+        """Floats one sample keeps alive through a step (forward, loss, backward), roughly."""
+        return 8
+
+    # --- its part of the generated script (tests run the script against the core) ---
+
+    def uses_generator(self, config: TrainingConfig) -> bool:
+        """Whether its data draws from the seeded `generator` on the device."""
+        return True
+
+    def script_model(self, config: TrainingConfig) -> list[str]:
+        raise NotImplementedError
+
+    def script_data(self, config: TrainingConfig) -> list[str]:
+        raise NotImplementedError
+
+    def script_result(self) -> list[str]:
+        """Lines that print what was learned, after `model = model.to("cpu")`."""
+        return ['print("weight", model.weight.item(), "bias", model.bias.item())']
+
+    def script_imports(self) -> list[str]:
+        return []
