@@ -94,6 +94,13 @@ def test_divergence_exits_1_with_a_reason_and_still_prints_json():
         (["--seed", "-1"], "'-1'"),
         (["--predict", "4", "x"], "'x'"),
         (["--loss-csv", "/no/such/folder/loss.csv"], "/no/such/folder/loss.csv"),
+        (["--problem", "circle"], "'circle'"),
+        (["--samples", "2"], "samples must be from 3 to 10,000,000, not 2"),
+        (["--samples", "1e6"], "'1e6'"),
+        (["--width", "4097"], "width must be from 1 to 4,096"),
+        (["--depth", "0"], "depth must be from 1 to 8"),
+        (["--batch-size", "-5"], "batch size must be from 0"),
+        (["--optimizer", "rmsprop"], "'rmsprop'"),
     ],
 )
 def test_bad_arguments_exit_2_naming_the_value(args, named):
@@ -115,3 +122,26 @@ def test_no_display_gets_a_clear_message_not_a_qt_abort():
     out = subprocess.run([sys.executable, "-m", "gpudemo"], capture_output=True, text=True, timeout=60, env=env)
     assert out.returncode == 1
     assert "no display" in out.stderr and "gpudemo train" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_train_the_line_with_minibatches_and_adam():
+    out = gpudemo("train", "--problem", "line", "--samples", "5000", "--batch-size", "500", "--optimizer", "adam",
+                  "--lr", "0.05", "--epochs", "60", "--json")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert (result["problem"], result["samples"], result["batch_size"], result["optimizer"]) == ("line", 5000, 500, "adam")
+    assert abs(result["predictions"][0]["y"] - 8.0) < 0.2
+    assert set(result["parameters"]) == {"weight", "bias"}
+
+
+def test_train_the_sine_describes_the_mlp():
+    out = gpudemo("train", "--problem", "sine", "--width", "16", "--depth", "3", "--samples", "200", "--epochs", "20")
+    assert out.returncode == 0, out.stderr
+    assert "learned     an MLP of 593 parameters" in out.stdout
+
+
+def test_a_run_too_large_for_the_device_exits_1_with_the_figures():
+    out = gpudemo("train", "--problem", "sine", "--samples", "10000000", "--width", "4096", "--depth", "8")
+    assert out.returncode == 1
+    assert "needs about" in out.stderr and "TiB" in out.stderr and "is free there" in out.stderr
+    assert "Traceback" not in out.stderr and out.stdout == ""
