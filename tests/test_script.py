@@ -7,13 +7,12 @@ import sys
 
 import pytest
 
-from gpudemo.core.prediction import predict
 from gpudemo.core.optimizers import OPTIMIZERS
+from gpudemo.core.prediction import predict
 from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.script import PREDICTING, generate_script
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING, train
-
 
 RUNNER = """
 import contextlib, io, json, sys

@@ -5,7 +5,15 @@ from __future__ import annotations
 import re
 
 from PySide6.QtCore import Slot
-from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QSyntaxHighlighter, QTextCharFormat, QTextCursor, QTextFormat
+from PySide6.QtGui import (
+    QColor,
+    QFontDatabase,
+    QGuiApplication,
+    QSyntaxHighlighter,
+    QTextCharFormat,
+    QTextCursor,
+    QTextFormat,
+)
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,

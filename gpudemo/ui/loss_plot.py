@@ -16,6 +16,7 @@ from pyqtgraph.graphicsItems.PlotDataItem import PlotDataset
 from PySide6.QtCore import QCoreApplication, QPointF, QRectF
 
 from gpudemo.core.history import LossHistory
+from gpudemo.ui.plot_style import new_plot
 
 
 def tr(text: str) -> str:
@@ -97,22 +98,9 @@ class LossCurve(pg.PlotDataItem):
 
 
 def make_loss_plot() -> tuple[pg.PlotWidget, LossCurve]:
-    widget = pg.PlotWidget(background="w")
-    widget.setObjectName("lossPlot")
+    widget = new_plot("lossPlot", tr("epoch"), tr("loss (MSE)"))
     plot = widget.getPlotItem()
-    plot.setLabel("bottom", tr("epoch"))
-    plot.setLabel("left", tr("loss (MSE)"))
-    # A GridItem, not showGrid(): the axes' own grid costs ~25 ms a frame in software
-    # painting, all of it holding the GIL that the training thread needs.
-    grid = pg.GridItem(pen=pg.mkPen("#d9d9d9", width=0), textPen=None)
-    grid.setZValue(-100)
-    plot.addItem(grid, ignoreBounds=True)
-    plot.setMenuEnabled(False)
-    for name in ("left", "bottom"):
-        axis = plot.getAxis(name)
-        axis.setPen(pg.mkPen("#333333"))
-        axis.setTextPen(pg.mkPen("#222222"))
-    widget.setMouseEnabled(x=True, y=True)
+    plot.getAxis("left").enableAutoSIPrefix(False)  # "loss (MSE) (x0.001)" reads as a different unit
     # A 1 px pen with no antialiasing: wider pens cost several times more per frame.
     curve = LossCurve(pen=pg.mkPen("#1f5fbf", width=1), antialias=False)
     plot.addItem(curve)

@@ -8,15 +8,11 @@ from collections.abc import Sequence
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
-    QFormLayout,
-    QGroupBox,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QMainWindow,
     QProgressBar,
-    QPushButton,
-    QSpinBox,
+    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -24,15 +20,18 @@ from PySide6.QtWidgets import (
 from gpudemo.core import settings
 from gpudemo.core.devices import DeviceInfo, DeviceList, list_devices
 from gpudemo.core.history import LossHistory
+from gpudemo.core.memory import RunTooLarge, check_fits
 from gpudemo.core.script import PREDICTING, generate_script
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
 from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TRAINING, is_warm
 from gpudemo.ui import format as fmt
 from gpudemo.ui.code_panel import CodePanel
 from gpudemo.ui.devices_panel import DevicePanel
+from gpudemo.ui.fit_plot import FitPlot
 from gpudemo.ui.loss_plot import make_loss_plot
 from gpudemo.ui.prediction_panel import PredictionPanel
 from gpudemo.ui.style import STYLE, set_style_flag
+from gpudemo.ui.training_panel import TrainingPanel
 from gpudemo.ui.worker import TrainingController
 
 REFRESH_MS = 33  # the plot and the counters redraw at most 30 times a second
@@ -54,6 +53,7 @@ class MainWindow(QMainWindow):
         self._history: LossHistory | None = None
         self._config: TrainingConfig | None = None
         self._count = 0
+        self._fit = None  # the newest fit outputs not yet drawn
         self._dirty = False
         self._started_at = 0.0
 
@@ -63,6 +63,8 @@ class MainWindow(QMainWindow):
 
         self._build()
         self._controller.progressed.connect(self._on_progressed)
+        self._controller.dataReady.connect(self._on_data)
+        self._controller.fitted.connect(self._on_fitted)
         self._controller.phaseChanged.connect(self.codePanel.mark)
         self._controller.phaseChanged.connect(self._on_phase)
         self._controller.succeeded.connect(self._on_succeeded)
@@ -75,34 +77,11 @@ class MainWindow(QMainWindow):
     def _build(self) -> None:
         self.devicePanel = DevicePanel(self._devices)
         self.deviceList = self.devicePanel.list
-
-        train_box = QGroupBox(self.tr("2. Train"))
-        self.epochsSpin = QSpinBox(objectName="epochsSpin")
-        self.epochsSpin.setRange(settings.EPOCHS_MIN, settings.EPOCHS_MAX)
-        self.epochsSpin.setValue(settings.DEFAULT_EPOCHS)
-        self.epochsSpin.setGroupSeparatorShown(True)
-        self.epochsSpin.setAccelerated(True)
-        self.lrInput = QLineEdit(str(settings.DEFAULT_LR), objectName="lrInput")
-        self.lrInput.setToolTip(self.tr("A number from 1e-8 to 1000; 1e-3 is written like this"))
-        self.seedInput = QLineEdit(str(settings.DEFAULT_SEED), objectName="seedInput")
-        self.seedInput.setToolTip(self.tr("torch.manual_seed(seed): the same seed gives the same run"))
-        self.startButton = QPushButton(self.tr("Start training"), objectName="startButton")
-        self.stopButton = QPushButton(self.tr("Stop"), objectName="stopButton")
-        self.startButton.setDefault(True)
-        self.settingsError = QLabel(objectName="settingsError")
-        self.settingsError.setWordWrap(True)
-        self.settingsError.hide()
-        form = QFormLayout()
-        form.addRow(self.tr("Epochs"), self.epochsSpin)
-        form.addRow(self.tr("Learning rate"), self.lrInput)
-        form.addRow(self.tr("Seed"), self.seedInput)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.startButton, 2)
-        buttons.addWidget(self.stopButton, 1)
-        train_layout = QVBoxLayout(train_box)
-        train_layout.addLayout(form)
-        train_layout.addLayout(buttons)
-        train_layout.addWidget(self.settingsError)
+        self.trainingPanel = TrainingPanel()
+        panel = self.trainingPanel
+        for name in ("problemCombo", "samplesSpin", "widthSpin", "depthSpin", "batchSpin", "optimizerCombo",
+                     "epochsSpin", "lrInput", "seedInput", "startButton", "stopButton", "settingsError"):
+            setattr(self, name, getattr(panel, name))
 
         self.predictionPanel = PredictionPanel()
         self.predictInput = self.predictionPanel.input
@@ -112,7 +91,7 @@ class MainWindow(QMainWindow):
 
         left = QVBoxLayout()
         left.addWidget(self.devicePanel)
-        left.addWidget(train_box)
+        left.addWidget(panel)
         left.addWidget(self.predictionPanel, 1)
         left_widget = QWidget()
         left_widget.setLayout(left)
@@ -122,6 +101,14 @@ class MainWindow(QMainWindow):
                                   objectName="statusLabel")
         self.statusLabel.setWordWrap(True)
         self.lossPlot, self.lossCurve = make_loss_plot()
+        self.fit = FitPlot()
+        self.fitPlot = self.fit.widget
+        plots = QSplitter(Qt.Orientation.Vertical, objectName="plotSplitter")
+        plots.addWidget(self.lossPlot)
+        plots.addWidget(self.fitPlot)
+        plots.setStretchFactor(0, 3)
+        plots.setStretchFactor(1, 2)
+        plots.setChildrenCollapsible(False)
         self.logScaleCheck = QCheckBox(self.tr("Log scale"), objectName="logScaleCheck")
         self.progressBar = QProgressBar(objectName="progressBar")
         self.progressBar.setFormat(self.tr("%v / %m epochs"))
@@ -135,7 +122,7 @@ class MainWindow(QMainWindow):
         progress_row.addWidget(self.logScaleCheck)
         right = QVBoxLayout()
         right.addWidget(self.statusLabel)
-        right.addWidget(self.lossPlot, 1)
+        right.addWidget(plots, 1)
         right.addLayout(progress_row)
         right.addWidget(self.resultLabel)
 
@@ -148,17 +135,14 @@ class MainWindow(QMainWindow):
         self.codePanel = CodePanel(self)
         self.codePanel.setMinimumWidth(540)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.codePanel)
-        self.resize(1760, 860)
+        self.resize(1760, 920)
 
         self.startButton.clicked.connect(self.start_training)
         self.stopButton.clicked.connect(self.stop_training)
+        panel.startRequested.connect(self.start_training)
         self.predictionPanel.predicted.connect(self._on_predicted)
         self.logScaleCheck.toggled.connect(self._on_log_scale)
-        self.lrInput.textChanged.connect(self._check_settings)
-        self.seedInput.textChanged.connect(self._check_settings)
-        self.lrInput.returnPressed.connect(self.start_training)
-        for changed in (self.epochsSpin.valueChanged, self.lrInput.textChanged, self.seedInput.textChanged,
-                        self.predictInput.textChanged, self.devicePanel.deviceChanged):
+        for changed in (panel.changed, self.predictInput.textChanged, self.devicePanel.deviceChanged):
             changed.connect(self._update_script)
         self._update_script()
 
@@ -166,27 +150,7 @@ class MainWindow(QMainWindow):
 
     def _read_config(self) -> TrainingConfig:
         """The run the settings describe; raises InvalidSetting naming the bad field."""
-        return TrainingConfig(
-            device=self.devicePanel.current().id,
-            epochs=self.epochsSpin.value(),
-            lr=settings.parse_learning_rate(self.lrInput.text()),
-            seed=settings.parse_seed(self.seedInput.text()),
-        )
-
-    @Slot()
-    def _check_settings(self) -> bool:
-        problems = []
-        for field, parse in ((self.lrInput, settings.parse_learning_rate), (self.seedInput, settings.parse_seed)):
-            try:
-                parse(field.text())
-                invalid = False
-            except InvalidSetting as error:
-                problems.append(str(error))
-                invalid = True
-            set_style_flag(field, "invalid", invalid)
-        self.settingsError.setText("\n".join(problems))
-        self.settingsError.setVisible(bool(problems))
-        return not problems
+        return self.trainingPanel.config(self.devicePanel.current().id)
 
     @Slot()
     def _update_script(self) -> None:
@@ -207,14 +171,21 @@ class MainWindow(QMainWindow):
     def start_training(self) -> None:
         if self._controller.is_running():
             return
-        if not self._check_settings():
+        if not self.trainingPanel.check():
             return
         config = self._read_config()
+        try:
+            check_fits(config)
+        except RunTooLarge as refused:
+            self.trainingPanel.show_error(self.tr("Not started: {reason}.").format(reason=refused))
+            return
         self._config = config
         self._history = LossHistory(config.epochs)
         self._count = 0
         self._dirty = False
         self.lossCurve.show_history(self._history, 0)
+        self.fit.clear()
+        self._fit = None
         # The x axis spans the whole run from the start: the curve fills it from left to
         # right, and the axes need no new ticks (and no repaint) at every frame.
         view = self.lossPlot.getPlotItem().getViewBox()
@@ -246,6 +217,15 @@ class MainWindow(QMainWindow):
             self._started_at = time.perf_counter()  # the rate counts epochs, not the preparing
             self._set_status(self.tr("Training on {device}…").format(device=self._config.device))
 
+    @Slot(object)
+    def _on_data(self, data) -> None:
+        self.fit.show_data(data)
+
+    @Slot(object)
+    def _on_fitted(self, outputs) -> None:
+        self._fit = outputs
+        self._dirty = True
+
     @Slot(int)
     def _on_progressed(self, count: int) -> None:
         self._count = count
@@ -257,6 +237,9 @@ class MainWindow(QMainWindow):
             return
         self._dirty = False
         self.lossCurve.show_history(self._history, self._count)
+        if self._fit is not None:
+            self.fit.show_fit(self._fit)
+            self._fit = None
         self.progressBar.setValue(self._count)
         elapsed = time.perf_counter() - self._started_at
         if elapsed > 0 and self._count:
@@ -287,9 +270,13 @@ class MainWindow(QMainWindow):
             ).format(epoch=f"{result.diverged_at:,}", loss=fmt.loss(result.final_loss), lr=f"{result.config.lr:g}"),
                 error=True)
         params = result.parameters
-        self.resultLabel.setText(self.tr("final loss {loss}   ·   learned  y = {weight} · x + {bias}").format(
-            loss=fmt.loss(result.final_loss), weight=fmt.loss(params.get("weight")),
-            bias=fmt.loss(params.get("bias"))))
+        if "weight" in params:
+            learned = self.tr("learned  y = {weight} · x + {bias}").format(
+                weight=fmt.loss(params["weight"]), bias=fmt.loss(params["bias"]))
+        else:
+            learned = self.tr("learned  an MLP of {count} parameters").format(count=f"{params['parameters']:,.0f}")
+        self.resultLabel.setText(self.tr("final loss {loss}   ·   {learned}").format(
+            loss=fmt.loss(result.final_loss), learned=learned))
         if self.predictInput.text().strip():
             self.predict_values()
 
@@ -307,10 +294,8 @@ class MainWindow(QMainWindow):
         self.runFinished.emit()
 
     def _set_running(self, running: bool) -> None:
-        self.startButton.setEnabled(not running)
-        self.stopButton.setEnabled(running)
-        for widget in (self.deviceList, self.epochsSpin, self.lrInput, self.seedInput):
-            widget.setEnabled(not running)
+        self.trainingPanel.set_running(running)
+        self.deviceList.setEnabled(not running)
 
     def _set_status(self, text: str, error: bool = False) -> None:
         self.statusLabel.setText(text)

@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from gpudemo.core.history import LossHistory
 from gpudemo.core.settings import TrainingConfig
-from gpudemo.core.training import TrainingError, train
+from gpudemo.core.training import LossBatch, TrainingError, train
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +26,8 @@ LIVE_CONTROLLERS: weakref.WeakSet[TrainingController] = weakref.WeakSet()
 
 class TrainingWorker(QObject):
     progressed = Signal(int)  # epochs whose loss is in the history
+    dataReady = Signal(object)  # DataSample: the points the fit view draws, once a run
+    fitted = Signal(object)  # np.ndarray: the model's outputs on the fit grid
     phaseChanged = Signal(str)
     succeeded = Signal(object)  # TrainingResult
     failed = Signal(str)
@@ -41,13 +43,20 @@ class TrainingWorker(QObject):
         """Ask the loop to stop before its next epoch; safe from any thread."""
         self._stop.set()
 
+    def _on_batch(self, batch: LossBatch) -> None:
+        if batch.data is not None:
+            self.dataReady.emit(batch.data)
+        if batch.fit is not None:
+            self.fitted.emit(batch.fit)
+        self.progressed.emit(batch.last_epoch)
+
     @Slot()
     def run(self) -> None:
         try:
             result = train(
                 self._config,
                 self._stop.is_set,
-                on_batch=lambda batch: self.progressed.emit(batch.last_epoch),
+                on_batch=self._on_batch,
                 on_phase=self.phaseChanged.emit,
                 history=self._history,
             )
@@ -66,6 +75,8 @@ class TrainingController(QObject):
     """Owns one run's thread and worker; lives in the GUI thread and re-emits there."""
 
     progressed = Signal(int)
+    dataReady = Signal(object)
+    fitted = Signal(object)
     phaseChanged = Signal(str)
     succeeded = Signal(object)
     failed = Signal(str)
@@ -89,6 +100,8 @@ class TrainingController(QObject):
         worker.moveToThread(thread)
         thread.started.connect(worker.run)
         worker.progressed.connect(self._on_progressed)
+        worker.dataReady.connect(self._on_data)
+        worker.fitted.connect(self._on_fitted)
         worker.phaseChanged.connect(self._on_phase)
         worker.succeeded.connect(self._on_succeeded)
         worker.failed.connect(self._on_failed)
@@ -114,6 +127,14 @@ class TrainingController(QObject):
     @Slot(int)
     def _on_progressed(self, count: int) -> None:
         self.progressed.emit(count)
+
+    @Slot(object)
+    def _on_data(self, data) -> None:
+        self.dataReady.emit(data)
+
+    @Slot(object)
+    def _on_fitted(self, outputs) -> None:
+        self.fitted.emit(outputs)
 
     @Slot(str)
     def _on_phase(self, phase: str) -> None:

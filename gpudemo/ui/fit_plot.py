@@ -1,0 +1,58 @@
+"""The fit view: the training data as points, and the model's prediction as a curve over them.
+
+The worker evaluates the model on a fixed grid of x at its flushes and sends the
+outputs; this view only draws them. The data is a fixed sample of the training set
+(at most training.DATA_SHOWN points), drawn once per run.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication
+
+from gpudemo.core.training import DataSample
+from gpudemo.ui.plot_style import new_plot
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate("FitPlot", text)
+
+
+class FitPlot:
+    """The `fitPlot` widget and its two items."""
+
+    def __init__(self):
+        self.widget = new_plot("fitPlot", tr("x"), tr("y"))
+        plot = self.widget.getPlotItem()
+        plot.setTitle(tr("the data, and what the model predicts"), color="#333333", size="10pt")
+        self.points = pg.ScatterPlotItem(size=5, pen=None, brush=pg.mkBrush(120, 120, 120, 140), pxMode=True)
+        # 2 px: the curve has only FIT_POINTS points, and must read on a projector
+        self.curve = pg.PlotDataItem(pen=pg.mkPen("#d0541f", width=2), antialias=False, connect="finite")
+        plot.addItem(self.points)
+        # The axes fit the data, not the curve: a model far off (at the start, or diverging)
+        # runs off the view instead of squashing the data into a line.
+        plot.addItem(self.curve, ignoreBounds=True)
+        self._grid: np.ndarray | None = None
+
+    def show_data(self, data: DataSample) -> None:
+        """A new run's data: its points, and the grid its fits come on; the old fit goes."""
+        self._grid = data.grid.astype(np.float64)
+        self.points.setData(x=data.x.astype(np.float64), y=data.y.astype(np.float64))
+        self.curve.setData([], [])
+        view = self.widget.getPlotItem().getViewBox()
+        view.enableAutoRange(y=True)
+        view.setXRange(float(self._grid[0]), float(self._grid[-1]), padding=0.02)
+
+    def show_fit(self, outputs: np.ndarray) -> None:
+        """The model's outputs on the grid (NaN and inf are left out of the curve)."""
+        if self._grid is None or len(outputs) != len(self._grid):
+            return
+        y = outputs.astype(np.float64)
+        y[~np.isfinite(y)] = np.nan
+        self.curve.setData(self._grid, y)
+
+    def clear(self) -> None:
+        self._grid = None
+        self.points.setData(x=[], y=[])
+        self.curve.setData([], [])

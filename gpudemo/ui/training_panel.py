@@ -1,0 +1,172 @@
+"""The training form: problem, its size and model, batch, optimizer, epochs, learning rate, seed.
+
+It validates with the core's rules (the command line's words) and hands out a
+TrainingConfig; a value that does not apply to the chosen problem is disabled, not
+hidden, so the layout does not jump.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gpudemo.core import settings
+from gpudemo.core.problems import PROBLEMS
+from gpudemo.core.settings import InvalidSetting, TrainingConfig
+from gpudemo.ui.style import set_style_flag
+
+
+def _spin(name: str, low: int, high: int, value: int, tip: str) -> QSpinBox:
+    spin = QSpinBox(objectName=name)
+    spin.setRange(low, high)
+    spin.setValue(value)
+    spin.setGroupSeparatorShown(True)
+    spin.setAccelerated(True)
+    spin.setToolTip(tip)
+    return spin
+
+
+class TrainingPanel(QGroupBox):
+    changed = Signal()  # any setting changed
+    startRequested = Signal()  # Enter in a text field: the same as pressing Start
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setTitle(self.tr("2. Train"))
+        self.problemCombo = QComboBox(objectName="problemCombo")
+        for key, title, tip in (
+            ("tutorial", self.tr("Tutorial: y = 2x from 3 points"),
+             self.tr("The tutorial's own problem: nn.Linear(1, 1) on x = 1, 2, 3")),
+            ("line", self.tr("Line: y = 2x + noise"),
+             self.tr("nn.Linear(1, 1) on N points, x uniform in [-3, 3], normal noise of 0.5")),
+            ("sine", self.tr("Sine: an MLP learns sin(x)"),
+             self.tr("An MLP of tanh layers on N points of sin(x) + noise of 0.1, x in [-π, π]")),
+        ):
+            self.problemCombo.addItem(title, key)
+            self.problemCombo.setItemData(self.problemCombo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
+        self.samplesSpin = _spin("samplesSpin", settings.SAMPLES_MIN, settings.SAMPLES_MAX, settings.DEFAULT_SAMPLES,
+                                 self.tr("Training points, 3 to 10,000,000; made on the device from the seed"))
+        self.widthSpin = _spin("widthSpin", settings.WIDTH_MIN, settings.WIDTH_MAX, settings.DEFAULT_WIDTH,
+                               self.tr("Units in each hidden layer of the MLP, 1 to 4096"))
+        self.depthSpin = _spin("depthSpin", settings.DEPTH_MIN, settings.DEPTH_MAX, settings.DEFAULT_DEPTH,
+                               self.tr("Hidden layers of the MLP, 1 to 8"))
+        self.batchSpin = _spin("batchSpin", 0, settings.BATCH_MAX, settings.DEFAULT_BATCH,
+                               self.tr("Samples per step, shuffled each epoch; 0: the full batch"))
+        self.batchSpin.setSpecialValueText(self.tr("full batch"))
+        self.optimizerCombo = QComboBox(objectName="optimizerCombo")
+        for key, title in (("sgd", self.tr("SGD")), ("momentum", self.tr("SGD with momentum 0.9")),
+                           ("adam", self.tr("Adam"))):
+            self.optimizerCombo.addItem(title, key)
+        self.epochsSpin = _spin("epochsSpin", settings.EPOCHS_MIN, settings.EPOCHS_MAX, settings.DEFAULT_EPOCHS,
+                                self.tr("Passes over the data, 1 to 10,000,000"))
+        self.lrInput = QLineEdit(str(settings.DEFAULT_LR), objectName="lrInput")
+        self.lrInput.setToolTip(self.tr("A number from 1e-8 to 1000; 1e-3 is written like this"))
+        self.seedInput = QLineEdit(str(settings.DEFAULT_SEED), objectName="seedInput")
+        self.seedInput.setToolTip(self.tr("torch.manual_seed(seed): the same seed gives the same run"))
+        self.startButton = QPushButton(self.tr("Start training"), objectName="startButton")
+        self.stopButton = QPushButton(self.tr("Stop"), objectName="stopButton")
+        self.startButton.setDefault(True)
+        self.settingsError = QLabel(objectName="settingsError")
+        self.settingsError.setWordWrap(True)
+        self.settingsError.hide()
+
+        model_row = QHBoxLayout()
+        model_row.addWidget(QLabel(self.tr("width")))
+        model_row.addWidget(self.widthSpin, 1)
+        model_row.addWidget(QLabel(self.tr("depth")))
+        model_row.addWidget(self.depthSpin, 1)
+        form = QFormLayout()
+        form.addRow(self.tr("Problem"), self.problemCombo)
+        form.addRow(self.tr("Samples"), self.samplesSpin)
+        form.addRow(self.tr("MLP"), model_row)
+        form.addRow(self.tr("Batch"), self.batchSpin)
+        form.addRow(self.tr("Optimizer"), self.optimizerCombo)
+        form.addRow(self.tr("Epochs"), self.epochsSpin)
+        form.addRow(self.tr("Learning rate"), self.lrInput)
+        form.addRow(self.tr("Seed"), self.seedInput)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.startButton, 2)
+        buttons.addWidget(self.stopButton, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addLayout(buttons)
+        layout.addWidget(self.settingsError)
+
+        self._inputs = (self.problemCombo, self.samplesSpin, self.widthSpin, self.depthSpin, self.batchSpin,
+                        self.optimizerCombo, self.epochsSpin, self.lrInput, self.seedInput)
+        for combo in (self.problemCombo, self.optimizerCombo):
+            combo.currentIndexChanged.connect(self.changed)
+        for spin in (self.samplesSpin, self.widthSpin, self.depthSpin, self.batchSpin, self.epochsSpin):
+            spin.valueChanged.connect(self.changed)
+        for field in (self.lrInput, self.seedInput):
+            field.textChanged.connect(self.check)
+            field.textChanged.connect(self.changed)
+            field.returnPressed.connect(self.startRequested)
+        self.problemCombo.currentIndexChanged.connect(self._apply_problem)
+        self._running = False
+        self._apply_problem()
+
+    def problem(self) -> str:
+        return self.problemCombo.currentData()
+
+    def config(self, device: str) -> TrainingConfig:
+        """The run the form describes on `device`; raises InvalidSetting naming the bad field."""
+        return TrainingConfig(
+            device=device,
+            epochs=self.epochsSpin.value(),
+            lr=settings.parse_learning_rate(self.lrInput.text()),
+            seed=settings.parse_seed(self.seedInput.text()),
+            problem=self.problem(),
+            optimizer=self.optimizerCombo.currentData(),
+            samples=self.samplesSpin.value(),
+            width=self.widthSpin.value(),
+            depth=self.depthSpin.value(),
+            batch_size=self.batchSpin.value(),
+        )
+
+    @Slot()
+    def check(self) -> bool:
+        """Validate what was typed; name each bad value under the form. True when all are good."""
+        problems = []
+        for field, parse in ((self.lrInput, settings.parse_learning_rate), (self.seedInput, settings.parse_seed)):
+            try:
+                parse(field.text())
+                invalid = False
+            except InvalidSetting as error:
+                problems.append(str(error))
+                invalid = True
+            set_style_flag(field, "invalid", invalid)
+        self.show_error("\n".join(problems))
+        return not problems
+
+    def show_error(self, text: str) -> None:
+        """A message under the form ("" hides it): a bad value, or a run that cannot fit."""
+        self.settingsError.setText(text)
+        self.settingsError.setVisible(bool(text))
+
+    def set_running(self, running: bool) -> None:
+        self._running = running
+        self.startButton.setEnabled(not running)
+        self.stopButton.setEnabled(running)
+        for widget in self._inputs:
+            widget.setEnabled(not running)
+        if not running:
+            self._apply_problem()
+
+    @Slot()
+    def _apply_problem(self) -> None:
+        """Enable the settings the chosen problem uses; keep the others, greyed."""
+        uses = PROBLEMS[self.problem()].uses
+        for name, widget in (("samples", self.samplesSpin), ("width", self.widthSpin), ("depth", self.depthSpin)):
+            widget.setEnabled(name in uses and not self._running)
