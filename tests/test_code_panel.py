@@ -12,16 +12,12 @@ from gpudemo.core.script import PREDICTING, generate_script
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.training import TRAINING
 from gpudemo.ui import MainWindow
-from tests.windows import CPU_ONLY, TWO_GPUS, first_curve, run_to_end
+from tests.windows import CPU_ONLY, TWO_GPUS, first_curve, open_window, run_to_end
 
 
 @pytest.fixture
 def window(qtbot):
-    window = MainWindow(devices=TWO_GPUS)
-    qtbot.addWidget(window, before_close_func=lambda w: w.close())
-    window.show()
-    qtbot.waitExposed(window)
-    return window
+    return open_window(qtbot, TWO_GPUS)
 
 
 def shown(window):

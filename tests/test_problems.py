@@ -12,7 +12,7 @@ from gpudemo.core.prediction import predict
 from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
 from gpudemo.core.training import COMPLETED, STOPPED, TO_DEVICE, TrainingError, run_training, train
-from tests.tutorial import tutorial_run
+from tests.tutorial import drain, tutorial_run
 
 
 def test_the_registries_offer_what_the_settings_name():
@@ -141,12 +141,7 @@ def test_a_stop_between_minibatches_ends_the_run_without_the_partial_epoch():
 def test_the_fit_view_gets_the_data_and_the_models_curve():
     config = TrainingConfig(problem="sine", samples=5000, epochs=50, width=8)
     run = run_training(config)
-    batches = []
-    try:
-        while True:
-            batches.append(next(run))
-    except StopIteration as done:
-        result = done.value
+    batches, result = drain(run)
     data = batches[0].data
     assert data is not None and all(b.data is None for b in batches[1:])
     assert len(data.x) == len(data.y) == training.DATA_SHOWN

@@ -16,7 +16,7 @@ from gpudemo.core.training import (
     run_training,
     train,
 )
-from tests.tutorial import tutorial_run
+from tests.tutorial import drain, tutorial_run
 
 
 @pytest.mark.parametrize("seed", [0, 1, 42, 2024, 123456789])
@@ -142,12 +142,7 @@ def test_a_failing_device_raises_training_error(monkeypatch):
 
 def test_the_generator_returns_the_result():
     run = run_training(TrainingConfig(epochs=5))
-    batches = []
-    try:
-        while True:
-            batches.append(next(run))
-    except StopIteration as done:
-        result = done.value
+    batches, result = drain(run)
     assert sum(len(b.losses) for b in batches) == 5
     assert result.status == COMPLETED
 

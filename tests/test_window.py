@@ -8,19 +8,12 @@ from PySide6.QtWidgets import QAbstractItemView, QApplication, QLabel, QLineEdit
 
 from gpudemo.ui import MainWindow
 from tests.tutorial import tutorial_run
-from tests.windows import CPU_ONLY, TWO_GPUS, first_curve, run_to_end
+from tests.windows import CPU_ONLY, TWO_GPUS, first_curve, open_window, run_to_end
 
 
 @pytest.fixture
 def make_window(qtbot):
-    def make(devices=CPU_ONLY):
-        window = MainWindow(devices=devices)
-        qtbot.addWidget(window, before_close_func=lambda w: w.close())
-        window.show()
-        qtbot.waitExposed(window)
-        return window
-
-    return make
+    return lambda devices=CPU_ONLY: open_window(qtbot, devices)
 
 
 @pytest.fixture

@@ -8,17 +8,12 @@ from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QSpinBox
 from gpudemo.core import memory, settings, training
 from gpudemo.core.script import generate_script
 from gpudemo.core.settings import TrainingConfig
-from gpudemo.ui import MainWindow
-from tests.windows import CPU_ONLY, run_to_end
+from tests.windows import open_window, run_to_end
 
 
 @pytest.fixture
 def window(qtbot):
-    window = MainWindow(devices=CPU_ONLY)
-    qtbot.addWidget(window, before_close_func=lambda w: w.close())
-    window.show()
-    qtbot.waitExposed(window)
-    return window
+    return open_window(qtbot)
 
 
 def choose(combo: QComboBox, key: str) -> None:

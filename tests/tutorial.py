@@ -35,3 +35,13 @@ def tutorial_run(seed: int, epochs: int = 100, lr: float = 0.1, device: str = "c
         "bias": net.fc.bias.item(),
         "prediction": y_test.item(),
     }
+
+
+def drain(run):
+    """Every batch a run_training generator yields, and the result it returns."""
+    batches = []
+    while True:
+        try:
+            batches.append(next(run))
+        except StopIteration as done:
+            return batches, done.value

@@ -18,6 +18,17 @@ CPU_ONLY = DeviceList(
 )
 
 
+def open_window(qtbot, devices=CPU_ONLY):
+    """A shown MainWindow on these devices, closed (its run stopped) at the end of the test."""
+    from gpudemo.ui import MainWindow
+
+    window = MainWindow(devices=devices)
+    qtbot.addWidget(window, before_close_func=lambda w: w.close())
+    window.show()
+    qtbot.waitExposed(window)
+    return window
+
+
 def run_to_end(qtbot, window, timeout=60_000):
     with qtbot.waitSignal(window.runFinished, timeout=timeout):
         window.startButton.click()
