@@ -283,9 +283,14 @@ def train(
     on_batch: Callable[[LossBatch], None] | None = None,
     on_phase: Callable[[str], None] = _ignore,
     history: LossHistory | None = None,
+    fit: bool = False,
 ) -> TrainingResult:
-    """Run `run_training` to the end, handing each batch of losses to `on_batch`."""
-    run = run_training(config, should_stop, on_phase, history=history)
+    """Run `run_training` to the end, handing each batch of losses to `on_batch`.
+
+    `fit` evaluates the model for a fit view at flushes (the window wants it; the
+    command line does not).
+    """
+    run = run_training(config, should_stop, on_phase, history=history, fit=fit)
     while True:
         try:
             batch = next(run)

@@ -34,10 +34,12 @@ class FitPlot:
         # runs off the view instead of squashing the data into a line.
         plot.addItem(self.curve, ignoreBounds=True)
         self._grid: np.ndarray | None = None
+        self._drawn: np.ndarray | None = None
 
     def show_data(self, data: DataSample) -> None:
         """A new run's data: its points, and the grid its fits come on; the old fit goes."""
         self._grid = data.grid.astype(np.float64)
+        self._drawn = None
         self.points.setData(x=data.x.astype(np.float64), y=data.y.astype(np.float64))
         self.curve.setData([], [])
         view = self.widget.getPlotItem().getViewBox()
@@ -50,9 +52,22 @@ class FitPlot:
             return
         y = outputs.astype(np.float64)
         y[~np.isfinite(y)] = np.nan
+        if self._drawn is not None and self._looks_the_same(y):
+            return  # a converged model: no repaint, and the GIL stays with the training thread
+        self._drawn = y
         self.curve.setData(self._grid, y)
 
+    def _looks_the_same(self, y: np.ndarray) -> bool:
+        """Whether `y` would move no point of the drawn curve by a tenth of a pixel or more."""
+        view = self.widget.getPlotItem().getViewBox()
+        low, high = view.viewRange()[1]
+        pixels = max(1.0, view.height())
+        with np.errstate(invalid="ignore"):
+            moved = np.abs(y - self._drawn)
+        same_gaps = np.array_equal(np.isnan(y), np.isnan(self._drawn))
+        return same_gaps and bool(np.nanmax(moved, initial=0.0) < 0.1 * (high - low) / pixels)
+
     def clear(self) -> None:
-        self._grid = None
+        self._grid = self._drawn = None
         self.points.setData(x=[], y=[])
         self.curve.setData([], [])

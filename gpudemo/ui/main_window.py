@@ -34,7 +34,8 @@ from gpudemo.ui.style import STYLE, set_style_flag
 from gpudemo.ui.training_panel import TrainingPanel
 from gpudemo.ui.worker import TrainingController
 
-REFRESH_MS = 33  # the plot and the counters redraw at most 30 times a second
+REFRESH_MS = 50  # the plots redraw at most 20 times a second (painting holds the GIL)...
+COUNTERS_S = 0.1  # ...the progress bar and the rate at most 10 times
 
 
 class MainWindow(QMainWindow):
@@ -56,6 +57,7 @@ class MainWindow(QMainWindow):
         self._fit = None  # the newest fit outputs not yet drawn
         self._dirty = False
         self._started_at = 0.0
+        self._counters_at = 0.0  # when the progress bar and the rate were last set
 
         self._refresh = QTimer(self)
         self._refresh.setInterval(REFRESH_MS)
@@ -232,7 +234,7 @@ class MainWindow(QMainWindow):
         self._dirty = True
 
     @Slot()
-    def _redraw(self) -> None:
+    def _redraw(self, final: bool = False) -> None:
         if not self._dirty:
             return
         self._dirty = False
@@ -240,8 +242,13 @@ class MainWindow(QMainWindow):
         if self._fit is not None:
             self.fit.show_fit(self._fit)
             self._fit = None
+        now = time.perf_counter()
+        if not final and now - self._counters_at < COUNTERS_S:
+            return
+        # QProgressBar.setValue repaints at once, holding the GIL: the counters go at 10 a second.
+        self._counters_at = now
         self.progressBar.setValue(self._count)
-        elapsed = time.perf_counter() - self._started_at
+        elapsed = now - self._started_at
         if elapsed > 0 and self._count:
             per_second = self._count / elapsed
             remaining = (self._config.epochs - self._count) / per_second
@@ -252,7 +259,7 @@ class MainWindow(QMainWindow):
     def _on_succeeded(self, result) -> None:
         self._count = result.epochs_run
         self._dirty = True
-        self._redraw()
+        self._redraw(final=True)
         self.predictionPanel.set_model(result.model, result.config)
         summary = self.tr("{epochs} epochs on {device} in {seconds} ({rate} epochs/s)").format(
             epochs=f"{result.epochs_run:,}", device=result.config.device,
@@ -282,7 +289,7 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:
-        self._redraw()
+        self._redraw(final=True)
         self._set_status(self.tr("Training failed: {message}").format(message=message), error=True)
 
     @Slot()

@@ -59,6 +59,7 @@ class TrainingWorker(QObject):
                 on_batch=self._on_batch,
                 on_phase=self.phaseChanged.emit,
                 history=self._history,
+                fit=True,
             )
         except TrainingError as error:
             self.failed.emit(str(error))
