@@ -7,7 +7,7 @@ from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.training import train, warm_up
 
 
-def run(samples: int = 1_000_000, epochs: int = 100, repeats: int = 5, device: str = "cpu") -> list[dict]:
+def run(samples: int = 1_000_000, epochs: int = 100, repeats: int = 7, device: str = "cpu") -> list[dict]:
     warm_up()
     bare_line_loop(samples, 3, device)
     bares, cores, ratios = [], [], []

@@ -232,3 +232,23 @@ def test_new_settings_accept_their_ranges():
     assert settings.parse_problem(" Sine ") == "sine" and settings.parse_optimizer("ADAM") == "adam"
     assert memory.batch_size(TrainingConfig(problem="line", samples=100, batch_size=500)) == 100
     assert TO_DEVICE == "to_device"
+
+
+@pytest.mark.cuda
+def test_on_cuda_the_line_trains_with_minibatches_and_predicts_about_8():
+    result = train(TrainingConfig(device="cuda:0", problem="line", samples=100_000, batch_size=10_000, epochs=30,
+                                  optimizer="momentum", lr=0.01))
+    assert result.status == COMPLETED and all(p.device.type == "cpu" for p in result.model.parameters())
+    assert predict(result.model, [4.0])[0] == pytest.approx(8.0, abs=0.1)
+
+
+@pytest.mark.cuda
+def test_on_cuda_a_real_out_of_memory_ends_the_run_and_frees_the_device(monkeypatch):
+    monkeypatch.setattr(memory, "free_bytes", lambda device: 2**60)  # let it past the estimate
+    torch.cuda.synchronize()
+    before = torch.cuda.memory_allocated()
+    with pytest.raises(TrainingError, match="cuda:0 ran out of memory"):
+        train(TrainingConfig(device="cuda:0", problem="sine", samples=10_000_000, width=4096, depth=8, epochs=2))
+    torch.cuda.synchronize()
+    assert torch.cuda.memory_allocated() == before
+    assert train(TrainingConfig(device="cuda:0", epochs=5)).status == COMPLETED

@@ -72,7 +72,8 @@ def test_batches_cover_every_epoch_once_in_order(monkeypatch):
     assert result.losses.dtype == np.float32
 
 
-def test_the_first_epoch_comes_back_on_its_own_at_once():
+def test_the_first_epoch_comes_back_on_its_own_at_once(monkeypatch):
+    monkeypatch.setattr(training, "FLUSH_EPOCHS", 100)
     run = run_training(TrainingConfig(epochs=10_000), flush_seconds=60)
     first, second = next(run), next(run)
     assert (first.first_epoch, first.last_epoch) == (1, 1)

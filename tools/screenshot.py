@@ -1,7 +1,7 @@
 """Take the README's screenshot of a finished run: `xvfb-run -s "-screen 0 1800x950x24" .venv/bin/python tools/screenshot.py`.
 
-Runs the real program through `main()`, trains, predicts, then saves the window to
-assets/screenshot.png (or the path given).
+Runs the real program through `main()`, trains the sine's MLP with Adam, predicts, then
+saves the window to assets/screenshot.png (or the path given).
 
 Qt's X11 plugin needs system libraries that a minimal Linux lacks (gpudemo names the
 missing ones when it starts); with Xvfb, a Linux desktop needs:
@@ -23,9 +23,12 @@ shown = MainWindow.show
 
 def show(self):
     shown(self)
-    self.epochsSpin.setValue(2000)
-    self.lrInput.setText("0.02")
-    self.predictInput.setText("4, 5, 10, -1")
+    self.problemCombo.setCurrentIndex(self.problemCombo.findData("sine"))
+    self.optimizerCombo.setCurrentIndex(self.optimizerCombo.findData("adam"))
+    self.samplesSpin.setValue(2000)
+    self.epochsSpin.setValue(1500)
+    self.lrInput.setText("0.01")
+    self.predictInput.setText("-1.57, 0, 0.5, 1.57, 3")
     self.logScaleCheck.setChecked(True)
     self.runFinished.connect(lambda: QTimer.singleShot(500, lambda: save(self)))
     QTimer.singleShot(1500, self.start_training)

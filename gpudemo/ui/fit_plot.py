@@ -26,7 +26,8 @@ class FitPlot:
         self.widget = new_plot("fitPlot", tr("x"), tr("y"))
         plot = self.widget.getPlotItem()
         plot.setTitle(tr("the data, and what the model predicts"), color="#333333", size="10pt")
-        self.points = pg.ScatterPlotItem(size=5, pen=None, brush=pg.mkBrush(120, 120, 120, 140), pxMode=True)
+        self.points = pg.ScatterPlotItem(pen=None, pxMode=True)
+        self.points.setZValue(10)  # over the curve: a few points must not hide under it
         # 2 px: the curve has only FIT_POINTS points, and must read on a projector
         self.curve = pg.PlotDataItem(pen=pg.mkPen("#d0541f", width=2), antialias=False, connect="finite")
         plot.addItem(self.points)
@@ -40,11 +41,22 @@ class FitPlot:
         """A new run's data: its points, and the grid its fits come on; the old fit goes."""
         self._grid = data.grid.astype(np.float64)
         self._drawn = None
-        self.points.setData(x=data.x.astype(np.float64), y=data.y.astype(np.float64))
+        few = len(data.x) <= 50  # the tutorial's three points are drawn large and dark
+        self.points.setData(x=data.x.astype(np.float64), y=data.y.astype(np.float64), size=10 if few else 5,
+                            brush=pg.mkBrush(40, 40, 40, 230) if few else pg.mkBrush(120, 120, 120, 140))
         self.curve.setData([], [])
         view = self.widget.getPlotItem().getViewBox()
-        view.enableAutoRange(y=True)
         view.setXRange(float(self._grid[0]), float(self._grid[-1]), padding=0.02)
+        view.setYRange(*self._y_range(data), padding=0.05)
+
+    def _y_range(self, data: DataSample) -> tuple[float, float]:
+        """The data's y range, widened as much as the grid is wider than the data in x (for the
+        tutorial, whose grid reaches out to x = 4 beyond its points at 1, 2 and 3)."""
+        low, high = float(np.min(data.y)), float(np.max(data.y))
+        x_span = float(np.max(data.x) - np.min(data.x))
+        widen = (self._grid[-1] - self._grid[0]) / x_span if x_span > 0 else 1.0
+        middle, half = (low + high) / 2, max((high - low) / 2 * widen, 0.5)
+        return middle - half, middle + half
 
     def show_fit(self, outputs: np.ndarray) -> None:
         """The model's outputs on the grid (NaN and inf are left out of the curve)."""
