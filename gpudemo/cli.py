@@ -31,7 +31,7 @@ def _argument(parse: Callable[[str], object]) -> Callable[[str], object]:
 
 
 VALUE_OPTIONS = ("--device", "--epochs", "--lr", "--seed", "--problem", "--samples", "--width", "--depth",
-                 "--batch-size", "--optimizer", "--loss-csv", "--output", "-o")
+                 "--batch-size", "--optimizer", "--loss-csv", "--output", "-o", "--kind", "--dtype", "--max-size")
 
 
 def _is_option(token: str) -> bool:
@@ -81,11 +81,34 @@ def build_parser() -> argparse.ArgumentParser:
     code.set_defaults(parser=code)
     add_training_arguments(code)
     code.add_argument("--output", "-o", metavar="PATH", help="write the script to this file instead")
+
+    compare = commands.add_parser("compare", help="the same run on each device in turn, timed fairly, against the CPU")
+    compare.set_defaults(parser=compare, many_devices=True)
+    add_training_arguments(compare, many_devices=True)
+    compare.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
+
+    sweep = commands.add_parser("sweep", help="time per step on each device as the size grows: where a GPU wins")
+    sweep.set_defaults(parser=sweep, many_devices=True)
+    sweep.add_argument("--device", metavar="ID", action="append",
+                       help="a device to measure (repeat for more; default: every one listed); the CPU always is")
+    sweep.add_argument("--kind", type=_argument(settings.parse_sweep_kind), default="step",
+                       metavar="|".join(settings.SWEEP_KINDS),
+                       help="step: a training step of the line on 10 to 10,000,000 samples;"
+                       " matmul: an n x n matrix product, n from 16 (default step)")
+    sweep.add_argument("--dtype", type=_argument(settings.parse_dtype), default="float32",
+                       metavar="|".join(settings.DTYPE_KEYS), help="the numbers' type (default float32)")
+    sweep.add_argument("--max-size", type=_argument(settings.parse_max_size), metavar="N",
+                       help="stop growing at this size (default: as far as memory and time allow)")
+    sweep.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     return parser
 
 
-def add_training_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--device", metavar="ID", help="cpu, cuda:0, ... (default: the best one here)")
+def add_training_arguments(parser: argparse.ArgumentParser, many_devices: bool = False) -> None:
+    if many_devices:
+        parser.add_argument("--device", metavar="ID", action="append",
+                            help="a device to run on (repeat for more; default: every one listed); the CPU always is")
+    else:
+        parser.add_argument("--device", metavar="ID", help="cpu, cuda:0, ... (default: the best one here)")
     parser.add_argument(
         "--problem", type=_argument(settings.parse_problem), default=settings.DEFAULT_PROBLEM,
         metavar="|".join(settings.PROBLEM_KEYS),
@@ -168,17 +191,29 @@ def run_devices(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def resolve_config(args: argparse.Namespace) -> settings.TrainingConfig:
-    """The validated run the arguments ask for; a bad device ends with exit status 2."""
+def resolve_devices(args: argparse.Namespace) -> list[str]:
+    """The listed devices `--device` names (each may be given more than once), or every listed one."""
     from gpudemo.core.devices import list_devices
 
     found = list_devices()
+    if getattr(args, "many_devices", False):
+        if not args.device:
+            return list(found.ids)
+        wanted = args.device
+    elif args.device is None:
+        return [found.default().id]
+    else:
+        wanted = [args.device]
     try:
-        device = found.default() if args.device is None else found.resolve(args.device)
+        return [found.resolve(text).id for text in wanted]
     except settings.InvalidSetting as error:
         args.parser.error(f"argument --device: {error}")
+
+
+def resolve_config(args: argparse.Namespace) -> settings.TrainingConfig:
+    """The validated run the arguments ask for; a bad device ends with exit status 2."""
     return settings.TrainingConfig(
-        device=device.id, epochs=args.epochs, lr=args.lr, seed=args.seed, problem=args.problem,
+        device=resolve_devices(args)[0], epochs=args.epochs, lr=args.lr, seed=args.seed, problem=args.problem,
         optimizer=args.optimizer, samples=args.samples, width=args.width, depth=args.depth,
         batch_size=args.batch_size,
     )
@@ -327,6 +362,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_train(args)
         if args.command == "code":
             return run_code(args)
+        if args.command == "compare":
+            from gpudemo.measure_cli import run_compare
+
+            return run_compare(args, resolve_devices(args), resolve_config(args))
+        if args.command == "sweep":
+            from gpudemo.measure_cli import run_sweep
+
+            return run_sweep(args, resolve_devices(args))
         return run_window()
     except KeyboardInterrupt:
         print("gpudemo: interrupted", file=sys.stderr)

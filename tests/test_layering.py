@@ -26,7 +26,7 @@ def test_no_core_module_names_qt():
 
 def test_importing_the_core_and_cli_loads_no_qt():
     code = (
-        "import sys, gpudemo.cli, gpudemo.display, gpudemo.core.training, gpudemo.core.devices, gpudemo.core.prediction;"
+        "import sys, gpudemo.cli, gpudemo.display, gpudemo.measure_cli, gpudemo.core.compare, gpudemo.core.sweep, gpudemo.core.training, gpudemo.core.devices, gpudemo.core.prediction;"
         f"print([m for m in sys.modules if m.startswith({QT!r})])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

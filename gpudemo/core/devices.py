@@ -186,6 +186,17 @@ def _one_line(error: object) -> str:
     return text[0].rstrip(".") if text else type(error).__name__
 
 
+def synchronize(device: torch.device | str) -> None:
+    """Wait until `device` has done all the work queued on it (nothing to wait for on the CPU)."""
+    device = torch.device(device)
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+    elif device.type == "mps":
+        torch.mps.synchronize()
+    elif device.type == "xpu":
+        torch.xpu.synchronize(device)
+
+
 def list_devices() -> DeviceList:
     """Every device torch can train on here, accelerators first and the CPU always last."""
     cuda, note = _cuda_devices()

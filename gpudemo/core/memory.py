@@ -10,6 +10,8 @@ training loop with a clear message.
 
 from __future__ import annotations
 
+import os
+import sys
 from dataclasses import dataclass
 
 import torch
@@ -102,3 +104,38 @@ def check_fits(config: TrainingConfig) -> MemoryNeed:
     if free is not None and need.total > free:
         raise RunTooLarge(config, need, free)
     return need
+
+
+@dataclass(frozen=True)
+class MemoryReading:
+    """A device's memory now. CUDA: held by tensors, kept by the caching allocator, free on the GPU.
+    CPU: this process's resident memory, and the machine's available memory."""
+
+    device: str
+    allocated: int | None
+    reserved: int | None
+    free: int | None
+
+
+def process_resident_bytes() -> int | None:
+    """This process's resident memory (Linux: /proc; elsewhere the peak, from getrusage)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024
+    except (ImportError, OSError):
+        return None
+
+
+def read_memory(device: str) -> MemoryReading:
+    target = torch.device(device)
+    if target.type == "cuda":
+        free, _total = torch.cuda.mem_get_info(target)
+        return MemoryReading(device, torch.cuda.memory_allocated(target), torch.cuda.memory_reserved(target), free)
+    return MemoryReading(device, process_resident_bytes(), None, cpu_memory()[1] if target.type == "cpu" else None)

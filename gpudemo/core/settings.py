@@ -37,6 +37,8 @@ DEFAULT_OPTIMIZER = "sgd"
 # same (a test checks it); they are named here too so that `gpudemo --help` needs no torch.
 PROBLEM_KEYS = ("tutorial", "line", "sine")
 OPTIMIZER_KEYS = ("sgd", "momentum", "adam")
+SWEEP_KINDS = ("step", "matmul")  # core/sweep.py
+DTYPE_KEYS = ("float32", "bfloat16")
 
 
 class InvalidSetting(ValueError):
@@ -114,6 +116,19 @@ def parse_problem(value: object) -> str:
 
 def parse_optimizer(value: object) -> str:
     return _choice("optimizer", value, OPTIMIZER_KEYS)
+
+
+def parse_max_size(value: object) -> int:
+    """The largest size a sweep goes to: samples for `step`, n for `matmul`."""
+    return _whole_number("max size", value, 10, SAMPLES_MAX)
+
+
+def parse_sweep_kind(value: object) -> str:
+    return _choice("kind", value, SWEEP_KINDS)
+
+
+def parse_dtype(value: object) -> str:
+    return _choice("dtype", value, DTYPE_KEYS)
 
 
 def _finite_float(setting: str, value: object) -> float:

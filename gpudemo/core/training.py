@@ -18,6 +18,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from gpudemo.core.devices import synchronize
 from gpudemo.core.errors import TrainingError
 from gpudemo.core.history import LossHistory
 from gpudemo.core.memory import batch_size, check_fits
@@ -70,6 +71,7 @@ class LossBatch:
     losses: np.ndarray  # float32, one per epoch
     fit: np.ndarray | None = None  # the model's output on DataSample.grid after last_epoch, when evaluated
     data: DataSample | None = None  # on the first batch only
+    seconds: float = 0.0  # from the run's first step to this batch's losses on the host
 
     @property
     def last_epoch(self) -> int:
@@ -220,7 +222,7 @@ def run_training(
         on_phase(TO_DEVICE)
         run = _Run(config, should_stop)
         data = run.data_sample() if fit else None
-    except (RuntimeError, MemoryError) as error:
+    except Exception as error:  # a device fails to start in many ways ("Torch not compiled with CUDA" is an assert)
         raise _failure(config, run, error, 0) from None
 
     pending: list[torch.Tensor] = []  # losses still on the device
@@ -242,11 +244,15 @@ def run_training(
         if fit and (final or diverged_at is not None or began >= next_fit):
             outputs = run.fit()
             next_fit = began + (time.perf_counter() - began) * (1 / FIT_SHARE - 1)
-        batch = LossBatch(first, history.extend(values), outputs, data)
+        batch = LossBatch(first, history.extend(values), outputs, data, time.perf_counter() - start)
         data = None
         return batch
 
     on_phase(TRAINING)
+    try:
+        synchronize(run.device)  # the clock starts when the device has made the data, not before
+    except RuntimeError as error:
+        raise _failure(config, run, error, 0) from None
     start = time.perf_counter()
     next_flush = start  # due after the first epoch
     try:

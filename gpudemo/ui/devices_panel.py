@@ -7,9 +7,14 @@ from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QGroupBox, QLabel, QListView, QVBoxLayout
 
 from gpudemo.core.devices import DeviceInfo, DeviceList
+from gpudemo.core.memory import MemoryReading, size
 from gpudemo.ui import format as fmt
 
 DEVICE_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def _size(value: int | None) -> str:
+    return "?" if value is None else size(value)
 
 
 class DevicePanel(QGroupBox):
@@ -48,9 +53,14 @@ class DevicePanel(QGroupBox):
         self.note.setWordWrap(True)
         self.note.setVisible(bool(devices.note))
 
+        self.memoryLabel = QLabel(objectName="memoryLabel")
+        self.memoryLabel.setWordWrap(True)
+        self.memoryLabel.hide()
+
         layout = QVBoxLayout(self)
         layout.addWidget(self.list)
         layout.addWidget(self.details)
+        layout.addWidget(self.memoryLabel)
         layout.addWidget(self.note)
 
         self.list.selectionModel().currentChanged.connect(self._on_current_changed)
@@ -80,6 +90,22 @@ class DevicePanel(QGroupBox):
         elif device.total_memory is not None:
             lines.append(self.tr("Memory: {total} total").format(total=fmt.gib(device.total_memory)))
         return "\n".join(lines)
+
+    def show_memory(self, reading: MemoryReading | None, running: bool = True) -> None:
+        """A device's memory as a run goes (None hides the line)."""
+        if reading is None:
+            self.memoryLabel.hide()
+            return
+        if reading.device.startswith("cuda"):
+            text = self.tr("{device}: {allocated} allocated, {reserved} reserved, {free} free").format(
+                device=reading.device, allocated=_size(reading.allocated), reserved=_size(reading.reserved),
+                free=_size(reading.free))
+        else:
+            text = self.tr("{device}: this process holds {resident}; {free} free on the machine").format(
+                device=reading.device, resident=_size(reading.allocated), free=_size(reading.free))
+        prefix = self.tr("Memory now") if running else self.tr("Memory after the run")
+        self.memoryLabel.setText(f"{prefix} · {text}")
+        self.memoryLabel.show()
 
     def current(self) -> DeviceInfo:
         """The selected device (the current row if none is selected; the CPU if neither)."""

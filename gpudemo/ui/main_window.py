@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 
@@ -13,6 +14,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QProgressBar,
     QSplitter,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -20,22 +22,26 @@ from PySide6.QtWidgets import (
 from gpudemo.core import settings
 from gpudemo.core.devices import DeviceInfo, DeviceList, list_devices
 from gpudemo.core.history import LossHistory
-from gpudemo.core.memory import RunTooLarge, check_fits
+from gpudemo.core.memory import RunTooLarge, check_fits, read_memory
 from gpudemo.core.script import PREDICTING, generate_script
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
 from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TRAINING, is_warm
 from gpudemo.ui import format as fmt
 from gpudemo.ui.code_panel import CodePanel
+from gpudemo.ui.compare_view import CompareView
 from gpudemo.ui.devices_panel import DevicePanel
 from gpudemo.ui.fit_plot import FitPlot
 from gpudemo.ui.loss_plot import make_loss_plot
+from gpudemo.ui.measurements import Measurements
 from gpudemo.ui.prediction_panel import PredictionPanel
 from gpudemo.ui.style import STYLE, set_style_flag
+from gpudemo.ui.sweep_view import SweepView
 from gpudemo.ui.training_panel import TrainingPanel
 from gpudemo.ui.worker import TrainingController
 
 REFRESH_MS = 50  # the plots redraw at most 20 times a second (painting holds the GIL)...
 COUNTERS_S = 0.1  # ...the progress bar and the rate at most 10 times
+MEMORY_MS = 500  # the device's memory line, twice a second while a job goes
 
 
 class MainWindow(QMainWindow):
@@ -62,6 +68,10 @@ class MainWindow(QMainWindow):
         self._refresh = QTimer(self)
         self._refresh.setInterval(REFRESH_MS)
         self._refresh.timeout.connect(self._redraw)
+        self._memory = QTimer(self)  # the device's memory line, while a job goes
+        self._memory.setInterval(MEMORY_MS)
+        self._memory.timeout.connect(self._read_memory)
+        self._memory_device = "cpu"
 
         self._build()
         self._controller.progressed.connect(self._on_progressed)
@@ -72,6 +82,10 @@ class MainWindow(QMainWindow):
         self._controller.succeeded.connect(self._on_succeeded)
         self._controller.failed.connect(self._on_failed)
         self._controller.finished.connect(self._on_thread_finished)
+        self.measurements.status.connect(self._set_status)
+        self.measurements.progressed.connect(self._on_measure_progress)
+        self.measurements.deviceBusy.connect(self._on_device_busy)
+        self.measurements.finished.connect(self._on_thread_finished)
         self._set_running(False)
 
     # --- building -----------------------------------------------------------------
@@ -82,7 +96,8 @@ class MainWindow(QMainWindow):
         self.trainingPanel = TrainingPanel()
         panel = self.trainingPanel
         for name in ("problemCombo", "samplesSpin", "widthSpin", "depthSpin", "batchSpin", "optimizerCombo",
-                     "epochsSpin", "lrInput", "seedInput", "startButton", "stopButton", "settingsError"):
+                     "epochsSpin", "lrInput", "seedInput", "startButton", "stopButton", "compareButton",
+                     "settingsError"):
             setattr(self, name, getattr(panel, name))
 
         self.predictionPanel = PredictionPanel()
@@ -111,6 +126,15 @@ class MainWindow(QMainWindow):
         plots.setStretchFactor(0, 3)
         plots.setStretchFactor(1, 2)
         plots.setChildrenCollapsible(False)
+        self.compareView = CompareView()
+        self.comparePlot, self.compareTable = self.compareView.plot, self.compareView.table
+        self.sweepView = SweepView()
+        self.sweepPlot, self.sweepButton = self.sweepView.plot, self.sweepView.button
+        self.viewTabs = QTabWidget(objectName="viewTabs")
+        self.viewTabs.addTab(plots, self.tr("Training"))
+        self.viewTabs.addTab(self.compareView, self.tr("Compare devices"))
+        self.viewTabs.addTab(self.sweepView, self.tr("GPU vs CPU by size"))
+        self.measurements = Measurements(self.compareView, self.sweepView, self)
         self.logScaleCheck = QCheckBox(self.tr("Log scale"), objectName="logScaleCheck")
         self.progressBar = QProgressBar(objectName="progressBar")
         self.progressBar.setFormat(self.tr("%v / %m epochs"))
@@ -124,7 +148,7 @@ class MainWindow(QMainWindow):
         progress_row.addWidget(self.logScaleCheck)
         right = QVBoxLayout()
         right.addWidget(self.statusLabel)
-        right.addWidget(plots, 1)
+        right.addWidget(self.viewTabs, 1)
         right.addLayout(progress_row)
         right.addWidget(self.resultLabel)
 
@@ -141,6 +165,8 @@ class MainWindow(QMainWindow):
 
         self.startButton.clicked.connect(self.start_training)
         self.stopButton.clicked.connect(self.stop_training)
+        self.compareButton.clicked.connect(self.start_compare)
+        self.sweepButton.clicked.connect(self.start_sweep)
         panel.startRequested.connect(self.start_training)
         self.predictionPanel.predicted.connect(self._on_predicted)
         self.logScaleCheck.toggled.connect(self._on_log_scale)
@@ -169,9 +195,13 @@ class MainWindow(QMainWindow):
 
     # --- a run ---------------------------------------------------------------------
 
+    def is_busy(self) -> bool:
+        """A run, a comparison or a sweep is going (one at a time)."""
+        return self._controller.is_running() or self.measurements.is_running()
+
     @Slot()
     def start_training(self) -> None:
-        if self._controller.is_running():
+        if self.is_busy():
             return
         if not self.trainingPanel.check():
             return
@@ -194,6 +224,7 @@ class MainWindow(QMainWindow):
         view.enableAutoRange(y=True)
         view.setXRange(1, max(2, config.epochs), padding=0.02)
         self.progressBar.setRange(0, 0)  # busy until the loop begins
+        self.progressBar.setFormat(self.tr("%v / %m epochs"))
         self.rateLabel.setText("")
         self.resultLabel.setText("")
         if is_warm():
@@ -202,14 +233,73 @@ class MainWindow(QMainWindow):
             self._set_status(self.tr(
                 "Preparing the run on {device}: PyTorch loads its training code on the first run"
                 " (a second or two)…").format(device=config.device))
+        self.viewTabs.setCurrentIndex(0)
         self._set_running(True)
         self._started_at = time.perf_counter()
+        self._memory_device = config.device
         self._controller.start(config, self._history)
         self._refresh.start()
+        self._memory.start()
+        self._read_memory()
+
+    @Slot()
+    def start_compare(self) -> None:
+        """The form's run on every listed device in turn, the CPU as the baseline."""
+        if self.is_busy() or not self.trainingPanel.check():
+            return
+        config = self._read_config()
+        for device in self._devices.ids:
+            try:
+                check_fits(dataclasses.replace(config, device=device))
+            except RunTooLarge as refused:
+                self.trainingPanel.show_error(self.tr("Not started: {reason}.").format(reason=refused))
+                return
+        self._start_measuring()
+        self.progressBar.setFormat(self.tr("%v / %m epochs"))
+        self.viewTabs.setCurrentWidget(self.compareView)
+        self.measurements.start_compare(config, self._devices.ids)
+
+    @Slot()
+    def start_sweep(self) -> None:
+        if self.is_busy():
+            return
+        self._start_measuring()
+        self.progressBar.setFormat(self.tr("%v / %m measurements"))
+        self.viewTabs.setCurrentWidget(self.sweepView)
+        self.measurements.start_sweep(self._devices.ids, self.sweepView.kind(), self.sweepView.dtype())
+
+    def _start_measuring(self) -> None:
+        self.rateLabel.setText("")
+        self.resultLabel.setText("")
+        self._set_running(True)
+        self._memory_device = "cpu"
+        self._refresh.start()
+        self._memory.start()
+        self._read_memory()
 
     @Slot()
     def stop_training(self) -> None:
+        """Stop whatever is going: a run, a comparison or a sweep."""
         self._controller.stop()
+        self.measurements.stop()
+
+    @Slot(int, int)
+    def _on_measure_progress(self, value: int, maximum: int) -> None:
+        if maximum >= 0:
+            self.progressBar.setRange(0, maximum)
+        self.progressBar.setValue(min(value, self.progressBar.maximum()))
+
+    @Slot(str)
+    def _on_device_busy(self, device: str) -> None:
+        self._memory_device = device
+
+    @Slot()
+    def _read_memory(self, running: bool = True) -> None:
+        try:
+            reading = read_memory(self._memory_device)
+        except Exception:  # a device that cannot say (a lost GPU): show nothing rather than fail
+            reading = None
+        self.devicePanel.show_memory(reading, running)
 
     @Slot(str)
     def _on_phase(self, phase: str) -> None:
@@ -235,6 +325,9 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _redraw(self, final: bool = False) -> None:
+        if self.measurements.is_running():
+            self.measurements.redraw()
+            return
         if not self._dirty:
             return
         self._dirty = False
@@ -295,7 +388,9 @@ class MainWindow(QMainWindow):
     @Slot()
     def _on_thread_finished(self) -> None:
         self._refresh.stop()
-        if self.progressBar.maximum() == 0:  # the run ended before its loop began
+        self._memory.stop()
+        self._read_memory(running=False)
+        if self.progressBar.maximum() == 0 and self._config is not None:  # the run ended before its loop began
             self.progressBar.setRange(0, self._config.epochs)
         self._set_running(False)
         self.runFinished.emit()
@@ -303,6 +398,8 @@ class MainWindow(QMainWindow):
     def _set_running(self, running: bool) -> None:
         self.trainingPanel.set_running(running)
         self.deviceList.setEnabled(not running)
+        for widget in (self.sweepButton, self.sweepView.kindCombo, self.sweepView.dtypeCombo):
+            widget.setEnabled(not running)
 
     def _set_status(self, text: str, error: bool = False) -> None:
         self.statusLabel.setText(text)
@@ -327,5 +424,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:
         self._refresh.stop()
+        self._memory.stop()
         self._controller.shutdown()
+        self.measurements.shutdown()
         super().closeEvent(event)

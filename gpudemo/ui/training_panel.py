@@ -77,6 +77,9 @@ class TrainingPanel(QGroupBox):
         self.startButton = QPushButton(self.tr("Start training"), objectName="startButton")
         self.stopButton = QPushButton(self.tr("Stop"), objectName="stopButton")
         self.startButton.setDefault(True)
+        self.compareButton = QPushButton(self.tr("Compare every device"), objectName="compareButton")
+        self.compareButton.setToolTip(self.tr(
+            "Run these settings on each device in turn, timed fairly, with the CPU as the baseline"))
         self.settingsError = QLabel(objectName="settingsError")
         self.settingsError.setWordWrap(True)
         self.settingsError.hide()
@@ -101,6 +104,7 @@ class TrainingPanel(QGroupBox):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addLayout(buttons)
+        layout.addWidget(self.compareButton)
         layout.addWidget(self.settingsError)
 
         self._inputs = (self.problemCombo, self.samplesSpin, self.widthSpin, self.depthSpin, self.batchSpin,
@@ -158,6 +162,7 @@ class TrainingPanel(QGroupBox):
     def set_running(self, running: bool) -> None:
         self._running = running
         self.startButton.setEnabled(not running)
+        self.compareButton.setEnabled(not running)
         self.stopButton.setEnabled(running)
         for widget in self._inputs:
             widget.setEnabled(not running)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 import weakref
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
@@ -21,27 +22,52 @@ from gpudemo.core.training import LossBatch, TrainingError, train
 log = logging.getLogger(__name__)
 
 # Every controller ever made, so that tests can fail one that leaves a thread running.
-LIVE_CONTROLLERS: weakref.WeakSet[TrainingController] = weakref.WeakSet()
+LIVE_CONTROLLERS: weakref.WeakSet[_ThreadOwner] = weakref.WeakSet()
 
 
-class TrainingWorker(QObject):
+class _Worker(QObject):
+    """A job of the core on the worker thread: its result or its failure, then `done`, always."""
+
+    succeeded = Signal(object)  # what the job returns
+    failed = Signal(str)
+    done = Signal()  # always last
+
+    def __init__(self):
+        super().__init__()
+        self._stop = threading.Event()
+
+    def request_stop(self) -> None:
+        """Ask the job to stop at its next check (every step); safe from any thread."""
+        self._stop.set()
+
+    def _work(self) -> object:
+        raise NotImplementedError
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            result = self._work()
+        except TrainingError as error:
+            self.failed.emit(str(error))
+        except Exception as error:  # a bug: say so in the window rather than lose the thread
+            log.exception("%s failed", type(self).__name__)
+            self.failed.emit(f"unexpected error: {error!r}")
+        else:
+            self.succeeded.emit(result)
+        finally:
+            self.done.emit()
+
+
+class TrainingWorker(_Worker):
     progressed = Signal(int)  # epochs whose loss is in the history
     dataReady = Signal(object)  # DataSample: the points the fit view draws, once a run
     fitted = Signal(object)  # np.ndarray: the model's outputs on the fit grid
     phaseChanged = Signal(str)
-    succeeded = Signal(object)  # TrainingResult
-    failed = Signal(str)
-    done = Signal()  # always last
 
     def __init__(self, config: TrainingConfig, history: LossHistory):
         super().__init__()
         self._config = config
         self._history = history
-        self._stop = threading.Event()
-
-    def request_stop(self) -> None:
-        """Ask the loop to stop before its next epoch; safe from any thread."""
-        self._stop.set()
 
     def _on_batch(self, batch: LossBatch) -> None:
         if batch.data is not None:
@@ -50,60 +76,47 @@ class TrainingWorker(QObject):
             self.fitted.emit(batch.fit)
         self.progressed.emit(batch.last_epoch)
 
-    @Slot()
-    def run(self) -> None:
-        try:
-            result = train(
-                self._config,
-                self._stop.is_set,
-                on_batch=self._on_batch,
-                on_phase=self.phaseChanged.emit,
-                history=self._history,
-                fit=True,
-            )
-        except TrainingError as error:
-            self.failed.emit(str(error))
-        except Exception as error:  # a bug: say so in the window rather than lose the thread
-            log.exception("training failed")
-            self.failed.emit(f"unexpected error: {error!r}")
-        else:
-            self.succeeded.emit(result)
-        finally:
-            self.done.emit()
+    def _work(self) -> object:
+        return train(self._config, self._stop.is_set, on_batch=self._on_batch, on_phase=self.phaseChanged.emit,
+                     history=self._history, fit=True)
 
 
-class TrainingController(QObject):
-    """Owns one run's thread and worker; lives in the GUI thread and re-emits there."""
+class TaskWorker(_Worker):
+    """Runs `task(should_stop, report)` on the worker thread: compare, sweep, any long job of the core."""
 
-    progressed = Signal(int)
-    dataReady = Signal(object)
-    fitted = Signal(object)
-    phaseChanged = Signal(str)
-    succeeded = Signal(object)
+    reported = Signal(object)  # whatever the task reports as it goes
+
+    def __init__(self, task: Callable[[Callable[[], bool], Callable[[object], None]], object]):
+        super().__init__()
+        self._task = task
+
+    def _work(self) -> object:
+        return self._task(self._stop.is_set, self.reported.emit)
+
+
+class _ThreadOwner(QObject):
+    """Owns one job's thread and worker at a time; lives in the GUI thread and re-emits there."""
+
+    succeeded = Signal(object)  # the job's result
     failed = Signal(str)
-    finished = Signal()  # the thread has ended: a new run may start
+    finished = Signal()  # the thread has ended: a new job may start
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
         self._thread: QThread | None = None
-        self._worker: TrainingWorker | None = None
+        self._worker: QObject | None = None
         LIVE_CONTROLLERS.add(self)
 
     def is_running(self) -> bool:
         return self._thread is not None
 
-    def start(self, config: TrainingConfig, history: LossHistory) -> None:
+    def _launch(self, worker: QObject, name: str) -> None:
         if self._thread is not None:
-            raise RuntimeError("a run is already going")
+            raise RuntimeError("a job is already going")
         thread = QThread()
-        thread.setObjectName("gpudemo-training")
-        worker = TrainingWorker(config, history)
+        thread.setObjectName(name)
         worker.moveToThread(thread)
         thread.started.connect(worker.run)
-        worker.progressed.connect(self._on_progressed)
-        worker.dataReady.connect(self._on_data)
-        worker.fitted.connect(self._on_fitted)
-        worker.phaseChanged.connect(self._on_phase)
         worker.succeeded.connect(self._on_succeeded)
         worker.failed.connect(self._on_failed)
         # Direct: QThread.quit is thread-safe, and a queued call would wait for the GUI
@@ -118,28 +131,12 @@ class TrainingController(QObject):
             self._worker.request_stop()
 
     def shutdown(self) -> None:
-        """Stop the run and wait for its thread to end (for closing the window)."""
+        """Stop the job and wait for its thread to end (for closing the window)."""
         if self._thread is None:
             return
         self.stop()
         self._thread.wait()
         self._on_thread_finished()
-
-    @Slot(int)
-    def _on_progressed(self, count: int) -> None:
-        self.progressed.emit(count)
-
-    @Slot(object)
-    def _on_data(self, data) -> None:
-        self.dataReady.emit(data)
-
-    @Slot(object)
-    def _on_fitted(self, outputs) -> None:
-        self.fitted.emit(outputs)
-
-    @Slot(str)
-    def _on_phase(self, phase: str) -> None:
-        self.phaseChanged.emit(phase)
 
     @Slot(object)
     def _on_succeeded(self, result) -> None:
@@ -160,3 +157,51 @@ class TrainingController(QObject):
         self._thread.wait()
         self._thread = self._worker = None
         self.finished.emit()
+
+
+class TrainingController(_ThreadOwner):
+    """One training run at a time."""
+
+    progressed = Signal(int)
+    dataReady = Signal(object)
+    fitted = Signal(object)
+    phaseChanged = Signal(str)
+
+    def start(self, config: TrainingConfig, history: LossHistory) -> None:
+        worker = TrainingWorker(config, history)
+        worker.progressed.connect(self._on_progressed)
+        worker.dataReady.connect(self._on_data)
+        worker.fitted.connect(self._on_fitted)
+        worker.phaseChanged.connect(self._on_phase)
+        self._launch(worker, "gpudemo-training")
+
+    @Slot(int)
+    def _on_progressed(self, count: int) -> None:
+        self.progressed.emit(count)
+
+    @Slot(object)
+    def _on_data(self, data) -> None:
+        self.dataReady.emit(data)
+
+    @Slot(object)
+    def _on_fitted(self, outputs) -> None:
+        self.fitted.emit(outputs)
+
+    @Slot(str)
+    def _on_phase(self, phase: str) -> None:
+        self.phaseChanged.emit(phase)
+
+
+class TaskController(_ThreadOwner):
+    """One task of the core at a time (compare, sweep), its reports re-emitted in the GUI thread."""
+
+    reported = Signal(object)
+
+    def start(self, task: Callable[[Callable[[], bool], Callable[[object], None]], object]) -> None:
+        worker = TaskWorker(task)
+        worker.reported.connect(self._on_reported)
+        self._launch(worker, "gpudemo-task")
+
+    @Slot(object)
+    def _on_reported(self, report) -> None:
+        self.reported.emit(report)

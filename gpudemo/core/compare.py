@@ -1,0 +1,108 @@
+"""The same run on several devices in turn, timed fairly, the CPU always among them as the baseline.
+
+Fair means: the same configuration and seed on each device, an untimed warm-up run on
+it first (kernels load, caches fill, clocks rise), and the clock read only after the
+device has finished its queued work (the training loop synchronises before it starts
+the clock; the last read-back of the losses waits for the device at the end).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from gpudemo.core.errors import TrainingError
+from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.training import COMPLETED, STOPPED, LossBatch, train
+
+WARM_UP_EPOCHS = 20
+FAILED = "failed"
+NOT_RUN = "not run"  # stopped before its turn
+
+
+@dataclass(frozen=True)
+class CompareProgress:
+    """A batch of one device's run, as the window draws it: loss against wall-clock seconds."""
+
+    device: str
+    epochs: int  # of this device's run so far
+    total: int
+    seconds: float
+    loss: float
+
+
+@dataclass(frozen=True)
+class DeviceTiming:
+    device: str
+    status: str  # completed, stopped, diverged, failed or not run
+    epochs_per_second: float | None = None
+    seconds: float | None = None
+    final_loss: float | None = None
+    speedup_vs_cpu: float | None = None
+    message: str | None = None  # why it failed
+    curve: tuple[np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0))  # (seconds, loss) at each read-back
+
+    def to_json(self) -> dict:
+        def finite(value):
+            return value if value is not None and np.isfinite(value) else None
+
+        return {"device": self.device, "status": self.status, "epochs_per_second": self.epochs_per_second,
+                "seconds": self.seconds, "final_loss": finite(self.final_loss),
+                "speedup_vs_cpu": self.speedup_vs_cpu, "message": self.message}
+
+
+def devices_to_compare(devices: Sequence[str]) -> list[str]:
+    """The devices in the order given, each once, with the CPU added where it is missing."""
+    ordered = list(dict.fromkeys(devices))
+    return ordered if "cpu" in ordered else [*ordered, "cpu"]
+
+
+def _never() -> bool:
+    return False
+
+
+def compare_devices(
+    config: TrainingConfig,
+    devices: Sequence[str],
+    should_stop: Callable[[], bool] = _never,
+    on_progress: Callable[[CompareProgress], None] | None = None,
+) -> list[DeviceTiming]:
+    """Run `config` on each device in turn; one DeviceTiming per device, the speedups against the CPU's."""
+    timings: list[DeviceTiming] = []
+    for device in devices_to_compare(devices):
+        if should_stop():
+            timings.append(DeviceTiming(device, NOT_RUN))
+            continue
+        timings.append(_time_one(dataclasses.replace(config, device=device), should_stop, on_progress))
+    cpu = next(t for t in timings if t.device == "cpu")
+    base = cpu.epochs_per_second if cpu.status in (COMPLETED, STOPPED) else None
+    return [
+        dataclasses.replace(t, speedup_vs_cpu=t.epochs_per_second / base)
+        if base and t.epochs_per_second is not None else t
+        for t in timings
+    ]
+
+
+def _time_one(config: TrainingConfig, should_stop: Callable[[], bool],
+              on_progress: Callable[[CompareProgress], None] | None) -> DeviceTiming:
+    times: list[float] = []
+    losses: list[float] = []
+
+    def on_batch(batch: LossBatch) -> None:
+        times.append(batch.seconds)
+        losses.append(float(batch.losses[-1]))
+        if on_progress is not None:
+            on_progress(CompareProgress(config.device, batch.last_epoch, config.epochs, batch.seconds, losses[-1]))
+
+    try:
+        train(dataclasses.replace(config, epochs=min(config.epochs, WARM_UP_EPOCHS)), should_stop)
+        result = train(config, should_stop, on_batch=on_batch)
+    except TrainingError as error:
+        return DeviceTiming(config.device, FAILED, message=str(error))
+    return DeviceTiming(
+        config.device, result.status, result.epochs_per_second, result.seconds, result.final_loss,
+        curve=(np.array(times), np.array(losses)),
+    )

@@ -1,0 +1,171 @@
+"""Where a GPU overtakes the CPU: time per step on each device as the problem grows.
+
+Two kinds of work, each at sizes on a log scale:
+- `step`: one training step of the line problem (nn.Linear(1, 1), MSE, SGD) on N samples,
+  10 to 10,000,000: at small N a step is a handful of tiny kernels whose launch costs more
+  than their arithmetic, at large N the arithmetic wins. Throughput: samples per second.
+- `matmul`: an n x n matrix product, n from 16 up: throughput in GFLOP/s (2n^3 per product).
+
+Each figure is the median of several timings, each over enough repeats to last a few
+milliseconds, with the device synchronised before every clock read. A device stops
+growing when the next size would not fit in its free memory or one step already takes
+longer than STEP_CAP_S.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import torch
+
+from gpudemo.core.devices import synchronize
+from gpudemo.core.memory import estimate, free_bytes
+from gpudemo.core.settings import SWEEP_KINDS, TrainingConfig
+
+STEP, MATMUL = SWEEP_KINDS
+DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16}  # keyed as settings.DTYPE_KEYS
+STEP_SIZES = tuple(10**k for k in range(1, 8))  # 10 ... 10,000,000 samples
+MATMUL_SIZES = tuple(2**k for k in range(4, 15))  # 16 ... 16,384
+STEP_CAP_S = 0.25  # a device stops growing once a step takes this long
+TIMING_S = 0.01  # each timing lasts at least this long (repeats of the step)
+TIMINGS = 5
+
+
+@dataclass(frozen=True)
+class SweepRow:
+    device: str
+    size: int
+    seconds: float  # median time per step
+    throughput: float  # samples/s (step) or GFLOP/s (matmul)
+
+    def to_json(self, kind: str) -> dict:
+        unit = "samples_per_second" if kind == STEP else "gflops"
+        return {"device": self.device, "size": self.size, "seconds": self.seconds, unit: self.throughput}
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    kind: str
+    dtype: str
+    rows: list[SweepRow] = field(default_factory=list)
+    complete: bool = True  # False when stopped
+
+    @property
+    def crossover(self) -> dict[str, int | None]:
+        """For each device but the CPU: the smallest size at which it beats the CPU (None: nowhere)."""
+        cpu = {row.size: row.seconds for row in self.rows if row.device == "cpu"}
+        found: dict[str, int | None] = {}
+        for row in sorted(self.rows, key=lambda r: r.size):
+            if row.device == "cpu":
+                continue
+            found.setdefault(row.device, None)
+            if found[row.device] is None and row.size in cpu and row.seconds < cpu[row.size]:
+                found[row.device] = row.size
+        return found
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "dtype": self.dtype, "rows": [row.to_json(self.kind) for row in self.rows],
+                "crossover": self.crossover, "complete": self.complete}
+
+
+def _median_step_seconds(step: Callable[[], object], device: torch.device) -> float:
+    """Median seconds per call of `step`, the device synchronised before every clock read."""
+    step()  # warm-up: kernels load, buffers are allocated
+    synchronize(device)
+    began = time.perf_counter()
+    step()
+    synchronize(device)
+    once = max(time.perf_counter() - began, 1e-7)
+    repeats = max(1, math.ceil(TIMING_S / once))
+    timings = []
+    for _ in range(TIMINGS if once < STEP_CAP_S else 1):
+        synchronize(device)
+        began = time.perf_counter()
+        for _ in range(repeats):
+            step()
+        synchronize(device)
+        timings.append((time.perf_counter() - began) / repeats)
+    return statistics.median(timings)
+
+
+def _training_step(size: int, device: torch.device, dtype: torch.dtype) -> Callable[[], object]:
+    torch.manual_seed(0)
+    model = torch.nn.Linear(1, 1).to(device, dtype)
+    generator = torch.Generator(device=device).manual_seed(0)
+    x = torch.rand(size, 1, generator=generator, device=device).to(dtype) * 6 - 3
+    y = 2 * x
+    criterion = torch.nn.MSELoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+
+    def step():
+        optimizer.zero_grad()
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()
+
+    return step
+
+
+def _matmul(size: int, device: torch.device, dtype: torch.dtype) -> Callable[[], object]:
+    generator = torch.Generator(device=device).manual_seed(0)
+    a = torch.randn(size, size, generator=generator, device=device).to(dtype)
+    b = torch.randn(size, size, generator=generator, device=device).to(dtype)
+    return lambda: torch.mm(a, b)
+
+
+def _bytes_needed(kind: str, size: int, dtype: torch.dtype) -> int:
+    if kind == MATMUL:
+        return 3 * size * size * dtype.itemsize
+    return estimate(TrainingConfig(problem="line", samples=size)).total
+
+
+def _never() -> bool:
+    return False
+
+
+def sweep(
+    kind: str = STEP,
+    devices: Sequence[str] = ("cpu",),
+    dtype: str = "float32",
+    should_stop: Callable[[], bool] = _never,
+    on_row: Callable[[SweepRow], None] | None = None,
+    max_size: int | None = None,
+) -> SweepResult:
+    """Time `kind` at growing sizes on each device (the CPU is always among them)."""
+    if kind not in SWEEP_KINDS:
+        raise ValueError(f"kind must be one of {', '.join(SWEEP_KINDS)}, not {kind!r}")
+    torch_dtype = DTYPES[dtype]
+    sizes = [s for s in (STEP_SIZES if kind == STEP else MATMUL_SIZES) if max_size is None or s <= max_size]
+    make = _training_step if kind == STEP else _matmul
+    rows: list[SweepRow] = []
+    growing = {device: True for device in dict.fromkeys([*devices, "cpu"])}
+    for size in sizes:  # size by size, every device at each: the plot fills evenly from the left
+        for device in growing:
+            if should_stop():
+                return SweepResult(kind, dtype, rows, complete=False)
+            if not growing[device]:
+                continue
+            free = free_bytes(device)
+            if free is not None and _bytes_needed(kind, size, torch_dtype) > free:
+                growing[device] = False
+                continue
+            torch_device = torch.device(device)
+            try:
+                seconds = _median_step_seconds(make(size, torch_device, torch_dtype), torch_device)
+            except (RuntimeError, MemoryError):  # out of memory, or a dtype the device lacks
+                growing[device] = False
+                continue
+            finally:
+                if torch_device.type == "cuda":
+                    torch.cuda.empty_cache()
+            throughput = size / seconds if kind == STEP else 2 * size**3 / seconds / 1e9
+            row = SweepRow(device, size, seconds, throughput)
+            rows.append(row)
+            if on_row is not None:
+                on_row(row)
+            growing[device] = seconds < STEP_CAP_S
+    return SweepResult(kind, dtype, rows)

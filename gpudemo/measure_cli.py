@@ -1,0 +1,82 @@
+"""`gpudemo compare` and `gpudemo sweep`: how much faster a device trains, and from which size on."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+
+from gpudemo.core.settings import TrainingConfig
+
+EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED = 0, 1, 130
+
+
+def _table(rows: list[tuple[str, ...]]) -> str:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(cell.rjust(w) if i else cell.ljust(w) for i, (cell, w) in enumerate(zip(row, widths)))
+                     .rstrip() for row in rows)
+
+
+def _number(value: float | None, spec: str) -> str:
+    return "-" if value is None else format(value, spec)
+
+
+def _stop_on_ctrl_c() -> tuple[threading.Event, object]:
+    stop = threading.Event()
+    return stop, signal.signal(signal.SIGINT, lambda *_: stop.set())
+
+
+def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingConfig) -> int:
+    from gpudemo.core.compare import FAILED, compare_devices
+
+    stop, previous = _stop_on_ctrl_c()
+    try:
+        timings = compare_devices(config, devices, stop.is_set)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if args.json:
+        print(json.dumps([timing.to_json() for timing in timings], indent=2))
+    else:
+        rows = [("DEVICE", "STATUS", "EPOCHS/S", "SECONDS", "FINAL LOSS", "SPEEDUP VS CPU")]
+        rows += [(t.device, t.status, _number(t.epochs_per_second, ",.0f"), _number(t.seconds, ".3g"),
+                  _number(t.final_loss, ".6g"), "-" if t.speedup_vs_cpu is None else f"{t.speedup_vs_cpu:.2f}x")
+                 for t in timings]
+        print(f"{config.epochs:,} epochs of {config.problem} on each device, after a warm-up that is not timed")
+        print(_table(rows))
+    for timing in timings:
+        if timing.status == FAILED:
+            print(f"gpudemo: {timing.device}: {timing.message}", file=sys.stderr)
+    if stop.is_set():
+        print("gpudemo: stopped by the user", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return EXIT_FAILED if any(t.status == FAILED for t in timings) else EXIT_OK
+
+
+def run_sweep(args: argparse.Namespace, devices: list[str]) -> int:
+    from gpudemo.core.sweep import STEP, sweep
+
+    stop, previous = _stop_on_ctrl_c()
+    progress = None if args.json or not sys.stderr.isatty() else (
+        lambda row: print(f"  {row.device} at {row.size:,}: {row.seconds * 1e6:,.1f} us", file=sys.stderr))
+    try:
+        result = sweep(args.kind, devices, args.dtype, stop.is_set, progress, args.max_size)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2))
+    else:
+        unit = "SAMPLES/S" if args.kind == STEP else "GFLOP/S"
+        rows = [("DEVICE", "SIZE", "US/STEP", unit)]
+        rows += [(r.device, f"{r.size:,}", f"{r.seconds * 1e6:,.1f}", f"{r.throughput:,.3g}") for r in result.rows]
+        print(f"{args.kind} in {args.dtype}: median time per step, the device synchronised before each clock read")
+        print(_table(rows))
+        for device, size in result.crossover.items():
+            print(f"{device} beats the CPU from {size:,} on" if size else f"{device} does not beat the CPU here")
+        if not result.crossover:
+            print("only the CPU was measured: no crossover to find")
+    if not result.complete:
+        print("gpudemo: stopped by the user", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return EXIT_OK

@@ -1,0 +1,83 @@
+"""Compare: the same run on every device, loss against wall-clock seconds, and a table of speeds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+
+from gpudemo.core.compare import CompareProgress, DeviceTiming
+from gpudemo.ui import format as fmt
+from gpudemo.ui.plot_style import new_plot
+
+# One colour per device, in the order they are measured (readable on white, and apart for most colour blindness).
+COLOURS = ("#1f5fbf", "#d0541f", "#2a9d4a", "#8e44ad", "#b8860b", "#17becf", "#7f7f7f", "#c2185b")
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate("CompareView", text)
+
+
+def colour(index: int) -> str:
+    return COLOURS[index % len(COLOURS)]
+
+
+class CompareView(QWidget):
+    COLUMNS = ("device", "status", "epochs/s", "time", "final loss", "speedup vs CPU")
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.plot = new_plot("comparePlot", tr("wall-clock seconds"), tr("loss (MSE)"))
+        self.plot.getPlotItem().setLogMode(y=True)
+        self.plot.getPlotItem().getAxis("left").enableAutoSIPrefix(False)
+        self.legend = self.plot.getPlotItem().addLegend(offset=(-10, 10))
+        self.table = QTableWidget(0, len(self.COLUMNS), objectName="compareTable")
+        self.table.setHorizontalHeaderLabels([tr(c) for c in self.COLUMNS])
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setMaximumHeight(170)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.table)
+        self._curves: dict[str, tuple[pg.PlotDataItem, list[float], list[float]]] = {}
+
+    def clear(self) -> None:
+        for curve, _, _ in self._curves.values():
+            self.plot.getPlotItem().removeItem(curve)
+        self._curves.clear()
+        self.legend.clear()
+        self.table.setRowCount(0)
+
+    def add_progress(self, progress: CompareProgress) -> None:
+        if progress.device not in self._curves:
+            pen = pg.mkPen(colour(len(self._curves)), width=2)
+            curve = pg.PlotDataItem(pen=pen, antialias=False, connect="finite", name=progress.device)
+            self.plot.getPlotItem().addItem(curve)
+            self._curves[progress.device] = (curve, [], [])
+        _curve, times, losses = self._curves[progress.device]
+        times.append(progress.seconds)
+        # the log axis has no place for 0 or a diverged loss: leave those points out
+        losses.append(progress.loss if np.isfinite(progress.loss) and progress.loss > 0 else np.nan)
+
+    def redraw(self) -> None:
+        for curve, times, losses in self._curves.values():
+            curve.setData(np.array(times, dtype=np.float64), np.array(losses, dtype=np.float64))
+
+    def show_timings(self, timings: list[DeviceTiming]) -> None:
+        self.redraw()
+        self.table.setRowCount(len(timings))
+        for row, timing in enumerate(timings):
+            speedup = "-" if timing.speedup_vs_cpu is None else f"{timing.speedup_vs_cpu:.2f}×"
+            cells = (timing.device, timing.status, "-" if timing.epochs_per_second is None
+                     else fmt.rate(timing.epochs_per_second), "-" if timing.seconds is None
+                     else fmt.duration(timing.seconds), fmt.loss(timing.final_loss), speedup)
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if column >= 2:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if timing.message:
+                    item.setToolTip(timing.message)
+                self.table.setItem(row, column, item)

@@ -1,0 +1,99 @@
+"""Sweep: throughput against size on each device, log-log, with the crossover marked."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from gpudemo.core.sweep import STEP, SweepResult, SweepRow
+from gpudemo.ui.compare_view import colour
+from gpudemo.ui.plot_style import new_plot
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate("SweepView", text)
+
+
+class SweepView(QWidget):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.kindCombo = QComboBox(objectName="sweepKindCombo")
+        self.kindCombo.addItem(tr("a training step of the line, 10 to 10,000,000 samples"), "step")
+        self.kindCombo.addItem(tr("an n × n matrix product, n from 16"), "matmul")
+        self.dtypeCombo = QComboBox(objectName="sweepDtypeCombo")
+        self.dtypeCombo.addItem("float32", "float32")
+        self.dtypeCombo.addItem("bfloat16", "bfloat16")
+        self.button = QPushButton(tr("Sweep every device"), objectName="sweepButton")
+        self.button.setToolTip(tr("Time one step at growing sizes on every device; the CPU is the baseline"))
+        self.plot = new_plot("sweepPlot", tr("size"), tr("throughput"))
+        self.plot.getPlotItem().setLogMode(x=True, y=True)
+        self.legend = self.plot.getPlotItem().addLegend(offset=(10, 10))
+        self.summary = QLabel(objectName="sweepSummary")
+        self.summary.setWordWrap(True)
+        controls = QHBoxLayout()
+        controls.addWidget(self.kindCombo, 1)
+        controls.addWidget(self.dtypeCombo)
+        controls.addWidget(self.button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(controls)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.summary)
+        self._series: dict[str, tuple[pg.PlotDataItem, list[int], list[float]]] = {}
+        self._marks: list[pg.GraphicsObject] = []
+
+    def kind(self) -> str:
+        return self.kindCombo.currentData()
+
+    def dtype(self) -> str:
+        return self.dtypeCombo.currentData()
+
+    def clear(self, kind: str) -> None:
+        plot = self.plot.getPlotItem()
+        for curve, _, _ in self._series.values():
+            plot.removeItem(curve)
+        for mark in self._marks:
+            plot.removeItem(mark)
+        self._series.clear()
+        self._marks.clear()
+        self.legend.clear()
+        self.summary.setText("")
+        plot.setLabel("bottom", tr("samples") if kind == STEP else tr("n (an n × n product)"))
+        plot.setLabel("left", tr("samples per second") if kind == STEP else tr("GFLOP/s"))
+
+    def add_row(self, row: SweepRow) -> None:
+        if row.device not in self._series:
+            colour_ = colour(len(self._series))
+            curve = pg.PlotDataItem(pen=pg.mkPen(colour_, width=2), symbol="o", symbolSize=7,
+                                    symbolBrush=colour_, symbolPen=None, name=row.device)
+            self.plot.getPlotItem().addItem(curve)
+            self._series[row.device] = (curve, [], [])
+        curve, sizes, throughputs = self._series[row.device]
+        sizes.append(row.size)
+        throughputs.append(row.throughput)
+        curve.setData(np.array(sizes, dtype=np.float64), np.array(throughputs, dtype=np.float64))
+
+    def show_result(self, result: SweepResult) -> None:
+        """Mark and name each device's crossover; say where each one wins."""
+        lines = []
+        for device, size in result.crossover.items():
+            if size is None:
+                lines.append(tr("{device} does not beat the CPU at any size measured.").format(device=device))
+                continue
+            lines.append(tr("{device} beats the CPU from {size} on.").format(device=device, size=f"{size:,}"))
+            index = list(self._series).index(device) if device in self._series else 0
+            mark = pg.InfiniteLine(pos=math.log10(size), angle=90, pen=pg.mkPen(colour(index), width=1,
+                                   style=pg.QtCore.Qt.PenStyle.DashLine),
+                                   label=tr("{device} wins from {size}").format(device=device, size=f"{size:,}"),
+                                   labelOpts={"position": 0.9, "color": colour(index), "fill": (255, 255, 255, 200)})
+            self.plot.getPlotItem().addItem(mark, ignoreBounds=True)
+            self._marks.append(mark)
+        if not result.crossover:
+            lines.append(tr("Only the CPU was measured: with a GPU listed, the sweep shows where it overtakes."))
+        if not result.complete:
+            lines.append(tr("Stopped before the end."))
+        self.summary.setText(" ".join(lines))

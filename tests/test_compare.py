@@ -1,0 +1,127 @@
+"""Compare and sweep in the core and on the command line, with the CPU as the only device here."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import torch
+
+from gpudemo.core import memory
+from gpudemo.core import sweep as sweep_module
+from gpudemo.core.compare import FAILED, NOT_RUN, CompareProgress, compare_devices, devices_to_compare
+from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.sweep import SweepResult, SweepRow, sweep
+from gpudemo.core.training import COMPLETED
+from tests.tutorial import tutorial_run
+
+
+def gpudemo(*args):
+    return subprocess.run([sys.executable, "-m", "gpudemo", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_the_cpu_is_always_measured_once():
+    assert devices_to_compare(["cuda:0"]) == ["cuda:0", "cpu"]
+    assert devices_to_compare(["cpu", "cuda:0", "cpu"]) == ["cpu", "cuda:0"]
+
+
+def test_compare_on_the_cpu_is_the_same_run_with_a_speedup_of_one():
+    progress = []
+    timings = compare_devices(TrainingConfig(epochs=300, seed=2), ["cpu"], on_progress=progress.append)
+    (cpu,) = timings
+    assert cpu.device == "cpu" and cpu.status == COMPLETED and cpu.speedup_vs_cpu == 1.0
+    assert cpu.final_loss == pytest.approx(tutorial_run(2, epochs=300)["losses"][-1], abs=1e-6)
+    assert cpu.epochs_per_second == pytest.approx(300 / cpu.seconds)
+    assert all(isinstance(p, CompareProgress) and p.device == "cpu" and p.total == 300 for p in progress)
+    assert progress[-1].epochs == 300
+    times, losses = cpu.curve
+    assert len(times) == len(progress) and np.all(np.diff(times) >= 0) and losses[-1] == pytest.approx(cpu.final_loss)
+
+
+def test_a_device_that_fails_is_reported_and_the_others_are_measured():
+    timings = compare_devices(TrainingConfig(epochs=50), ["meta", "cpu"])
+    meta, cpu = timings
+    assert meta.status == FAILED and "meta" in meta.message and meta.speedup_vs_cpu is None
+    assert cpu.status == COMPLETED and cpu.speedup_vs_cpu == 1.0
+    assert meta.to_json()["status"] == "failed"
+
+
+def test_a_stop_leaves_the_rest_not_run():
+    asked = []
+    timings = compare_devices(TrainingConfig(epochs=100_000), ["cpu", "meta"],
+                              should_stop=lambda: asked.append(1) or len(asked) > 200)
+    assert [t.status for t in timings] == ["stopped", NOT_RUN]
+
+
+def test_the_sweep_times_growing_steps_on_the_cpu():
+    rows = []
+    result = sweep("step", ["cpu"], max_size=1000, on_row=rows.append)
+    assert [r.size for r in result.rows] == [10, 100, 1000] and rows == result.rows
+    for row in result.rows:
+        assert row.seconds > 0 and row.throughput == pytest.approx(row.size / row.seconds)
+    assert result.crossover == {} and result.complete
+    data = result.to_json()
+    assert data["kind"] == "step" and data["rows"][0]["samples_per_second"] > 0 and data["crossover"] == {}
+
+
+def test_the_matmul_sweep_reports_gflops():
+    result = sweep("matmul", ["cpu"], max_size=64, dtype="bfloat16")
+    assert [r.size for r in result.rows] == [16, 32, 64]
+    assert result.rows[-1].throughput == pytest.approx(2 * 64**3 / result.rows[-1].seconds / 1e9)
+    assert result.to_json()["rows"][0]["gflops"] > 0
+
+
+def test_the_crossover_is_the_first_size_where_a_device_beats_the_cpu():
+    rows = [SweepRow("cpu", 10, 1e-5, 0), SweepRow("cuda:0", 10, 5e-5, 0),
+            SweepRow("cpu", 100, 2e-5, 0), SweepRow("cuda:0", 100, 5e-5, 0),
+            SweepRow("cpu", 1000, 9e-5, 0), SweepRow("cuda:0", 1000, 6e-5, 0),
+            SweepRow("cpu", 10000, 9e-4, 0), SweepRow("cuda:0", 10000, 7e-5, 0),
+            SweepRow("cuda:1", 10, 1e-3, 0)]
+    assert SweepResult("step", "float32", rows).crossover == {"cuda:0": 1000, "cuda:1": None}
+
+
+def test_a_device_stops_growing_where_memory_runs_out(monkeypatch):
+    monkeypatch.setattr(sweep_module, "free_bytes", lambda device: 100_000)
+    result = sweep("step", ["cpu"], max_size=100_000)
+    assert [r.size for r in result.rows] == [10, 100, 1000]  # 10,000 samples need more than 100 kB
+
+
+def test_a_stopped_sweep_says_so():
+    result = sweep("step", ["cpu"], should_stop=lambda: True)
+    assert result.rows == [] and not result.complete
+
+
+def test_compare_json_has_the_promised_fields():
+    out = gpudemo("compare", "--epochs", "200", "--json")
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(out.stdout)
+    assert [r["device"] for r in rows][-1] == "cpu"
+    for row in rows:
+        assert set(row) >= {"device", "status", "epochs_per_second", "seconds", "final_loss", "speedup_vs_cpu"}
+    assert rows[-1]["speedup_vs_cpu"] == 1.0
+
+
+def test_compare_table_and_sweep_json_and_bad_values():
+    out = gpudemo("compare", "--device", "cpu", "--problem", "line", "--samples", "1000", "--epochs", "50")
+    assert out.returncode == 0, out.stderr
+    assert "SPEEDUP VS CPU" in out.stdout and "1.00x" in out.stdout
+    out = gpudemo("sweep", "--max-size", "100", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["kind"] == "step" and [r["size"] for r in data["rows"]] == [10, 100] and data["crossover"] == {}
+    for args, named in ((["sweep", "--kind", "fft"], "'fft'"), (["sweep", "--dtype", "float64"], "'float64'"),
+                        (["compare", "--device", "cuda:7"], "'cuda:7'"), (["sweep", "--max-size", "5"], "max size")):
+        bad = gpudemo(*args)
+        assert bad.returncode == 2 and named in bad.stderr and "Traceback" not in bad.stderr
+
+
+@pytest.mark.cuda
+def test_on_cuda_compare_and_the_sweep_measure_the_gpu():
+    timings = compare_devices(TrainingConfig(problem="line", samples=1_000_000, epochs=50), ["cuda:0"])
+    gpu, cpu = timings
+    assert gpu.status == cpu.status == COMPLETED and gpu.speedup_vs_cpu > 0
+    result = sweep("step", ["cuda:0"], max_size=100_000)
+    assert {r.device for r in result.rows} == {"cpu", "cuda:0"} and "cuda:0" in result.crossover
+    assert torch.cuda.memory_allocated() < 2**30
+    assert memory.read_memory("cuda:0").reserved is not None
