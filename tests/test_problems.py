@@ -114,13 +114,14 @@ def test_minibatch_losses_stay_on_the_device_until_a_flush(monkeypatch):
     real_stack = torch.stack
     monkeypatch.setattr(torch, "stack", lambda tensors, *a, **k: stacks.append(len(tensors)) or real_stack(tensors, *a, **k))
     monkeypatch.setattr(torch.Tensor, "item", lambda self: pytest.fail("a sync per batch"))
-    result = run_training(TrainingConfig(problem="line", samples=2000, batch_size=10, epochs=50), fit=False)
+    result = run_training(TrainingConfig(problem="line", samples=2000, batch_size=10, epochs=50), fit=False,
+                          flush_seconds=60)  # no flush by time: 10,000 steps, read back twice
     try:
         while True:
             next(result)
     except StopIteration as done:
         assert done.value.epochs_run == 50
-    assert sum(stacks) == 50 and len(stacks) < 50
+    assert sum(stacks) == 50 and len(stacks) == 2  # the first epoch at once, then the rest
 
 
 def test_a_stop_between_minibatches_ends_the_run_without_the_partial_epoch():

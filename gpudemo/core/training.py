@@ -8,6 +8,7 @@ worker thread, sees the same numbers the tutorial's own loop computes.
 
 from __future__ import annotations
 
+import copy
 import threading
 import time
 import traceback
@@ -18,6 +19,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from gpudemo.core.control import RunControl
 from gpudemo.core.devices import synchronize
 from gpudemo.core.errors import TrainingError
 from gpudemo.core.history import LossHistory
@@ -159,6 +161,10 @@ class _Run:
             batches += 1
         return total / batches
 
+    def snapshot(self) -> nn.Module:
+        """A CPU copy of the model as it stands, for predictions while the run is paused."""
+        return copy.deepcopy(self.model).to("cpu")
+
     def fit(self) -> np.ndarray:
         with torch.no_grad():
             return self.forward(self.grid).reshape(-1).to("cpu", torch.float32).numpy()
@@ -203,6 +209,8 @@ def run_training(
     flush_seconds: float = FLUSH_SECONDS,
     history: LossHistory | None = None,
     fit: bool = True,
+    control: RunControl | None = None,
+    on_pause: Callable[[int, nn.Module], None] | None = None,
 ) -> Generator[LossBatch, None, TrainingResult]:
     """Train as the tutorial does, yielding losses in batches; returns the TrainingResult.
 
@@ -211,7 +219,14 @@ def run_training(
     fit view, the first one the data to draw it against. Raises TrainingError when the
     run cannot fit on its device (before anything is allocated), runs out of memory or
     the device fails; a loss that is not finite ends the run with status DIVERGED.
+
+    With a `control`, the run can also be paused before any epoch: the losses so far are
+    read back, `on_pause(epochs, a CPU copy of the model)` is called, and the loop waits
+    for a resume, a step (one epoch, then paused again) or a stop. Paused time is left
+    out of the timing, and the numbers are those of a run that was never paused.
     """
+    if control is not None:
+        should_stop = control.should_stop
     if history is None:
         history = LossHistory(config.epochs)
     elif history.count or history.capacity < config.epochs:
@@ -229,6 +244,7 @@ def run_training(
     status = COMPLETED
     diverged_at = None
     next_fit = 0.0  # when the fit may be evaluated again
+    paused = 0.0  # seconds spent paused, left out of the timing
 
     def flush(final: bool = False) -> LossBatch:
         nonlocal diverged_at, data, next_fit
@@ -244,7 +260,7 @@ def run_training(
         if fit and (final or diverged_at is not None or began >= next_fit):
             outputs = run.fit()
             next_fit = began + (time.perf_counter() - began) * (1 / FIT_SHARE - 1)
-        batch = LossBatch(first, history.extend(values), outputs, data, time.perf_counter() - start)
+        batch = LossBatch(first, history.extend(values), outputs, data, time.perf_counter() - start - paused)
         data = None
         return batch
 
@@ -257,6 +273,15 @@ def run_training(
     next_flush = start  # due after the first epoch
     try:
         for _epoch in range(config.epochs):
+            if control is not None and control.is_paused():
+                if pending:  # the plot shows every epoch up to the pause
+                    yield flush(final=True)
+                    if diverged_at is not None:
+                        break
+                if on_pause is not None:
+                    on_pause(history.count, run.snapshot())
+                paused += control.wait()
+                next_flush = time.perf_counter()  # a step's epoch comes back at once
             if should_stop():
                 status = STOPPED
                 break
@@ -274,7 +299,7 @@ def run_training(
             yield flush(final=True)
         if diverged_at is not None:
             status = DIVERGED
-        seconds = time.perf_counter() - start
+        seconds = time.perf_counter() - start - paused
         on_phase(TO_CPU)
         model = run.model.to("cpu")
     except (RuntimeError, MemoryError) as error:
@@ -290,13 +315,15 @@ def train(
     on_phase: Callable[[str], None] = _ignore,
     history: LossHistory | None = None,
     fit: bool = False,
+    control: RunControl | None = None,
+    on_pause: Callable[[int, nn.Module], None] | None = None,
 ) -> TrainingResult:
     """Run `run_training` to the end, handing each batch of losses to `on_batch`.
 
     `fit` evaluates the model for a fit view at flushes (the window wants it; the
     command line does not).
     """
-    run = run_training(config, should_stop, on_phase, history=history, fit=fit)
+    run = run_training(config, should_stop, on_phase, history=history, fit=fit, control=control, on_pause=on_pause)
     while True:
         try:
             batch = next(run)

@@ -115,6 +115,11 @@ class CodePanel(QDockWidget):
         self._phase = phase
         self._show_mark()
 
+    def mark_paused(self, epoch: int) -> None:
+        """Mark the training loop, and say that the run holds there."""
+        self.mark(TRAINING)
+        self.stepLabel.setText(self.tr("Paused in the training loop after epoch {epoch}").format(epoch=f"{epoch:,}"))
+
     def marked_lines(self) -> list[int]:
         return [] if self._phase is None or self._script is None else list(self._script.lines(self._phase))
 

@@ -9,10 +9,12 @@ from collections.abc import Sequence
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QMainWindow,
     QProgressBar,
+    QScrollArea,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -63,6 +65,8 @@ class MainWindow(QMainWindow):
         self._fit = None  # the newest fit outputs not yet drawn
         self._dirty = False
         self._started_at = 0.0
+        self._pause_asked = False  # Pause pressed and not yet resumed
+        self._paused_at: float | None = None  # when the run was held (None: not held)
         self._counters_at = 0.0  # when the progress bar and the rate were last set
 
         self._refresh = QTimer(self)
@@ -79,6 +83,7 @@ class MainWindow(QMainWindow):
         self._controller.fitted.connect(self._on_fitted)
         self._controller.phaseChanged.connect(self.codePanel.mark)
         self._controller.phaseChanged.connect(self._on_phase)
+        self._controller.paused.connect(self._on_paused)
         self._controller.succeeded.connect(self._on_succeeded)
         self._controller.failed.connect(self._on_failed)
         self._controller.finished.connect(self._on_thread_finished)
@@ -97,7 +102,7 @@ class MainWindow(QMainWindow):
         panel = self.trainingPanel
         for name in ("problemCombo", "samplesSpin", "widthSpin", "depthSpin", "batchSpin", "optimizerCombo",
                      "epochsSpin", "lrInput", "seedInput", "startButton", "stopButton", "compareButton",
-                     "settingsError"):
+                     "pauseButton", "stepButton", "settingsError"):
             setattr(self, name, getattr(panel, name))
 
         self.predictionPanel = PredictionPanel()
@@ -112,7 +117,13 @@ class MainWindow(QMainWindow):
         left.addWidget(self.predictionPanel, 1)
         left_widget = QWidget()
         left_widget.setLayout(left)
-        left_widget.setFixedWidth(380)
+        # In a scroll area: on a short screen the column scrolls instead of squeezing its rows.
+        left_scroll = QScrollArea(objectName="leftColumn")
+        left_scroll.setWidget(left_widget)
+        left_scroll.setWidgetResizable(True)
+        left_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        left_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        left_scroll.setFixedWidth(380 + left_scroll.verticalScrollBar().sizeHint().width())
 
         self.statusLabel = QLabel(self.tr("Ready: pick a device and press Start training."),
                                   objectName="statusLabel")
@@ -154,7 +165,7 @@ class MainWindow(QMainWindow):
 
         central = QWidget()
         columns = QHBoxLayout(central)
-        columns.addWidget(left_widget)
+        columns.addWidget(left_scroll)
         columns.addLayout(right, 1)
         self.setCentralWidget(central)
 
@@ -166,6 +177,8 @@ class MainWindow(QMainWindow):
         self.startButton.clicked.connect(self.start_training)
         self.stopButton.clicked.connect(self.stop_training)
         self.compareButton.clicked.connect(self.start_compare)
+        self.pauseButton.clicked.connect(self.toggle_pause)
+        self.stepButton.clicked.connect(self.step_epoch)
         self.sweepButton.clicked.connect(self.start_sweep)
         panel.startRequested.connect(self.start_training)
         self.predictionPanel.predicted.connect(self._on_predicted)
@@ -271,7 +284,7 @@ class MainWindow(QMainWindow):
     def _start_measuring(self) -> None:
         self.rateLabel.setText("")
         self.resultLabel.setText("")
-        self._set_running(True)
+        self._set_running(True, training=False)
         self._memory_device = "cpu"
         self._refresh.start()
         self._memory.start()
@@ -282,6 +295,50 @@ class MainWindow(QMainWindow):
         """Stop whatever is going: a run, a comparison or a sweep."""
         self._controller.stop()
         self.measurements.stop()
+
+    def is_paused(self) -> bool:
+        return self._paused_at is not None
+
+    @Slot()
+    def toggle_pause(self) -> None:
+        """Pause the run before its next epoch, or let a paused run go on."""
+        if not self._controller.is_running():
+            return
+        if self._pause_asked:
+            self._pause_asked = False
+            if self._paused_at is not None:  # the rate leaves the pause out
+                self._started_at += time.perf_counter() - self._paused_at
+                self._paused_at = None
+            self._controller.resume()
+            self.trainingPanel.set_paused(False)
+            self._set_status(self.tr("Training on {device}…").format(device=self._config.device))
+            self.codePanel.mark(TRAINING)
+        else:
+            self._pause_asked = True
+            self._controller.pause()
+            self.pauseButton.setText(self.tr("Resume"))
+            self._set_status(self.tr("Pausing before the next epoch…"))
+
+    @Slot()
+    def step_epoch(self) -> None:
+        if self.is_paused():
+            self._controller.step()
+
+    @Slot(int, object)
+    def _on_paused(self, epochs: int, model) -> None:
+        if not self._pause_asked:
+            return  # resumed before the run got to hold
+        if self._paused_at is None:
+            self._paused_at = time.perf_counter()
+        self._count = epochs
+        self._dirty = True
+        self._redraw(final=True)
+        self.trainingPanel.set_paused(True)
+        self.predictionPanel.set_model(model, self._config, epochs)
+        self.codePanel.mark_paused(epochs)
+        self._set_status(self.tr(
+            "Paused at epoch {epoch} of {total}: Step runs one more epoch, Resume goes on,"
+            " Predict uses the model as it stands.").format(epoch=f"{epochs:,}", total=f"{self._config.epochs:,}"))
 
     @Slot(int, int)
     def _on_measure_progress(self, value: int, maximum: int) -> None:
@@ -353,7 +410,7 @@ class MainWindow(QMainWindow):
         self._count = result.epochs_run
         self._dirty = True
         self._redraw(final=True)
-        self.predictionPanel.set_model(result.model, result.config)
+        self.predictionPanel.set_model(result.model, result.config, result.epochs_run)
         summary = self.tr("{epochs} epochs on {device} in {seconds} ({rate} epochs/s)").format(
             epochs=f"{result.epochs_run:,}", device=result.config.device,
             seconds=fmt.duration(result.seconds), rate=fmt.rate(result.epochs_per_second))
@@ -387,6 +444,7 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_thread_finished(self) -> None:
+        self._pause_asked, self._paused_at = False, None
         self._refresh.stop()
         self._memory.stop()
         self._read_memory(running=False)
@@ -395,8 +453,8 @@ class MainWindow(QMainWindow):
         self._set_running(False)
         self.runFinished.emit()
 
-    def _set_running(self, running: bool) -> None:
-        self.trainingPanel.set_running(running)
+    def _set_running(self, running: bool, training: bool = True) -> None:
+        self.trainingPanel.set_running(running, training)
         self.deviceList.setEnabled(not running)
         for widget in (self.sweepButton, self.sweepView.kindCombo, self.sweepView.dtypeCombo):
             widget.setEnabled(not running)
@@ -407,7 +465,8 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_predicted(self) -> None:
-        self.codePanel.mark(PREDICTING)
+        if not self.is_paused():  # while paused, the mark stays where the run holds
+            self.codePanel.mark(PREDICTING)
 
     @Slot(bool)
     def _on_log_scale(self, on: bool) -> None:

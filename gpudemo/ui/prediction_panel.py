@@ -31,6 +31,7 @@ class PredictionPanel(QGroupBox):
         self.setTitle(self.tr("3. Predict on the CPU"))
         self._model = None
         self._config: TrainingConfig | None = None
+        self._epochs = 0
         self.input = QLineEdit("4", objectName="predictInput")
         self.input.setPlaceholderText(self.tr("values, e.g. 4, 5.5, -1"))
         self.button = QPushButton(self.tr("Predict"), objectName="predictButton")
@@ -51,9 +52,10 @@ class PredictionPanel(QGroupBox):
         self.button.clicked.connect(self.predict)
         self.input.returnPressed.connect(self.predict)
 
-    def set_model(self, model, config: TrainingConfig) -> None:
-        """The CPU model to predict with, and the run that trained it."""
+    def set_model(self, model, config: TrainingConfig, epochs: int | None = None) -> None:
+        """The CPU model to predict with, the run that trained it, and its epochs so far."""
         self._model, self._config = model, config
+        self._epochs = config.epochs if epochs is None else epochs
 
     @Slot()
     def predict(self) -> None:
@@ -73,7 +75,7 @@ class PredictionPanel(QGroupBox):
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(row, column, item)
         self._say(self.tr("Computed on the CPU by the model trained on {device} ({epochs} epochs).").format(
-            device=self._config.device, epochs=f"{self._config.epochs:,}"))
+            device=self._config.device, epochs=f"{self._epochs:,}"))
         self.predicted.emit()
 
     def _say(self, text: str, error: bool = False) -> None:

@@ -77,6 +77,10 @@ class TrainingPanel(QGroupBox):
         self.startButton = QPushButton(self.tr("Start training"), objectName="startButton")
         self.stopButton = QPushButton(self.tr("Stop"), objectName="stopButton")
         self.startButton.setDefault(True)
+        self.pauseButton = QPushButton(self.tr("Pause"), objectName="pauseButton")
+        self.pauseButton.setToolTip(self.tr("Hold the run before its next epoch; predictions use the model as it stands"))
+        self.stepButton = QPushButton(self.tr("Step one epoch"), objectName="stepButton")
+        self.stepButton.setToolTip(self.tr("While paused: run one epoch, then hold again"))
         self.compareButton = QPushButton(self.tr("Compare every device"), objectName="compareButton")
         self.compareButton.setToolTip(self.tr(
             "Run these settings on each device in turn, timed fairly, with the CPU as the baseline"))
@@ -103,7 +107,11 @@ class TrainingPanel(QGroupBox):
         buttons.addWidget(self.stopButton, 1)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
+        hold = QHBoxLayout()
+        hold.addWidget(self.pauseButton, 1)
+        hold.addWidget(self.stepButton, 1)
         layout.addLayout(buttons)
+        layout.addLayout(hold)
         layout.addWidget(self.compareButton)
         layout.addWidget(self.settingsError)
 
@@ -159,15 +167,22 @@ class TrainingPanel(QGroupBox):
         self.settingsError.setText(text)
         self.settingsError.setVisible(bool(text))
 
-    def set_running(self, running: bool) -> None:
+    def set_running(self, running: bool, training: bool = True) -> None:
+        """Lock the form while a job goes; Pause is for a training run only."""
         self._running = running
         self.startButton.setEnabled(not running)
         self.compareButton.setEnabled(not running)
         self.stopButton.setEnabled(running)
+        self.pauseButton.setEnabled(running and training)
+        self.set_paused(False)
         for widget in self._inputs:
             widget.setEnabled(not running)
         if not running:
             self._apply_problem()
+
+    def set_paused(self, paused: bool) -> None:
+        self.pauseButton.setText(self.tr("Resume") if paused else self.tr("Pause"))
+        self.stepButton.setEnabled(paused)
 
     @Slot()
     def _apply_problem(self) -> None:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
+from gpudemo.core.control import RunControl
 from gpudemo.core.history import LossHistory
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.training import LossBatch, TrainingError, train
@@ -63,11 +64,16 @@ class TrainingWorker(_Worker):
     dataReady = Signal(object)  # DataSample: the points the fit view draws, once a run
     fitted = Signal(object)  # np.ndarray: the model's outputs on the fit grid
     phaseChanged = Signal(str)
+    paused = Signal(int, object)  # epochs run, a CPU copy of the model as it stands
 
     def __init__(self, config: TrainingConfig, history: LossHistory):
         super().__init__()
         self._config = config
         self._history = history
+        self.control = RunControl()  # pause, step and stop, from the GUI thread
+
+    def request_stop(self) -> None:
+        self.control.stop()
 
     def _on_batch(self, batch: LossBatch) -> None:
         if batch.data is not None:
@@ -77,8 +83,8 @@ class TrainingWorker(_Worker):
         self.progressed.emit(batch.last_epoch)
 
     def _work(self) -> object:
-        return train(self._config, self._stop.is_set, on_batch=self._on_batch, on_phase=self.phaseChanged.emit,
-                     history=self._history, fit=True)
+        return train(self._config, on_batch=self._on_batch, on_phase=self.phaseChanged.emit,
+                     history=self._history, fit=True, control=self.control, on_pause=self.paused.emit)
 
 
 class TaskWorker(_Worker):
@@ -166,6 +172,7 @@ class TrainingController(_ThreadOwner):
     dataReady = Signal(object)
     fitted = Signal(object)
     phaseChanged = Signal(str)
+    paused = Signal(int, object)  # the run holds at this epoch; the model as it stands, on the CPU
 
     def start(self, config: TrainingConfig, history: LossHistory) -> None:
         worker = TrainingWorker(config, history)
@@ -173,7 +180,24 @@ class TrainingController(_ThreadOwner):
         worker.dataReady.connect(self._on_data)
         worker.fitted.connect(self._on_fitted)
         worker.phaseChanged.connect(self._on_phase)
+        worker.paused.connect(self._on_paused)
         self._launch(worker, "gpudemo-training")
+
+    def pause(self) -> None:
+        if self._worker is not None:
+            self._worker.control.pause()
+
+    def resume(self) -> None:
+        if self._worker is not None:
+            self._worker.control.resume()
+
+    def step(self) -> None:
+        if self._worker is not None:
+            self._worker.control.step()
+
+    @Slot(int, object)
+    def _on_paused(self, epochs: int, model) -> None:
+        self.paused.emit(epochs, model)
 
     @Slot(int)
     def _on_progressed(self, count: int) -> None:

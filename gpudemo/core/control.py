@@ -1,0 +1,58 @@
+"""Stop, pause and step a run from another thread; the training loop asks before every step.
+
+Qt-free, so the window's worker, the command line and tests drive a run the same way.
+Asking is cheap (an attribute read); waiting while paused blocks on a condition, not a spin.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+
+class RunControl:
+    def __init__(self) -> None:
+        self._condition = threading.Condition()
+        self._stop = False
+        self._paused = False
+        self._steps = 0  # epochs asked for while paused, not yet run
+
+    def should_stop(self) -> bool:
+        return self._stop
+
+    def is_paused(self) -> bool:
+        return self._paused
+
+    def stop(self) -> None:
+        """End the run at its next check, paused or not."""
+        with self._condition:
+            self._stop = True
+            self._condition.notify_all()
+
+    def pause(self) -> None:
+        """Hold the run before its next epoch."""
+        with self._condition:
+            self._paused = True
+
+    def resume(self) -> None:
+        with self._condition:
+            self._paused = False
+            self._steps = 0
+            self._condition.notify_all()
+
+    def step(self) -> None:
+        """While paused: let one more epoch run, then hold again."""
+        with self._condition:
+            if self._paused:
+                self._steps += 1
+                self._condition.notify_all()
+
+    def wait(self) -> float:
+        """Block while paused, until a resume, a step or a stop; the seconds spent waiting."""
+        began = time.perf_counter()
+        with self._condition:
+            while self._paused and not self._stop and self._steps == 0:
+                self._condition.wait()
+            if self._steps:
+                self._steps -= 1
+        return time.perf_counter() - began

@@ -1,0 +1,84 @@
+"""Pause, step and stop from outside the loop (core/control.py): plain pytest, no Qt."""
+
+import threading
+import time
+
+import numpy as np
+import pytest
+import torch
+
+from gpudemo.core.control import RunControl
+from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.training import COMPLETED, STOPPED, train
+
+
+@pytest.mark.parametrize("config", [TrainingConfig(epochs=300),
+                                    TrainingConfig(problem="sine", samples=200, batch_size=64, epochs=40,
+                                                   optimizer="adam", lr=0.01)])
+def test_a_paused_and_resumed_run_gives_exactly_the_same_losses(config):
+    control = RunControl()
+    pauses = []
+
+    def pause_at_the_tenth_epoch(batch):
+        if batch.last_epoch >= 10 and not pauses:
+            control.pause()
+
+    def on_pause(epochs, model):
+        pauses.append(epochs)
+        control.resume()
+
+    paused = train(config, on_batch=pause_at_the_tenth_epoch, control=control, on_pause=on_pause)
+    plain = train(config)
+    assert len(pauses) == 1 and pauses[0] >= 10
+    assert paused.losses.tobytes() == plain.losses.tobytes()  # bit for bit
+    for a, b in zip(paused.model.parameters(), plain.model.parameters()):
+        assert torch.equal(a, b)
+
+
+def test_each_step_runs_one_epoch_and_the_snapshot_is_the_model_then():
+    control = RunControl()
+    control.pause()  # before the first epoch
+    seen = []
+
+    def on_pause(epochs, model):
+        seen.append((epochs, model.weight.item(), next(model.parameters()).device.type))
+        if len(seen) < 4:
+            control.step()
+        else:
+            control.resume()
+
+    result = train(TrainingConfig(epochs=20), control=control, on_pause=on_pause)
+    assert [epochs for epochs, _, _ in seen] == [0, 1, 2, 3]
+    assert all(device == "cpu" for _, _, device in seen)
+    torch.manual_seed(0)
+    assert seen[0][1] == torch.nn.Linear(1, 1).weight.item()  # epoch 0: the initial weights
+    assert result.status == COMPLETED and result.epochs_run == 20
+    np.testing.assert_array_equal(result.losses, train(TrainingConfig(epochs=20)).losses)
+
+
+def test_a_stop_while_paused_ends_the_run():
+    control = RunControl()
+    control.pause()
+    result = train(TrainingConfig(epochs=100), control=control, on_pause=lambda epochs, model: control.stop())
+    assert result.status == STOPPED and result.epochs_run == 0
+
+
+def test_paused_time_is_left_out_of_the_timing():
+    control = RunControl()
+    control.pause()
+
+    def resume_later(epochs, model):
+        threading.Timer(0.3, control.resume).start()
+
+    began = time.perf_counter()
+    result = train(TrainingConfig(epochs=50), control=control, on_pause=resume_later)
+    wall = time.perf_counter() - began
+    assert result.epochs_run == 50 and result.seconds <= wall - 0.3
+
+
+def test_a_step_or_resume_without_a_pause_changes_nothing():
+    control = RunControl()
+    control.step()
+    control.resume()
+    assert not control.is_paused() and control.wait() < 0.1
+    assert train(TrainingConfig(epochs=5), control=control).epochs_run == 5

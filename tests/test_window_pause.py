@@ -1,0 +1,74 @@
+"""Pause, resume and step in the window."""
+
+import numpy as np
+
+from tests.windows import first_curve, open_window, run_to_end
+
+
+def pause_and_wait(qtbot, window):
+    with qtbot.waitSignal(window._controller.paused, timeout=60_000):
+        window.pauseButton.click()
+
+
+def test_pause_holds_the_run_predicts_with_the_model_as_it_stands_and_steps_one_epoch(qtbot):
+    window = open_window(qtbot)
+    window.epochsSpin.setValue(10_000_000)
+    assert not window.pauseButton.isEnabled() and not window.stepButton.isEnabled()
+    window.startButton.click()
+    assert window.pauseButton.isEnabled() and not window.stepButton.isEnabled()
+    qtbot.waitUntil(lambda: window.progressBar.value() > 0, timeout=60_000)
+    pause_and_wait(qtbot, window)
+    held = window._history.count
+    assert window.pauseButton.text() == "Resume" and window.stepButton.isEnabled()
+    assert window.progressBar.value() == held and len(first_curve(window).xData) == held
+    assert window.statusLabel.text().startswith(f"Paused at epoch {held:,} of 10,000,000")
+    assert "Paused in the training loop" in window.codePanel.stepLabel.text()
+    window.predictInput.setText("4")
+    window.predictButton.click()
+    assert window.predictionTable.rowCount() == 1 and f"({held:,} epochs)" in window.predictMessage.text()
+    for n in (1, 2):  # each press: one epoch, then held again
+        with qtbot.waitSignal(window._controller.paused, timeout=60_000):
+            window.stepButton.click()
+        assert window._history.count == held + n and window.progressBar.value() == held + n
+    window.pauseButton.click()  # Resume
+    assert window.pauseButton.text() == "Pause" and not window.stepButton.isEnabled()
+    qtbot.waitUntil(lambda: window.progressBar.value() > held + 2, timeout=60_000)
+    with qtbot.waitSignal(window.runFinished, timeout=60_000):
+        window.stopButton.click()
+    assert window.statusLabel.text().startswith("Stopped at epoch")
+    assert not window.pauseButton.isEnabled() and window.pauseButton.text() == "Pause"
+
+
+def test_stop_while_paused_ends_the_run(qtbot):
+    window = open_window(qtbot)
+    window.epochsSpin.setValue(10_000_000)
+    window.startButton.click()
+    qtbot.waitUntil(lambda: window.progressBar.value() > 0, timeout=60_000)
+    pause_and_wait(qtbot, window)
+    held = window._history.count
+    with qtbot.waitSignal(window.runFinished, timeout=60_000):
+        window.stopButton.click()
+    assert window.statusLabel.text().startswith(f"Stopped at epoch {held:,}")
+    assert window.startButton.isEnabled()
+
+
+def test_a_paused_and_resumed_run_in_the_window_matches_one_that_was_not(qtbot):
+    window = open_window(qtbot)
+    window.epochsSpin.setValue(3000)
+    run_to_end(qtbot, window)
+    plain = first_curve(window).yData.copy()
+    window.startButton.click()
+    pause_and_wait(qtbot, window)
+    with qtbot.waitSignal(window.runFinished, timeout=60_000):
+        window.pauseButton.click()  # Resume
+    assert window.statusLabel.text().startswith("Completed")
+    np.testing.assert_array_equal(first_curve(window).yData, plain)
+
+
+def test_compare_cannot_be_paused(qtbot):
+    window = open_window(qtbot)
+    window.epochsSpin.setValue(10_000_000)
+    window.compareButton.click()
+    assert not window.pauseButton.isEnabled()
+    with qtbot.waitSignal(window.runFinished, timeout=60_000):
+        window.stopButton.click()
