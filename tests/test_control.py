@@ -1,12 +1,13 @@
 """Pause, step and stop from outside the loop (core/control.py): plain pytest, no Qt."""
 
-import threading
 import time
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 import torch
 
+from gpudemo.core import training
 from gpudemo.core.control import RunControl
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.training import COMPLETED, STOPPED, train
@@ -63,17 +64,23 @@ def test_a_stop_while_paused_ends_the_run():
     assert result.status == STOPPED and result.epochs_run == 0
 
 
-def test_paused_time_is_left_out_of_the_timing():
+def test_paused_time_is_left_out_of_the_timing(monkeypatch):
+    # A pause of 1,000 s on the loop's own clock, without waiting for it: a real wait would
+    # make this test depend on how a busy machine schedules two threads.
+    real, offset = time.perf_counter, [0.0]
+    monkeypatch.setattr(training, "time", SimpleNamespace(perf_counter=lambda: real() + offset[0]))
+
+    def pause_for_a_long_time(self):
+        offset[0] += 1000.0
+        self.resume()
+        return 1000.0
+
+    monkeypatch.setattr(RunControl, "wait", pause_for_a_long_time)
     control = RunControl()
     control.pause()
-
-    def resume_later(epochs, model):
-        threading.Timer(0.3, control.resume).start()
-
-    began = time.perf_counter()
-    result = train(TrainingConfig(epochs=50), control=control, on_pause=resume_later)
-    wall = time.perf_counter() - began
-    assert result.epochs_run == 50 and result.seconds <= wall - 0.3
+    result = train(TrainingConfig(epochs=50), control=control)
+    assert result.epochs_run == 50 and offset[0] == 1000.0
+    assert 0 < result.seconds < 100  # without the pause left out it would be over 1,000
 
 
 def test_a_step_or_resume_without_a_pause_changes_nothing():
