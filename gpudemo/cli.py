@@ -279,7 +279,7 @@ def run_train(args: argparse.Namespace) -> int:
     stop = threading.Event()
     previous = signal.signal(signal.SIGINT, lambda *_: stop.set())
     try:
-        result = train(config, stop.is_set, on_batch=bar and (lambda batch: bar.update(batch.last_epoch)))
+        result = train(config, stop.is_set, on_batch=bar and (lambda batch: bar.update(batch.last_epoch, batch.seconds)))
     except TrainingError as error:
         print(f"gpudemo: {error}", file=sys.stderr)
         return EXIT_FAILED

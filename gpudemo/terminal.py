@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import shutil
-import time
 from typing import TextIO
+
+from gpudemo.core import pace
 
 
 def format_duration(seconds: float) -> str:
@@ -19,12 +21,12 @@ class ProgressBar:
         self.stream = stream
         self.total = total
         self.label = label
-        self.start = time.perf_counter()
 
-    def update(self, done: int) -> None:
-        elapsed = time.perf_counter() - self.start
-        rate = done / elapsed if elapsed > 0 else 0.0
-        eta = format_duration((self.total - done) / rate) if rate > 0 else "?"
+    def update(self, done: int, seconds: float) -> None:
+        """`done` epochs after `seconds` of training (the loop's clock, as the window reads it)."""
+        rate = pace.rate(done, seconds)
+        remaining = pace.eta(done, self.total, seconds)
+        eta = format_duration(remaining) if math.isfinite(remaining) else "?"
         text = f" {done:,}/{self.total:,} epochs  {rate:,.0f} epochs/s  ETA {eta}"
         width = max(10, min(40, shutil.get_terminal_size((80, 24)).columns - len(self.label) - len(text) - 8))
         filled = int(width * done / self.total) if self.total else width

@@ -145,3 +145,16 @@ def test_a_run_too_large_for_the_device_exits_1_with_the_figures():
     assert out.returncode == 1
     assert "needs about" in out.stderr and "TiB" in out.stderr and "is free there" in out.stderr
     assert "Traceback" not in out.stderr and out.stdout == ""
+
+
+def test_the_terminal_bar_reads_the_loops_clock_as_the_window_does():
+    import io
+
+    from gpudemo.terminal import ProgressBar
+
+    stream = io.StringIO()
+    bar = ProgressBar(stream, 1000)
+    bar.update(250, 0.5)
+    assert "250/1,000 epochs  500 epochs/s  ETA 0:02" in stream.getvalue()
+    bar.update(0, 0.0)
+    assert stream.getvalue().endswith("0 epochs/s  ETA ?")

@@ -16,10 +16,9 @@ import numpy as np
 
 from gpudemo.core.errors import TrainingError
 from gpudemo.core.settings import TrainingConfig
-from gpudemo.core.training import COMPLETED, STOPPED, LossBatch, train
+from gpudemo.core.training import COMPLETED, FAILED, STOPPED, LossBatch, train
 
 WARM_UP_EPOCHS = 20
-FAILED = "failed"
 NOT_RUN = "not run"  # stopped before its turn
 
 

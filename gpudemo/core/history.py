@@ -27,6 +27,31 @@ class LossHistory:
         self.max_finite = -np.inf
         self.min_finite = np.inf
 
+    def clear(self) -> None:
+        """Forget every loss, keeping the room."""
+        self.count = 0
+        self.min_positive, self.max_finite, self.min_finite = np.inf, -np.inf, np.inf
+
+    def reserve(self, capacity: int) -> None:
+        """Make room for `capacity` epochs in all (a copy of what is kept)."""
+        if capacity > self.capacity:
+            self._resize(capacity)
+
+    def trim(self) -> None:
+        """Let go of the room no epoch uses (a finished run keeps only what it ran)."""
+        if self.capacity > self.count:
+            self._resize(self.count)
+
+    def _resize(self, capacity: int) -> None:
+        blocks = -(-capacity // BLOCK)
+        kept = min(len(self._block_min), blocks)
+        values = np.empty(capacity, dtype=np.float32)
+        values[: self.count] = self._values[: self.count]
+        block_min = np.full(blocks, np.nan, dtype=np.float32)
+        block_max = np.full(blocks, np.nan, dtype=np.float32)
+        block_min[:kept], block_max[:kept] = self._block_min[:kept], self._block_max[:kept]
+        self._values, self._block_min, self._block_max = values, block_min, block_max
+
     @property
     def capacity(self) -> int:
         return len(self._values)
@@ -49,21 +74,35 @@ class LossHistory:
         start, end = self.count, self.count + len(losses)
         self._values[start:end] = losses
         added = self._values[start:end]
-        finite = added[np.isfinite(added)]
-        if len(finite):
-            self.min_finite = min(self.min_finite, float(finite.min()))
-            self.max_finite = max(self.max_finite, float(finite.max()))
-            positive = finite[finite > 0]
-            if len(positive):
-                self.min_positive = min(self.min_positive, float(positive.min()))
-        first, last = start // BLOCK, -(-end // BLOCK)
-        span = np.full((last - first) * BLOCK, np.nan, dtype=np.float32)
-        span[: end - first * BLOCK] = self._values[first * BLOCK : end]
-        span = span.reshape(-1, BLOCK)
-        self._block_min[first:last] = np.fmin.reduce(span, axis=1)
-        self._block_max[first:last] = np.fmax.reduce(span, axis=1)
+        self._note_extremes(added)
+        # Block extremes: whole blocks straight from the values (no copy), the last partial one padded.
+        first, whole = start // BLOCK, end // BLOCK
+        if whole > first:
+            blocks = self._values[first * BLOCK: whole * BLOCK].reshape(-1, BLOCK)
+            np.fmin.reduce(blocks, axis=1, out=self._block_min[first:whole])
+            np.fmax.reduce(blocks, axis=1, out=self._block_max[first:whole])
+        if end > whole * BLOCK:
+            tail = self._values[max(whole * BLOCK, 0): end]
+            self._block_min[whole] = np.fmin.reduce(tail)
+            self._block_max[whole] = np.fmax.reduce(tail)
         self.count = end
         return added
+
+    def _note_extremes(self, added: np.ndarray) -> None:
+        if not len(added):
+            return
+        finite = added if np.isfinite(added).all() else added[np.isfinite(added)]
+        if not len(finite):
+            return
+        low, high = float(finite.min()), float(finite.max())
+        self.min_finite = min(self.min_finite, low)
+        self.max_finite = max(self.max_finite, high)
+        if low <= 0:
+            finite = finite[finite > 0]
+            if not len(finite):
+                return
+            low = float(finite.min())
+        self.min_positive = min(self.min_positive, low)
 
     def envelope(self, count: int, first: int, last: int, bins: int) -> tuple[np.ndarray, np.ndarray]:
         """Points that draw epochs first..last (1-based, inclusive) of the first `count`.

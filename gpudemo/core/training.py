@@ -19,6 +19,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from gpudemo.core import pace
 from gpudemo.core.control import RunControl
 from gpudemo.core.devices import synchronize
 from gpudemo.core.errors import TrainingError
@@ -29,12 +30,13 @@ from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.steps import direct_call, step_function, zero_grad_function
 
-__all__ = ["COMPLETED", "STOPPED", "DIVERGED", "TO_DEVICE", "TRAINING", "TO_CPU", "LossBatch", "DataSample",
+__all__ = ["COMPLETED", "STOPPED", "DIVERGED", "FAILED", "TO_DEVICE", "TRAINING", "TO_CPU", "LossBatch", "DataSample",
            "TrainingError", "TrainingResult", "run_training", "train", "warm_up", "is_warm"]
 
 COMPLETED = "completed"
 STOPPED = "stopped"
 DIVERGED = "diverged"
+FAILED = "failed"  # raised a TrainingError: out of memory, a lost device
 
 # The phases a run goes through, in order, as the tutorial names them.
 TO_DEVICE = "to_device"
@@ -99,7 +101,7 @@ class TrainingResult:
 
     @property
     def epochs_per_second(self) -> float:
-        return self.epochs_run / self.seconds if self.seconds > 0 else 0.0
+        return pace.rate(self.epochs_run, self.seconds)
 
     @property
     def parameters(self) -> dict[str, float]:

@@ -1,0 +1,231 @@
+"""The runs of a session: each one's settings, losses, status, result and timing, with no Qt.
+
+A `Run` is what a person started with one press of Start; a `Session` keeps the
+recent ones, at most MAX_RUNS and MAX_BYTES of memory, the oldest finished run going
+first, and tells whoever subscribed what was added, changed or removed. The window's
+views subscribe; the session never knows them.
+
+Only one thread changes a session and its runs (the window's GUI thread). The
+training thread writes into a run's LossHistory; the run's `count` says how much of
+it the batches handed over so far, and nobody reads past it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from torch import nn
+
+from gpudemo.core import pace
+from gpudemo.core.history import LossHistory
+from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.smoothing import SmoothedHistory
+from gpudemo.core.training import COMPLETED, DIVERGED, FAILED, STOPPED, DataSample, LossBatch, TrainingResult
+
+PREPARING = "preparing"
+RUNNING = "running"
+PAUSED = "paused"
+LIVE = (PREPARING, RUNNING, PAUSED)
+ENDED = (COMPLETED, STOPPED, DIVERGED, FAILED)
+
+MAX_RUNS = 20
+MAX_BYTES = 512 * 2**20  # the losses, smoothed curves and models of every run kept
+
+
+def _model_bytes(model: nn.Module | None) -> int:
+    if model is None:
+        return 0
+    return sum(p.numel() * p.element_size() for p in model.parameters())
+
+
+class Run:
+    def __init__(self, number: int, config: TrainingConfig):
+        self.number = number  # 1, 2, ... in the order the session started them
+        self.config = config
+        self.history = LossHistory(config.epochs)
+        self.status = PREPARING
+        self.result: TrainingResult | None = None
+        self.message = ""  # why it failed
+        self.count = 0  # epochs whose loss is in the history and may be read
+        self.seconds = 0.0  # trained so far, paused time left out (the loop's own clock)
+        self.model: nn.Module | None = None  # on the CPU: the final model, or a copy taken at a pause
+        self.model_epochs = 0  # the epochs `model` has been trained for
+        self.data: DataSample | None = None  # the training points the fit view draws
+        self.fit: np.ndarray | None = None  # the newest model outputs on data.grid
+        # The loop's clock at each read-back: epoch -> seconds, for a wall-clock x axis.
+        self._epochs: list[int] = [0]
+        self._seconds: list[float] = [0.0]
+        self._smoothed: SmoothedHistory | None = None
+
+    def __repr__(self) -> str:
+        return f"Run({self.number}, {self.status}, {self.count}/{self.config.epochs} epochs on {self.config.device})"
+
+    # --- what the run reports, in order ---------------------------------------------
+
+    def began(self) -> None:
+        """The loop's first epoch is about to run."""
+        self.status = RUNNING
+
+    def add(self, batch: LossBatch) -> None:
+        """A batch of losses is in the history (written there by the training thread)."""
+        self.count = batch.last_epoch
+        self.seconds = batch.seconds
+        self._epochs.append(batch.last_epoch)
+        self._seconds.append(batch.seconds)
+        if batch.data is not None:
+            self.data = batch.data
+        if batch.fit is not None:
+            self.fit = batch.fit
+
+    def hold(self, epochs: int, model: nn.Module) -> None:
+        """The run is paused after `epochs`; `model` is a CPU copy of it as it stands."""
+        self.status = PAUSED
+        self.model, self.model_epochs = model, epochs
+
+    def resume(self) -> None:
+        if self.status == PAUSED:
+            self.status = RUNNING
+
+    def finish(self, result: TrainingResult) -> None:
+        self.result = result
+        self.status = result.status
+        self.count = result.epochs_run
+        self.seconds = result.seconds
+        self.model, self.model_epochs = result.model, result.epochs_run
+        if self._epochs[-1] != self.count:
+            self._epochs.append(self.count)
+            self._seconds.append(result.seconds)
+        else:  # the curve ends at the time the run reports
+            self._seconds[-1] = max(self._seconds[-2], result.seconds)
+        self.history.trim()  # a stopped run keeps only the epochs it ran
+
+    def fail(self, message: str) -> None:
+        self.status = FAILED
+        self.message = message
+        self.history.trim()
+
+    # --- what the views read ----------------------------------------------------------
+
+    @property
+    def is_live(self) -> bool:
+        return self.status in LIVE
+
+    @property
+    def rate(self) -> float:
+        """Epochs a second so far."""
+        return pace.rate(self.count, self.seconds)
+
+    @property
+    def eta(self) -> float:
+        """Seconds left at the pace so far (inf before there is one)."""
+        return pace.eta(self.count, self.config.epochs, self.seconds)
+
+    @property
+    def final_loss(self) -> float | None:
+        return float(self.history.values[self.count - 1]) if self.count else None
+
+    def seconds_at(self, epochs: np.ndarray) -> np.ndarray:
+        """The loop's clock when each epoch's loss was known, interpolated between read-backs."""
+        return np.interp(epochs, self._epochs, self._seconds)
+
+    def epochs_at(self, seconds: np.ndarray | float) -> np.ndarray:
+        """The epoch the run had reached at each of `seconds` (the inverse of seconds_at)."""
+        return np.interp(seconds, self._seconds, self._epochs)
+
+    def smoothed(self, weight: float) -> LossHistory:
+        """The history smoothed with `weight`, up to `count`; kept, and extended as the run goes."""
+        if self._smoothed is None:
+            self._smoothed = SmoothedHistory(self.history, weight)
+        elif self._smoothed.weight != weight:
+            self._smoothed.reset(weight)
+        return self._smoothed.update(self.count)
+
+    def drop_smoothed(self) -> None:
+        self._smoothed = None
+
+    @property
+    def nbytes(self) -> int:
+        smoothed = self._smoothed.nbytes if self._smoothed is not None else 0
+        return self.history.nbytes + smoothed + _model_bytes(self.model) + 12 * len(self._epochs)
+
+
+class Session:
+    """The recent runs, oldest first; subscribers hear of every change."""
+
+    def __init__(self, max_runs: int = MAX_RUNS, max_bytes: int = MAX_BYTES):
+        self.max_runs = max_runs
+        self.max_bytes = max_bytes
+        self.runs: list[Run] = []
+        self._numbered = 0
+        self._added: list[Callable[[Run], None]] = []
+        self._changed: list[Callable[[Run], None]] = []
+        self._removed: list[Callable[[Run], None]] = []
+
+    def subscribe(self, added: Callable[[Run], None] | None = None, changed: Callable[[Run], None] | None = None,
+                  removed: Callable[[Run], None] | None = None) -> None:
+        for listeners, listener in ((self._added, added), (self._changed, changed), (self._removed, removed)):
+            if listener is not None:
+                listeners.append(listener)
+
+    @property
+    def current(self) -> Run | None:
+        """The newest run, going or not."""
+        return self.runs[-1] if self.runs else None
+
+    @property
+    def live(self) -> Run | None:
+        """The run going (preparing, training or paused), if any."""
+        run = self.current
+        return run if run is not None and run.is_live else None
+
+    @property
+    def nbytes(self) -> int:
+        return sum(run.nbytes for run in self.runs)
+
+    def start(self, config: TrainingConfig) -> Run:
+        """A new run of `config`, the newest; the oldest finished runs go when over the limits."""
+        if self.live is not None:
+            raise RuntimeError(f"run {self.live.number} is still going")
+        self._numbered += 1
+        run = Run(self._numbered, config)
+        self.runs.append(run)
+        for listener in self._added:
+            listener(run)
+        self._keep_within_limits()
+        return run
+
+    def changed(self, run: Run) -> None:
+        """Tell the subscribers that `run`'s status, result or model changed."""
+        for listener in self._changed:
+            listener(run)
+        if not run.is_live:
+            self._keep_within_limits()
+
+    def remove(self, run: Run) -> None:
+        if run.is_live:
+            raise RuntimeError(f"run {run.number} is still going: stop it first")
+        self.runs.remove(run)
+        for listener in self._removed:
+            listener(run)
+
+    def clear(self) -> None:
+        """Remove every run but the one going."""
+        for run in [run for run in self.runs if not run.is_live]:
+            self.remove(run)
+
+    def set_smoothing(self, weight: float) -> None:
+        """Smoothed curves are kept for `weight` only (0: none), and count in the memory."""
+        for run in self.runs:
+            if weight == 0:
+                run.drop_smoothed()
+            else:
+                run.smoothed(weight)
+        self._keep_within_limits()
+
+    def _keep_within_limits(self) -> None:
+        while len(self.runs) > 1 and (len(self.runs) > self.max_runs or self.nbytes > self.max_bytes):
+            oldest = next((run for run in self.runs[:-1] if not run.is_live), None)
+            if oldest is None:
+                return
+            self.remove(oldest)
