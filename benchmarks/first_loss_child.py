@@ -24,7 +24,7 @@ def start_training(self):
 
 def redraw(self):
     original_redraw(self)
-    if self._count > 0 and len(drawn) < len(pressed):
+    if self.session.current is not None and self.session.current.count > 0 and len(drawn) < len(pressed):
         drawn.append(time.perf_counter())
         self.stop_training()  # one point is all this measures
 

@@ -1,7 +1,8 @@
 """Run inside a subprocess (offscreen Qt): the plot at ten million epochs. Prints one JSON object.
 
-The history is filled through LossHistory.extend in batches, as the training loop fills it
-(a real 10,000,000-epoch run takes about half an hour here), with a loss-like curve plus noise.
+A run of the window's session is filled batch by batch, as the training loop fills it
+(a real 10,000,000-epoch run takes about half an hour here), with a loss-like curve plus
+noise; each frame then shows 1,000 new epochs (a fast run at 20 frames a second).
 """
 
 import json
@@ -15,8 +16,11 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import numpy as np  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from gpudemo.core.history import LossHistory  # noqa: E402
+from gpudemo.core.settings import TrainingConfig  # noqa: E402
+from gpudemo.core.training import LossBatch  # noqa: E402
 from gpudemo.ui import MainWindow  # noqa: E402
+
+PER_FRAME = 1000  # new epochs a frame shows
 
 
 def rss_bytes() -> int:
@@ -24,13 +28,32 @@ def rss_bytes() -> int:
         return int(statm.read().split()[1]) * resource.getpagesize()
 
 
-def refresh_ms(window, history, count, frames=15) -> float:
-    """Median cost of a frame that shows new epochs: envelope, curve update and paint."""
+def add(run, losses: np.ndarray) -> None:
+    """What the training thread and the window do with a batch: into the history, then to the run."""
+    first = run.history.count + 1
+    run.history.extend(losses)
+    run.add(LossBatch(first, losses, seconds=run.history.count * 1e-4))
+
+
+def refresh_ms(window, run, pending: np.ndarray, frames=15) -> float:
+    """Median cost of a frame that shows PER_FRAME new epochs: envelope, smoothing, curve update and paint."""
     times = []
     for frame in range(frames):
+        add(run, pending[frame * PER_FRAME:(frame + 1) * PER_FRAME])
         start = time.perf_counter()
-        window.lossCurve.show_history(history, count - frames + 1 + frame)
+        window.trainingView.refresh(run)
         window.lossPlot.grab()  # paint the plot as the screen would
+        times.append((time.perf_counter() - start) * 1e3)
+    return float(np.median(times))
+
+
+def slider_ms(window, weights=(0.6, 0.9, 0.3, 0.99)) -> float:
+    """Median cost of moving the smoothing slider: every epoch smoothed again, then painted."""
+    times = []
+    for weight in weights:
+        start = time.perf_counter()
+        window.smoothingSlider.setValue(round(weight * 100))
+        window.lossPlot.grab()
         times.append((time.perf_counter() - start) * 1e3)
     return float(np.median(times))
 
@@ -41,29 +64,41 @@ def main(epochs: int) -> dict:
     window.resize(1760, 860)
     window.show()
     app.processEvents()
-    window.lossPlot.getPlotItem().getViewBox().setXRange(1, epochs, padding=0.02)
     before = rss_bytes()
-    history = LossHistory(epochs)
+    run = window.session.start(TrainingConfig(epochs=epochs))
+    history_bytes = run.history.nbytes
     rng = np.random.default_rng(0)
-    batch = 50_000
+    epoch = np.arange(1, epochs + 1, dtype=np.float64)
+    losses = (10 * np.exp(-epoch / 3e5) + 1e-3 * rng.random(epochs)).astype(np.float32)
+    del epoch
+    frames = 15 * PER_FRAME  # the epochs each measurement's frames show
     early = None
-    for start in range(0, epochs, batch):
-        chunk = np.arange(start + 1, min(epochs, start + batch) + 1, dtype=np.float64)
-        history.extend((10 * np.exp(-chunk / 3e5) + 1e-3 * rng.random(len(chunk))).astype(np.float32))
-        if early is None and history.count >= 100_000:
-            early = refresh_ms(window, history, history.count)
-    end = refresh_ms(window, history, history.count)
+    for start in range(0, epochs - 4 * frames, 50_000):
+        add(run, losses[start:min(start + 50_000, epochs - 4 * frames)])
+        if early is None and run.count >= 100_000:
+            early = refresh_ms(window, run, losses[run.count:])
+    end = refresh_ms(window, run, losses[run.count:])
     window.logScaleCheck.setChecked(True)
-    end_log = refresh_ms(window, history, history.count)
+    end_log = refresh_ms(window, run, losses[run.count:])
+    window.logScaleCheck.setChecked(False)
+    window.smoothingSlider.setValue(60)
+    smoothed = refresh_ms(window, run, losses[run.count:])
+    slider = slider_ms(window)
+    add(run, losses[run.count:])
     after = rss_bytes()
+    window.smoothingSlider.setValue(60)
+    session_bytes = window.session.nbytes
     window.close()
     return {
-        "epochs": epochs,
-        "history_bytes": history.nbytes,
+        "epochs": run.count,
+        "history_bytes": history_bytes,
+        "session_bytes": session_bytes,
         "refresh_early_ms": early,
         "refresh_end_ms": end,
         "refresh_end_log_ms": end_log,
-        "rss_growth_bytes": after - before,
+        "refresh_end_smoothed_ms": smoothed,
+        "slider_ms": slider,
+        "rss_growth_bytes": after - before - losses.nbytes,
     }
 
 

@@ -14,7 +14,8 @@ import numpy as np
 from PySide6.QtWidgets import QLabel
 
 from gpudemo.core.history import LossHistory
-from gpudemo.ui.loss_plot import make_loss_plot
+from gpudemo.ui.loss_plot import LossCurve
+from gpudemo.ui.plot_style import new_plot
 
 CALLS = 300
 
@@ -25,7 +26,9 @@ def counts():
 
 
 def test_plot_refreshes_and_label_updates_keep_none_alive(qtbot):
-    widget, curve = make_loss_plot()
+    widget = new_plot("lossPlot", "epoch", "loss")
+    curve = LossCurve()
+    widget.getPlotItem().addItem(curve)
     qtbot.addWidget(widget)
     label = QLabel()
     qtbot.addWidget(label)

@@ -18,7 +18,7 @@ def test_pause_holds_the_run_predicts_with_the_model_as_it_stands_and_steps_one_
     assert window.pauseButton.isEnabled() and not window.stepButton.isEnabled()
     qtbot.waitUntil(lambda: window.progressBar.value() > 0, timeout=60_000)
     pause_and_wait(qtbot, window)
-    held = window._history.count
+    held = window.session.current.count
     assert window.pauseButton.text() == "Resume" and window.stepButton.isEnabled()
     assert window.progressBar.value() == held and len(first_curve(window).xData) == held
     assert window.statusLabel.text().startswith(f"Paused at epoch {held:,} of 10,000,000")
@@ -29,7 +29,7 @@ def test_pause_holds_the_run_predicts_with_the_model_as_it_stands_and_steps_one_
     for n in (1, 2):  # each press: one epoch, then held again
         with qtbot.waitSignal(window._controller.paused, timeout=60_000):
             window.stepButton.click()
-        assert window._history.count == held + n and window.progressBar.value() == held + n
+        assert window.session.current.count == held + n and window.progressBar.value() == held + n
     window.pauseButton.click()  # Resume
     assert window.pauseButton.text() == "Pause" and not window.stepButton.isEnabled()
     qtbot.waitUntil(lambda: window.progressBar.value() > held + 2, timeout=60_000)
@@ -45,7 +45,7 @@ def test_stop_while_paused_ends_the_run(qtbot):
     window.startButton.click()
     qtbot.waitUntil(lambda: window.progressBar.value() > 0, timeout=60_000)
     pause_and_wait(qtbot, window)
-    held = window._history.count
+    held = window.session.current.count
     with qtbot.waitSignal(window.runFinished, timeout=60_000):
         window.stopButton.click()
     assert window.statusLabel.text().startswith(f"Stopped at epoch {held:,}")

@@ -21,7 +21,7 @@ def choose(combo: QComboBox, key: str) -> None:
 
 
 def fit_y(window) -> np.ndarray:
-    y = window.fit.curve.yData
+    y = window.trainingView.fit.curve.yData
     return np.array([]) if y is None else y
 
 
@@ -62,11 +62,11 @@ def test_the_code_panel_follows_every_choice(window):
 
 def test_the_fit_view_shows_the_tutorials_points_and_the_final_line(qtbot, window):
     run_to_end(qtbot, window)
-    points = window.fit.points.getData()
+    points = window.trainingView.fit.points.getData()
     np.testing.assert_array_equal(points[0], [1, 2, 3])
-    x, y = window.fit.curve.getData()
+    x, y = window.trainingView.fit.curve.getData()
     assert len(x) == training.FIT_POINTS and x[0] == 0 and x[-1] == 4
-    model = window.predictionPanel._model
+    model = window.predictionPanel.run.model
     with torch.no_grad():
         expected = model(torch.tensor(x, dtype=torch.float32).unsqueeze(1)).reshape(-1).numpy()
     np.testing.assert_allclose(y, expected, atol=1e-5)
@@ -83,7 +83,7 @@ def test_the_fit_moves_while_a_sine_run_goes_and_the_result_describes_the_mlp(qt
         assert not spin.isEnabled()
     qtbot.waitUntil(lambda: len(fit_y(window)) == training.FIT_POINTS, timeout=60_000)
     first = fit_y(window).copy()
-    assert len(window.fit.points.getData()[0]) == 500
+    assert len(window.trainingView.fit.points.getData()[0]) == 500
     qtbot.waitUntil(lambda: not np.array_equal(fit_y(window), first), timeout=60_000)
     with qtbot.waitSignal(window.runFinished, timeout=60_000):
         window.stopButton.click()

@@ -18,11 +18,11 @@ CPU_ONLY = DeviceList(
 )
 
 
-def open_window(qtbot, devices=CPU_ONLY):
+def open_window(qtbot, devices=CPU_ONLY, session=None):
     """A shown MainWindow on these devices, closed (its run stopped) at the end of the test."""
     from gpudemo.ui import MainWindow
 
-    window = MainWindow(devices=devices)
+    window = MainWindow(devices=devices, session=session)
     qtbot.addWidget(window, before_close_func=lambda w: w.close())
     window.show()
     qtbot.waitExposed(window)
@@ -35,4 +35,5 @@ def run_to_end(qtbot, window, timeout=60_000):
 
 
 def first_curve(window):
-    return window.lossPlot.getPlotItem().listDataItems()[0]
+    """The newest run's front curve: its raw loss while smoothing is off."""
+    return window.lossView.front(window.session.current)

@@ -1,7 +1,8 @@
-"""Take the README's screenshot of a finished run: `xvfb-run -s "-screen 0 1800x950x24" .venv/bin/python tools/screenshot.py`.
+"""Take the README's screenshot: `xvfb-run -s "-screen 0 1800x950x24" .venv/bin/python tools/screenshot.py`.
 
-Runs the real program through `main()`, trains the sine's MLP with Adam, predicts, then
-saves the window to assets/screenshot.png (or the path given).
+Runs the real program through `main()`, trains the sine's MLP three times in minibatches
+(Adam at two learning rates, then SGD), smoothing on, predicts, then saves the window
+to assets/screenshot.png (or the path given).
 
 Qt's X11 plugin needs system libraries that a minimal Linux lacks (gpudemo names the
 missing ones when it starts); with Xvfb, a Linux desktop needs:
@@ -21,17 +22,31 @@ OUT = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parent
 shown = MainWindow.show
 
 
+RUNS = (("sgd", "0.1"), ("adam", "0.001"), ("adam", "0.01"))  # (optimizer, learning rate), in order
+
+
 def show(self):
     shown(self)
     self.problemCombo.setCurrentIndex(self.problemCombo.findData("sine"))
-    self.optimizerCombo.setCurrentIndex(self.optimizerCombo.findData("adam"))
     self.samplesSpin.setValue(2000)
-    self.epochsSpin.setValue(1500)
-    self.lrInput.setText("0.01")
+    self.batchSpin.setValue(100)
+    self.epochsSpin.setValue(150)
     self.predictInput.setText("-1.57, 0, 0.5, 1.57, 3")
     self.logScaleCheck.setChecked(True)
-    self.runFinished.connect(lambda: QTimer.singleShot(500, lambda: save(self)))
-    QTimer.singleShot(1500, self.start_training)
+    self.smoothingSlider.setValue(60)
+    self.runFinished.connect(lambda: QTimer.singleShot(300, lambda: next_run(self)))
+    QTimer.singleShot(1500, lambda: next_run(self))
+
+
+def next_run(window):
+    done = len(window.session.runs)
+    if done == len(RUNS):
+        QTimer.singleShot(200, lambda: save(window))
+        return
+    optimizer, lr = RUNS[done]
+    window.optimizerCombo.setCurrentIndex(window.optimizerCombo.findData(optimizer))
+    window.lrInput.setText(lr)
+    window.start_training()
 
 
 def save(window):

@@ -9,18 +9,11 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTab
 
 from gpudemo.core.compare import CompareProgress, DeviceTiming
 from gpudemo.ui import format as fmt
-from gpudemo.ui.plot_style import new_plot
-
-# One colour per device, in the order they are measured (readable on white, and apart for most colour blindness).
-COLOURS = ("#1f5fbf", "#d0541f", "#2a9d4a", "#8e44ad", "#b8860b", "#17becf", "#7f7f7f", "#c2185b")
+from gpudemo.ui.plot_style import colour, new_plot
 
 
 def tr(text: str) -> str:
     return QCoreApplication.translate("CompareView", text)
-
-
-def colour(index: int) -> str:
-    return COLOURS[index % len(COLOURS)]
 
 
 class CompareView(QWidget):

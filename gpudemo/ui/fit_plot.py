@@ -15,6 +15,9 @@ from gpudemo.core.training import DataSample
 from gpudemo.ui.plot_style import new_plot
 
 
+FIT_COLOUR = "#d0541f"
+
+
 def tr(text: str) -> str:
     return QCoreApplication.translate("FitPlot", text)
 
@@ -25,17 +28,24 @@ class FitPlot:
     def __init__(self):
         self.widget = new_plot("fitPlot", tr("x"), tr("y"))
         plot = self.widget.getPlotItem()
-        plot.setTitle(tr("the data, and what the model predicts"), color="#333333", size="10pt")
         self.points = pg.ScatterPlotItem(pen=None, pxMode=True)
         self.points.setZValue(10)  # over the curve: a few points must not hide under it
         # 2 px: the curve has only FIT_POINTS points, and must read on a projector
-        self.curve = pg.PlotDataItem(pen=pg.mkPen("#d0541f", width=2), antialias=False, connect="finite")
+        self.curve = pg.PlotDataItem(pen=pg.mkPen(FIT_COLOUR, width=2), antialias=False, connect="finite")
         plot.addItem(self.points)
         # The axes fit the data, not the curve: a model far off (at the start, or diverging)
         # runs off the view instead of squashing the data into a line.
         plot.addItem(self.curve, ignoreBounds=True)
         self._grid: np.ndarray | None = None
         self._drawn: np.ndarray | None = None
+        self.show_run(None)
+
+    def show_run(self, run_number: int | None, curve_colour: str = FIT_COLOUR) -> None:
+        """Name the run whose fit is drawn, and draw it in that run's colour."""
+        title = tr("the data, and what the model predicts") if run_number is None else \
+            tr("the data, and what run #{number}'s model predicts").format(number=run_number)
+        self.widget.getPlotItem().setTitle(title, color="#333333", size="10pt")
+        self.curve.setPen(pg.mkPen(curve_colour, width=2))
 
     def show_data(self, data: DataSample) -> None:
         """A new run's data: its points, and the grid its fits come on; the old fit goes."""

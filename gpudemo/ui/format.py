@@ -9,6 +9,13 @@ def gib(value: int | None, digits: int = 1) -> str:
     return "?" if value is None else f"{value / 2**30:.{digits}f} GiB"
 
 
+def size(count: int) -> str:
+    """Bytes in KiB, MiB or GiB, whichever reads best."""
+    if count < 2**20:
+        return f"{count / 2**10:,.0f} KiB"
+    return f"{count / 2**20:,.1f} MiB" if count < 2**30 else f"{count / 2**30:,.2f} GiB"
+
+
 def loss(value: float | None) -> str:
     if value is None:
         return "-"

@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
-    QCheckBox,
     QFrame,
     QHBoxLayout,
     QLabel,
     QMainWindow,
     QProgressBar,
     QScrollArea,
-    QSplitter,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -23,22 +22,21 @@ from PySide6.QtWidgets import (
 
 from gpudemo.core import settings
 from gpudemo.core.devices import DeviceInfo, DeviceList, list_devices
-from gpudemo.core.history import LossHistory
 from gpudemo.core.memory import RunTooLarge, check_fits, read_memory
+from gpudemo.core.runs import PAUSED, Run, Session
 from gpudemo.core.script import PREDICTING, generate_script
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
-from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TRAINING, is_warm
+from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TRAINING, LossBatch, is_warm
 from gpudemo.ui import format as fmt
 from gpudemo.ui.code_panel import CodePanel
 from gpudemo.ui.compare_view import CompareView
 from gpudemo.ui.devices_panel import DevicePanel
-from gpudemo.ui.fit_plot import FitPlot
-from gpudemo.ui.loss_plot import make_loss_plot
 from gpudemo.ui.measurements import Measurements
 from gpudemo.ui.prediction_panel import PredictionPanel
 from gpudemo.ui.style import STYLE, set_style_flag
 from gpudemo.ui.sweep_view import SweepView
 from gpudemo.ui.training_panel import TrainingPanel
+from gpudemo.ui.training_view import TrainingView
 from gpudemo.ui.worker import TrainingController
 
 REFRESH_MS = 50  # the plots redraw at most 20 times a second (painting holds the GIL)...
@@ -49,7 +47,8 @@ MEMORY_MS = 500  # the device's memory line, twice a second while a job goes
 class MainWindow(QMainWindow):
     runFinished = Signal()  # a run's thread has ended and the controls are free again
 
-    def __init__(self, devices: DeviceList | Sequence[DeviceInfo] | None = None, parent: QWidget | None = None):
+    def __init__(self, devices: DeviceList | Sequence[DeviceInfo] | None = None, session: Session | None = None,
+                 parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle(self.tr("gpudemo — watch PyTorch train on a GPU"))
         self.setStyleSheet(STYLE)
@@ -58,15 +57,11 @@ class MainWindow(QMainWindow):
         elif not isinstance(devices, DeviceList):
             devices = DeviceList(tuple(devices))
         self._devices = devices
+        self.session = session if session is not None else Session()
         self._controller = TrainingController(self)
-        self._history: LossHistory | None = None
-        self._config: TrainingConfig | None = None
-        self._count = 0
-        self._fit = None  # the newest fit outputs not yet drawn
-        self._dirty = False
-        self._started_at = 0.0
+        self._run: Run | None = None  # the run the controller drives
+        self._dirty = False  # the run has epochs not drawn yet
         self._pause_asked = False  # Pause pressed and not yet resumed
-        self._paused_at: float | None = None  # when the run was held (None: not held)
         self._counters_at = 0.0  # when the progress bar and the rate were last set
 
         self._refresh = QTimer(self)
@@ -78,9 +73,7 @@ class MainWindow(QMainWindow):
         self._memory_device = "cpu"
 
         self._build()
-        self._controller.progressed.connect(self._on_progressed)
-        self._controller.dataReady.connect(self._on_data)
-        self._controller.fitted.connect(self._on_fitted)
+        self._controller.batched.connect(self._on_batch)
         self._controller.phaseChanged.connect(self.codePanel.mark)
         self._controller.phaseChanged.connect(self._on_phase)
         self._controller.paused.connect(self._on_paused)
@@ -128,25 +121,21 @@ class MainWindow(QMainWindow):
         self.statusLabel = QLabel(self.tr("Ready: pick a device and press Start training."),
                                   objectName="statusLabel")
         self.statusLabel.setWordWrap(True)
-        self.lossPlot, self.lossCurve = make_loss_plot()
-        self.fit = FitPlot()
-        self.fitPlot = self.fit.widget
-        plots = QSplitter(Qt.Orientation.Vertical, objectName="plotSplitter")
-        plots.addWidget(self.lossPlot)
-        plots.addWidget(self.fitPlot)
-        plots.setStretchFactor(0, 3)
-        plots.setStretchFactor(1, 2)
-        plots.setChildrenCollapsible(False)
+        self.trainingView = TrainingView(self.session)
+        view = self.trainingView
+        for name in ("lossPlot", "fitPlot", "runsTable", "smoothingSlider", "xAxisCombo", "logScaleCheck",
+                     "clearRunsButton"):
+            setattr(self, name, getattr(view, name))
+        self.lossView = view.loss
         self.compareView = CompareView()
         self.comparePlot, self.compareTable = self.compareView.plot, self.compareView.table
         self.sweepView = SweepView()
         self.sweepPlot, self.sweepButton = self.sweepView.plot, self.sweepView.button
         self.viewTabs = QTabWidget(objectName="viewTabs")
-        self.viewTabs.addTab(plots, self.tr("Training"))
+        self.viewTabs.addTab(view, self.tr("Training"))
         self.viewTabs.addTab(self.compareView, self.tr("Compare devices"))
         self.viewTabs.addTab(self.sweepView, self.tr("GPU vs CPU by size"))
         self.measurements = Measurements(self.compareView, self.sweepView, self)
-        self.logScaleCheck = QCheckBox(self.tr("Log scale"), objectName="logScaleCheck")
         self.progressBar = QProgressBar(objectName="progressBar")
         self.progressBar.setFormat(self.tr("%v / %m epochs"))
         self.rateLabel = QLabel(objectName="rateLabel")
@@ -156,7 +145,6 @@ class MainWindow(QMainWindow):
         progress_row = QHBoxLayout()
         progress_row.addWidget(self.progressBar, 1)
         progress_row.addWidget(self.rateLabel)
-        progress_row.addWidget(self.logScaleCheck)
         right = QVBoxLayout()
         right.addWidget(self.statusLabel)
         right.addWidget(self.viewTabs, 1)
@@ -182,7 +170,7 @@ class MainWindow(QMainWindow):
         self.sweepButton.clicked.connect(self.start_sweep)
         panel.startRequested.connect(self.start_training)
         self.predictionPanel.predicted.connect(self._on_predicted)
-        self.logScaleCheck.toggled.connect(self._on_log_scale)
+        view.chosenChanged.connect(self.predictionPanel.set_run)
         for changed in (panel.changed, self.predictInput.textChanged, self.devicePanel.deviceChanged):
             changed.connect(self._update_script)
         self._update_script()
@@ -224,18 +212,8 @@ class MainWindow(QMainWindow):
         except RunTooLarge as refused:
             self.trainingPanel.show_error(self.tr("Not started: {reason}.").format(reason=refused))
             return
-        self._config = config
-        self._history = LossHistory(config.epochs)
-        self._count = 0
         self._dirty = False
-        self.lossCurve.show_history(self._history, 0)
-        self.fit.clear()
-        self._fit = None
-        # The x axis spans the whole run from the start: the curve fills it from left to
-        # right, and the axes need no new ticks (and no repaint) at every frame.
-        view = self.lossPlot.getPlotItem().getViewBox()
-        view.enableAutoRange(y=True)
-        view.setXRange(1, max(2, config.epochs), padding=0.02)
+        self._run = self.session.start(config)  # the views hear of it from the session
         self.progressBar.setRange(0, 0)  # busy until the loop begins
         self.progressBar.setFormat(self.tr("%v / %m epochs"))
         self.rateLabel.setText("")
@@ -248,9 +226,8 @@ class MainWindow(QMainWindow):
                 " (a second or two)…").format(device=config.device))
         self.viewTabs.setCurrentIndex(0)
         self._set_running(True)
-        self._started_at = time.perf_counter()
         self._memory_device = config.device
-        self._controller.start(config, self._history)
+        self._controller.start(config, self._run.history)
         self._refresh.start()
         self._memory.start()
         self._read_memory()
@@ -297,7 +274,7 @@ class MainWindow(QMainWindow):
         self.measurements.stop()
 
     def is_paused(self) -> bool:
-        return self._paused_at is not None
+        return self._pause_asked and self._run is not None and self._run.status == PAUSED
 
     @Slot()
     def toggle_pause(self) -> None:
@@ -306,12 +283,12 @@ class MainWindow(QMainWindow):
             return
         if self._pause_asked:
             self._pause_asked = False
-            if self._paused_at is not None:  # the rate leaves the pause out
-                self._started_at += time.perf_counter() - self._paused_at
-                self._paused_at = None
             self._controller.resume()
+            if self._run.status == PAUSED:
+                self._run.resume()
+                self.session.changed(self._run)
             self.trainingPanel.set_paused(False)
-            self._set_status(self.tr("Training on {device}…").format(device=self._config.device))
+            self._set_status(self.tr("Training on {device}…").format(device=self._run.config.device))
             self.codePanel.mark(TRAINING)
         else:
             self._pause_asked = True
@@ -328,17 +305,15 @@ class MainWindow(QMainWindow):
     def _on_paused(self, epochs: int, model) -> None:
         if not self._pause_asked:
             return  # resumed before the run got to hold
-        if self._paused_at is None:
-            self._paused_at = time.perf_counter()
-        self._count = epochs
         self._dirty = True
         self._redraw(final=True)
+        self._run.hold(epochs, model)
+        self.session.changed(self._run)
         self.trainingPanel.set_paused(True)
-        self.predictionPanel.set_model(model, self._config, epochs)
         self.codePanel.mark_paused(epochs)
         self._set_status(self.tr(
             "Paused at epoch {epoch} of {total}: Step runs one more epoch, Resume goes on,"
-            " Predict uses the model as it stands.").format(epoch=f"{epochs:,}", total=f"{self._config.epochs:,}"))
+            " Predict uses the model as it stands.").format(epoch=f"{epochs:,}", total=f"{self._run.config.epochs:,}"))
 
     @Slot(int, int)
     def _on_measure_progress(self, value: int, maximum: int) -> None:
@@ -361,23 +336,15 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def _on_phase(self, phase: str) -> None:
         if phase == TRAINING:
-            self.progressBar.setRange(0, self._config.epochs)
+            self.progressBar.setRange(0, self._run.config.epochs)
             self.progressBar.setValue(0)
-            self._started_at = time.perf_counter()  # the rate counts epochs, not the preparing
-            self._set_status(self.tr("Training on {device}…").format(device=self._config.device))
+            self._run.began()
+            self.session.changed(self._run)
+            self._set_status(self.tr("Training on {device}…").format(device=self._run.config.device))
 
     @Slot(object)
-    def _on_data(self, data) -> None:
-        self.fit.show_data(data)
-
-    @Slot(object)
-    def _on_fitted(self, outputs) -> None:
-        self._fit = outputs
-        self._dirty = True
-
-    @Slot(int)
-    def _on_progressed(self, count: int) -> None:
-        self._count = count
+    def _on_batch(self, batch: LossBatch) -> None:
+        self._run.add(batch)
         self._dirty = True
 
     @Slot()
@@ -385,32 +352,29 @@ class MainWindow(QMainWindow):
         if self.measurements.is_running():
             self.measurements.redraw()
             return
-        if not self._dirty:
+        run = self._run
+        if not self._dirty or run is None:
             return
         self._dirty = False
-        self.lossCurve.show_history(self._history, self._count)
-        if self._fit is not None:
-            self.fit.show_fit(self._fit)
-            self._fit = None
         now = time.perf_counter()
-        if not final and now - self._counters_at < COUNTERS_S:
-            return
         # QProgressBar.setValue repaints at once, holding the GIL: the counters go at 10 a second.
+        counters = final or now - self._counters_at >= COUNTERS_S
+        self.trainingView.refresh(run, counters)
+        if not counters:
+            return
         self._counters_at = now
-        self.progressBar.setValue(self._count)
-        elapsed = now - self._started_at
-        if elapsed > 0 and self._count:
-            per_second = self._count / elapsed
-            remaining = (self._config.epochs - self._count) / per_second
+        self.progressBar.setValue(run.count)
+        if run.rate > 0:
+            eta = run.eta
             self.rateLabel.setText(self.tr("{rate} epochs/s · ETA {eta}").format(
-                rate=fmt.rate(per_second), eta=fmt.duration(remaining)))
+                rate=fmt.rate(run.rate), eta=fmt.duration(eta) if math.isfinite(eta) else "?"))
 
     @Slot(object)
     def _on_succeeded(self, result) -> None:
-        self._count = result.epochs_run
+        self._run.finish(result)
+        self.session.changed(self._run)
         self._dirty = True
         self._redraw(final=True)
-        self.predictionPanel.set_model(result.model, result.config, result.epochs_run)
         summary = self.tr("{epochs} epochs on {device} in {seconds} ({rate} epochs/s)").format(
             epochs=f"{result.epochs_run:,}", device=result.config.device,
             seconds=fmt.duration(result.seconds), rate=fmt.rate(result.epochs_per_second))
@@ -439,17 +403,20 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:
+        self._dirty = True
         self._redraw(final=True)
+        self._run.fail(message)
+        self.session.changed(self._run)
         self._set_status(self.tr("Training failed: {message}").format(message=message), error=True)
 
     @Slot()
     def _on_thread_finished(self) -> None:
-        self._pause_asked, self._paused_at = False, None
+        self._pause_asked = False
         self._refresh.stop()
         self._memory.stop()
         self._read_memory(running=False)
-        if self.progressBar.maximum() == 0 and self._config is not None:  # the run ended before its loop began
-            self.progressBar.setRange(0, self._config.epochs)
+        if self.progressBar.maximum() == 0 and self._run is not None:  # the run ended before its loop began
+            self.progressBar.setRange(0, self._run.config.epochs)
         self._set_running(False)
         self.runFinished.emit()
 
@@ -467,10 +434,6 @@ class MainWindow(QMainWindow):
     def _on_predicted(self) -> None:
         if not self.is_paused():  # while paused, the mark stays where the run holds
             self.codePanel.mark(PREDICTING)
-
-    @Slot(bool)
-    def _on_log_scale(self, on: bool) -> None:
-        self.lossPlot.getPlotItem().setLogMode(y=on)
 
     @Slot()
     def predict_values(self) -> None:

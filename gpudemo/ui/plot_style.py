@@ -4,6 +4,13 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 
+# One colour per device or run, in order (readable on white, and apart for most colour blindness).
+COLOURS = ("#1f5fbf", "#d0541f", "#2a9d4a", "#8e44ad", "#b8860b", "#17becf", "#7f7f7f", "#c2185b")
+
+
+def colour(index: int) -> str:
+    return COLOURS[index % len(COLOURS)]
+
 
 def new_plot(object_name: str, bottom: str, left: str) -> pg.PlotWidget:
     widget = pg.PlotWidget(background="w")

@@ -18,7 +18,8 @@ from PySide6.QtWidgets import (
 
 from gpudemo.core import settings
 from gpudemo.core.prediction import predict
-from gpudemo.core.settings import InvalidSetting, TrainingConfig
+from gpudemo.core.runs import Run
+from gpudemo.core.settings import InvalidSetting
 from gpudemo.ui import format as fmt
 from gpudemo.ui.style import set_style_flag
 
@@ -29,9 +30,7 @@ class PredictionPanel(QGroupBox):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setTitle(self.tr("3. Predict on the CPU"))
-        self._model = None
-        self._config: TrainingConfig | None = None
-        self._epochs = 0
+        self.run: Run | None = None  # the run whose model predicts
         self.input = QLineEdit("4", objectName="predictInput")
         self.input.setPlaceholderText(self.tr("values, e.g. 4, 5.5, -1"))
         self.button = QPushButton(self.tr("Predict"), objectName="predictButton")
@@ -52,30 +51,34 @@ class PredictionPanel(QGroupBox):
         self.button.clicked.connect(self.predict)
         self.input.returnPressed.connect(self.predict)
 
-    def set_model(self, model, config: TrainingConfig, epochs: int | None = None) -> None:
-        """The CPU model to predict with, the run that trained it, and its epochs so far."""
-        self._model, self._config = model, config
-        self._epochs = config.epochs if epochs is None else epochs
+    def set_run(self, run: Run | None) -> None:
+        """Predict with this run's model (its final one, or a copy taken when it paused)."""
+        self.run = run
 
     @Slot()
     def predict(self) -> None:
-        if self._model is None:
+        run = self.run
+        if run is None:
             self._say(self.tr("No model yet: train one first, then predict."), error=True)
+            return
+        if run.model is None:
+            self._say(self.tr("Run #{number} has no model to ask yet: pause it, or wait for it to end.").format(
+                number=run.number), error=True)
             return
         try:
             values = settings.parse_values(self.input.text())
         except InvalidSetting as error:
             self._say(str(error), error=True)
             return
-        predictions = predict(self._model, values)
+        predictions = predict(run.model, values)
         self.table.setRowCount(len(values))
         for row, (x, y) in enumerate(zip(values, predictions)):
             for column, value in enumerate((f"{x:g}", fmt.loss(y))):
                 item = QTableWidgetItem(value)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(row, column, item)
-        self._say(self.tr("Computed on the CPU by the model trained on {device} ({epochs} epochs).").format(
-            device=self._config.device, epochs=f"{self._epochs:,}"))
+        self._say(self.tr("Computed on the CPU by run #{number}'s model, trained on {device} ({epochs} epochs).")
+                  .format(number=run.number, device=run.config.device, epochs=f"{run.model_epochs:,}"))
         self.predicted.emit()
 
     def _say(self, text: str, error: bool = False) -> None:

@@ -8,6 +8,7 @@ QLabel#deviceNote { background: #fff4e5; color: #7a4100; border: 1px solid #f0c8
 QLabel#statusLabel { font-size: 15pt; font-weight: 600; }
 QLineEdit[invalid="true"] { border: 2px solid #c62828; border-radius: 3px; padding: 1px; }
 QPushButton#startButton { font-weight: 600; }
+QTableWidget#runsTable, QTableWidget#runsTable QHeaderView { font-size: 9pt; }
 """
 
 

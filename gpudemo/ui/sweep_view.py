@@ -10,8 +10,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from gpudemo.core.sweep import STEP, SweepResult, SweepRow
-from gpudemo.ui.compare_view import colour
-from gpudemo.ui.plot_style import new_plot
+from gpudemo.ui.plot_style import colour, new_plot
 
 
 def tr(text: str) -> str:

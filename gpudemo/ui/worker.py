@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from gpudemo.core.control import RunControl
 from gpudemo.core.history import LossHistory
 from gpudemo.core.settings import TrainingConfig
-from gpudemo.core.training import LossBatch, TrainingError, train
+from gpudemo.core.training import TrainingError, run_training
 
 log = logging.getLogger(__name__)
 
@@ -60,9 +60,9 @@ class _Worker(QObject):
 
 
 class TrainingWorker(_Worker):
-    progressed = Signal(int)  # epochs whose loss is in the history
-    dataReady = Signal(object)  # DataSample: the points the fit view draws, once a run
-    fitted = Signal(object)  # np.ndarray: the model's outputs on the fit grid
+    """Steps through the core's training generator; stop, pause and step come through a RunControl."""
+
+    batched = Signal(object)  # LossBatch: its losses are in the history (and its fit, its data, its clock)
     phaseChanged = Signal(str)
     paused = Signal(int, object)  # epochs run, a CPU copy of the model as it stands
 
@@ -75,16 +75,14 @@ class TrainingWorker(_Worker):
     def request_stop(self) -> None:
         self.control.stop()
 
-    def _on_batch(self, batch: LossBatch) -> None:
-        if batch.data is not None:
-            self.dataReady.emit(batch.data)
-        if batch.fit is not None:
-            self.fitted.emit(batch.fit)
-        self.progressed.emit(batch.last_epoch)
-
     def _work(self) -> object:
-        return train(self._config, on_batch=self._on_batch, on_phase=self.phaseChanged.emit,
-                     history=self._history, fit=True, control=self.control, on_pause=self.paused.emit)
+        batches = run_training(self._config, on_phase=self.phaseChanged.emit, history=self._history, fit=True,
+                               control=self.control, on_pause=self.paused.emit)
+        while True:
+            try:
+                self.batched.emit(next(batches))
+            except StopIteration as finished:
+                return finished.value
 
 
 class TaskWorker(_Worker):
@@ -168,17 +166,13 @@ class _ThreadOwner(QObject):
 class TrainingController(_ThreadOwner):
     """One training run at a time."""
 
-    progressed = Signal(int)
-    dataReady = Signal(object)
-    fitted = Signal(object)
+    batched = Signal(object)
     phaseChanged = Signal(str)
     paused = Signal(int, object)  # the run holds at this epoch; the model as it stands, on the CPU
 
     def start(self, config: TrainingConfig, history: LossHistory) -> None:
         worker = TrainingWorker(config, history)
-        worker.progressed.connect(self._on_progressed)
-        worker.dataReady.connect(self._on_data)
-        worker.fitted.connect(self._on_fitted)
+        worker.batched.connect(self._on_batched)
         worker.phaseChanged.connect(self._on_phase)
         worker.paused.connect(self._on_paused)
         self._launch(worker, "gpudemo-training")
@@ -199,17 +193,9 @@ class TrainingController(_ThreadOwner):
     def _on_paused(self, epochs: int, model) -> None:
         self.paused.emit(epochs, model)
 
-    @Slot(int)
-    def _on_progressed(self, count: int) -> None:
-        self.progressed.emit(count)
-
     @Slot(object)
-    def _on_data(self, data) -> None:
-        self.dataReady.emit(data)
-
-    @Slot(object)
-    def _on_fitted(self, outputs) -> None:
-        self.fitted.emit(outputs)
+    def _on_batched(self, batch) -> None:
+        self.batched.emit(batch)
 
     @Slot(str)
     def _on_phase(self, phase: str) -> None:
