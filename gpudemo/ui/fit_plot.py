@@ -14,7 +14,6 @@ from PySide6.QtCore import QCoreApplication
 from gpudemo.core.training import DataSample
 from gpudemo.ui.plot_style import new_plot
 
-
 FIT_COLOUR = "#d0541f"
 
 
