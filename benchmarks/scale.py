@@ -24,7 +24,11 @@ def run(epochs: int = 10_000_000) -> list[dict]:
             data["refresh_end_smoothed_ms"], "unit": "ms", "target": "<= 10", "ok": data["refresh_end_smoothed_ms"] <= 10},
         {"figure": f"scale: smoothing slider moved at {epochs:,} epochs", "value": data["slider_ms"], "unit": "ms",
          "target": "<= 200", "ok": data["slider_ms"] <= 200},
-        {"figure": "scale: the run's memory, smoothed curve included", "value": data["session_bytes"] / epochs,
+        {"figure": f"scale: Loss landscape frame at {epochs:,} epochs (path, marker, paint)",
+         "value": data["landscape_ms"], "unit": "ms", "target": "<= 10", "ok": data["landscape_ms"] <= 10},
+        {"figure": "scale: the path through the landscape", "value": data["path_bytes"] / epochs,
+         "unit": "bytes/epoch", "target": "<= 16", "ok": data["path_bytes"] / epochs <= 16},
+        {"figure": "scale: the run's memory, smoothed curve and path included", "value": data["session_bytes"] / epochs,
          "unit": "bytes/epoch"},
         {"figure": "scale: process growth beyond the run", "value": beyond / 2**20, "unit": "MiB"},
     ]

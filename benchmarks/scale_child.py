@@ -14,8 +14,10 @@ import time
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import numpy as np  # noqa: E402
+import torch  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
+from gpudemo.core.landscape import bounds_around, evaluate  # noqa: E402
 from gpudemo.core.settings import TrainingConfig  # noqa: E402
 from gpudemo.core.training import LossBatch  # noqa: E402
 from gpudemo.ui import MainWindow  # noqa: E402
@@ -29,9 +31,15 @@ def rss_bytes() -> int:
 
 
 def add(run, losses: np.ndarray) -> None:
-    """What the training thread and the window do with a batch: into the history, then to the run."""
+    """What the training thread and the window do with a batch: into the histories, then to the run."""
     first = run.history.count + 1
     run.history.extend(losses)
+    if run.path.count == 0:
+        run.path.extend(np.array([[0.0, 0.5]], dtype=np.float32))
+    # a path that spirals into (2, 0), as SGD with momentum does
+    angle = np.arange(first, first + len(losses)) / 5e4
+    radius = np.exp(-angle / 20)
+    run.path.extend(np.stack([2 + radius * np.cos(angle), radius * np.sin(angle)], axis=1).astype(np.float32))
     run.add(LossBatch(first, losses, seconds=run.history.count * 1e-4))
 
 
@@ -43,6 +51,18 @@ def refresh_ms(window, run, pending: np.ndarray, frames=15) -> float:
         start = time.perf_counter()
         window.trainingView.refresh(run)
         window.lossPlot.grab()  # paint the plot as the screen would
+        times.append((time.perf_counter() - start) * 1e3)
+    return float(np.median(times))
+
+
+def landscape_ms(window, run, pending: np.ndarray, frames=15) -> float:
+    """Median cost of a frame of the Loss landscape tab: the path's new points, the marker, the paint."""
+    times = []
+    for frame in range(frames):
+        add(run, pending[frame * PER_FRAME:(frame + 1) * PER_FRAME])
+        start = time.perf_counter()
+        window.landscapeView.refresh(run)
+        window.landscapePlot.grab()
         times.append((time.perf_counter() - start) * 1e3)
     return float(np.median(times))
 
@@ -73,8 +93,8 @@ def main(epochs: int) -> dict:
     del epoch
     frames = 15 * PER_FRAME  # the epochs each measurement's frames show
     early = None
-    for start in range(0, epochs - 4 * frames, 50_000):
-        add(run, losses[start:min(start + 50_000, epochs - 4 * frames)])
+    for start in range(0, epochs - 5 * frames, 50_000):
+        add(run, losses[start:min(start + 50_000, epochs - 5 * frames)])
         if early is None and run.count >= 100_000:
             early = refresh_ms(window, run, losses[run.count:])
     end = refresh_ms(window, run, losses[run.count:])
@@ -84,6 +104,11 @@ def main(epochs: int) -> dict:
     window.smoothingSlider.setValue(60)
     smoothed = refresh_ms(window, run, losses[run.count:])
     slider = slider_ms(window)
+    window.viewTabs.setCurrentWidget(window.landscapeView)
+    run.landscape = evaluate(torch.tensor([[1.0], [2.0], [3.0]]), torch.tensor([[2.0], [4.0], [6.0]]),
+                             bounds_around(run.path.low, run.path.high, (2.0, 0.0)), (2.0, 0.0))
+    window.landscapeView.show_run(run)
+    landscape = landscape_ms(window, run, losses[run.count:])
     add(run, losses[run.count:])
     after = rss_bytes()
     window.smoothingSlider.setValue(60)
@@ -98,6 +123,8 @@ def main(epochs: int) -> dict:
         "refresh_end_log_ms": end_log,
         "refresh_end_smoothed_ms": smoothed,
         "slider_ms": slider,
+        "landscape_ms": landscape,
+        "path_bytes": run.path.nbytes,
         "rss_growth_bytes": after - before - losses.nbytes,
     }
 

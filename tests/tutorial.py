@@ -20,6 +20,7 @@ def tutorial_run(seed: int, epochs: int = 100, lr: float = 0.1, device: str = "c
     criterion = torch.nn.MSELoss().to(device)
     optimizer = torch.optim.SGD(net.parameters(), lr=lr)
     losses = []
+    path = [(net.fc.weight.item(), net.fc.bias.item())]  # (w, b) at the start and after every step
     for epoch in range(epochs):
         optimizer.zero_grad()
         outputs = net(x_train)
@@ -27,6 +28,7 @@ def tutorial_run(seed: int, epochs: int = 100, lr: float = 0.1, device: str = "c
         loss.backward()
         optimizer.step()
         losses.append(loss.item())
+        path.append((net.fc.weight.item(), net.fc.bias.item()))
     net = net.to("cpu")
     y_test = net(torch.tensor([[x_test]], device="cpu"))
     return {
@@ -34,6 +36,7 @@ def tutorial_run(seed: int, epochs: int = 100, lr: float = 0.1, device: str = "c
         "weight": net.fc.weight.item(),
         "bias": net.fc.bias.item(),
         "prediction": y_test.item(),
+        "path": path,
     }
 
 

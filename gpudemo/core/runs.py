@@ -19,6 +19,8 @@ from torch import nn
 
 from gpudemo.core import pace
 from gpudemo.core.history import LossHistory
+from gpudemo.core.landscape import Landscape, PathHistory
+from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.smoothing import SmoothedHistory
 from gpudemo.core.training import COMPLETED, DIVERGED, FAILED, STOPPED, DataSample, LossBatch, TrainingResult
@@ -44,6 +46,9 @@ class Run:
         self.number = number  # 1, 2, ... in the order the session started them
         self.config = config
         self.history = LossHistory(config.epochs)
+        # (w, b) at the start and after every epoch, for a model of two parameters; filled by the loop
+        self.path = PathHistory(config.epochs) if PROBLEMS[config.problem].has_plane else None
+        self.landscape: Landscape | None = None  # the newest loss landscape around the path
         self.status = PREPARING
         self.result: TrainingResult | None = None
         self.message = ""  # why it failed
@@ -77,6 +82,8 @@ class Run:
             self.data = batch.data
         if batch.fit is not None:
             self.fit = batch.fit
+        if batch.landscape is not None:
+            self.landscape = batch.landscape
 
     def hold(self, epochs: int, model: nn.Module) -> None:
         """The run is paused after `epochs`; `model` is a CPU copy of it as it stands."""
@@ -98,12 +105,18 @@ class Run:
             self._seconds.append(result.seconds)
         else:  # the curve ends at the time the run reports
             self._seconds[-1] = max(self._seconds[-2], result.seconds)
-        self.history.trim()  # a stopped run keeps only the epochs it ran
+        self._trim()
+
+    def _trim(self) -> None:
+        """A stopped or failed run keeps only the epochs it ran."""
+        self.history.trim()
+        if self.path is not None:
+            self.path.trim()
 
     def fail(self, message: str) -> None:
         self.status = FAILED
         self.message = message
-        self.history.trim()
+        self._trim()
 
     # --- what the views read ----------------------------------------------------------
 
@@ -120,6 +133,10 @@ class Run:
     def eta(self) -> float:
         """Seconds left at the pace so far (inf before there is one)."""
         return pace.eta(self.count, self.config.epochs, self.seconds)
+
+    def path_points(self) -> np.ndarray:
+        """(w, b) at the start and after every epoch the views may read (empty without a path)."""
+        return self.path.head(self.count + 1) if self.path is not None else np.empty((0, 2), np.float32)
 
     @property
     def final_loss(self) -> float | None:
@@ -147,7 +164,9 @@ class Run:
     @property
     def nbytes(self) -> int:
         smoothed = self._smoothed.nbytes if self._smoothed is not None else 0
-        return self.history.nbytes + smoothed + _model_bytes(self.model) + 12 * len(self._epochs)
+        path = self.path.nbytes if self.path is not None else 0
+        landscape = self.landscape.loss.nbytes if self.landscape is not None else 0
+        return self.history.nbytes + smoothed + path + landscape + _model_bytes(self.model) + 12 * len(self._epochs)
 
 
 class Session:

@@ -24,6 +24,7 @@ from gpudemo.core.control import RunControl
 from gpudemo.core.devices import synchronize
 from gpudemo.core.errors import TrainingError
 from gpudemo.core.history import LossHistory
+from gpudemo.core.landscape import Landscape, PathHistory, bounds_around, evaluate, least_squares, needs_new_grid
 from gpudemo.core.memory import batch_size, check_fits
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import PROBLEMS
@@ -76,6 +77,7 @@ class LossBatch:
     fit: np.ndarray | None = None  # the model's output on DataSample.grid after last_epoch, when evaluated
     data: DataSample | None = None  # on the first batch only
     seconds: float = 0.0  # from the run's first step to this batch's losses on the host
+    landscape: Landscape | None = None  # a new loss landscape around the path (first batch, or the path left it)
 
     @property
     def last_epoch(self) -> int:
@@ -90,6 +92,7 @@ class TrainingResult:
     losses: np.ndarray  # float32, the loss of every epoch run, in order
     seconds: float  # from the first step to the last loss on the host
     diverged_at: int | None = None  # the first epoch whose loss was not finite
+    path: np.ndarray | None = None  # (epochs_run + 1, 2): (w, b) at the start and after every epoch, when asked
 
     @property
     def epochs_run(self) -> int:
@@ -139,6 +142,16 @@ class _Run:
         self.should_stop = should_stop
         self.forward, self.loss_of = direct_call(self.model), direct_call(self.criterion)
         self.zero_grad, self.step = zero_grad_function(self.optimizer), step_function(self.optimizer)
+        self.plane = problem.plane(self.model)
+        self.last_landscape: Landscape | None = None
+
+    def position(self) -> torch.Tensor:
+        """(w, b) as they stand, a copy still on the device."""
+        weight, bias = self.plane
+        return torch.cat((weight.detach().reshape(1), bias.detach().reshape(1)))
+
+    def landscape(self, path: PathHistory, minimum: tuple[float, float] | None) -> Landscape:
+        return evaluate(self.x_train, self.y_train, bounds_around(path.low, path.high, minimum), minimum)
 
     def epoch(self) -> torch.Tensor:
         """One pass over the data; its loss (for minibatches, the mean over them), still on the device."""
@@ -213,6 +226,7 @@ def run_training(
     fit: bool = True,
     control: RunControl | None = None,
     on_pause: Callable[[int, nn.Module], None] | None = None,
+    path: PathHistory | None = None,
 ) -> Generator[LossBatch, None, TrainingResult]:
     """Train as the tutorial does, yielding losses in batches; returns the TrainingResult.
 
@@ -226,6 +240,10 @@ def run_training(
     read back, `on_pause(epochs, a CPU copy of the model)` is called, and the loop waits
     for a resume, a step (one epoch, then paused again) or a stop. Paused time is left
     out of the timing, and the numbers are those of a run that was never paused.
+
+    With a `path` (for a model of two parameters, see Problem.plane), the parameters at the
+    start and after every epoch go into it, and batches carry a loss landscape around the
+    path at the start and whenever the path leaves it (its time left out of the timing too).
     """
     if control is not None:
         should_stop = control.should_stop
@@ -235,21 +253,29 @@ def run_training(
         raise ValueError(f"pass an empty history with room for {config.epochs} epochs")
     check_fits(config)
     run = None
+    landscape = minimum = None
     try:
         on_phase(TO_DEVICE)
         run = _Run(config, should_stop)
         data = run.data_sample() if fit else None
+        if run.plane is None:
+            path = None
+        if path is not None:
+            path.extend(run.position().reshape(1, 2).to("cpu", torch.float32).numpy())
+            minimum = least_squares(run.x_train, run.y_train)
+            landscape = run.landscape(path, minimum)
     except Exception as error:  # a device fails to start in many ways ("Torch not compiled with CUDA" is an assert)
         raise _failure(config, run, error, 0) from None
 
     pending: list[torch.Tensor] = []  # losses still on the device
+    positions: list[torch.Tensor] = []  # (w, b) after each of those epochs, with a path
     status = COMPLETED
     diverged_at = None
     next_fit = 0.0  # when the fit may be evaluated again
-    paused = 0.0  # seconds spent paused, left out of the timing
+    paused = 0.0  # seconds spent paused or drawing landscapes, left out of the timing
 
     def flush(final: bool = False) -> LossBatch:
-        nonlocal diverged_at, data, next_fit
+        nonlocal diverged_at, data, next_fit, landscape, paused
         values = torch.stack(pending).to("cpu", torch.float32).numpy()
         pending.clear()
         first = history.count + 1
@@ -257,12 +283,23 @@ def run_training(
         if bad.any():  # keep the losses up to and including the first bad one
             diverged_at = first + int(bad.argmax())
             values = values[: diverged_at - first + 1]
+        new_landscape, landscape = landscape, None  # the first one rides on the first batch
+        if path is not None:
+            path.extend(torch.stack(positions).to("cpu", torch.float32).numpy()[: len(values)])
+            positions.clear()
+            if needs_new_grid(new_landscape or run.last_landscape, path):
+                began = time.perf_counter()
+                new_landscape = run.landscape(path, minimum)
+                paused += time.perf_counter() - began
+            if new_landscape is not None:
+                run.last_landscape = new_landscape
         outputs = None
         began = time.perf_counter()
         if fit and (final or diverged_at is not None or began >= next_fit):
             outputs = run.fit()
             next_fit = began + (time.perf_counter() - began) * (1 / FIT_SHARE - 1)
-        batch = LossBatch(first, history.extend(values), outputs, data, time.perf_counter() - start - paused)
+        batch = LossBatch(first, history.extend(values), outputs, data, time.perf_counter() - start - paused,
+                          new_landscape)
         data = None
         return batch
 
@@ -289,6 +326,8 @@ def run_training(
                 break
             try:
                 pending.append(run.epoch())
+                if path is not None:
+                    positions.append(run.position())
             except _Stopped:
                 status = STOPPED
                 break
@@ -307,7 +346,8 @@ def run_training(
     except (RuntimeError, MemoryError) as error:
         raise _failure(config, run, error, history.count + len(pending)) from None
     run.release()
-    return TrainingResult(status, config, model, history.values, seconds, diverged_at)
+    return TrainingResult(status, config, model, history.values, seconds, diverged_at,
+                          path.points if path is not None else None)
 
 
 def train(
@@ -319,13 +359,15 @@ def train(
     fit: bool = False,
     control: RunControl | None = None,
     on_pause: Callable[[int, nn.Module], None] | None = None,
+    path: PathHistory | None = None,
 ) -> TrainingResult:
     """Run `run_training` to the end, handing each batch of losses to `on_batch`.
 
     `fit` evaluates the model for a fit view at flushes (the window wants it; the
     command line does not).
     """
-    run = run_training(config, should_stop, on_phase, history=history, fit=fit, control=control, on_pause=on_pause)
+    run = run_training(config, should_stop, on_phase, history=history, fit=fit, control=control, on_pause=on_pause,
+                       path=path)
     while True:
         try:
             batch = next(run)

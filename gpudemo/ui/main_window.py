@@ -31,6 +31,7 @@ from gpudemo.ui import format as fmt
 from gpudemo.ui.code_panel import CodePanel
 from gpudemo.ui.compare_view import CompareView
 from gpudemo.ui.devices_panel import DevicePanel
+from gpudemo.ui.landscape_view import LandscapeView
 from gpudemo.ui.measurements import Measurements
 from gpudemo.ui.prediction_panel import PredictionPanel
 from gpudemo.ui.style import STYLE, set_style_flag
@@ -132,7 +133,10 @@ class MainWindow(QMainWindow):
         self.sweepView = SweepView()
         self.sweepPlot, self.sweepButton = self.sweepView.plot, self.sweepView.button
         self.viewTabs = QTabWidget(objectName="viewTabs")
+        self.landscapeView = LandscapeView(self.session)
+        self.landscapePlot = self.landscapeView.plot
         self.viewTabs.addTab(view, self.tr("Training"))
+        self.viewTabs.addTab(self.landscapeView, self.tr("Loss landscape"))
         self.viewTabs.addTab(self.compareView, self.tr("Compare devices"))
         self.viewTabs.addTab(self.sweepView, self.tr("GPU vs CPU by size"))
         self.measurements = Measurements(self.compareView, self.sweepView, self)
@@ -171,6 +175,8 @@ class MainWindow(QMainWindow):
         panel.startRequested.connect(self.start_training)
         self.predictionPanel.predicted.connect(self._on_predicted)
         view.chosenChanged.connect(self.predictionPanel.set_run)
+        view.chosenChanged.connect(self.landscapeView.show_run)
+        self.viewTabs.currentChanged.connect(self._on_tab)
         for changed in (panel.changed, self.predictInput.textChanged, self.devicePanel.deviceChanged):
             changed.connect(self._update_script)
         self._update_script()
@@ -224,10 +230,11 @@ class MainWindow(QMainWindow):
             self._set_status(self.tr(
                 "Preparing the run on {device}: PyTorch loads its training code on the first run"
                 " (a second or two)…").format(device=config.device))
-        self.viewTabs.setCurrentIndex(0)
+        if self.viewTabs.currentWidget() not in (self.trainingView, self.landscapeView):
+            self.viewTabs.setCurrentWidget(self.trainingView)
         self._set_running(True)
         self._memory_device = config.device
-        self._controller.start(config, self._run.history)
+        self._controller.start(config, self._run.history, self._run.path)
         self._refresh.start()
         self._memory.start()
         self._read_memory()
@@ -360,6 +367,8 @@ class MainWindow(QMainWindow):
         # QProgressBar.setValue repaints at once, holding the GIL: the counters go at 10 a second.
         counters = final or now - self._counters_at >= COUNTERS_S
         self.trainingView.refresh(run, counters)
+        if self.landscapeView.isVisible():
+            self.landscapeView.refresh(run)
         if not counters:
             return
         self._counters_at = now
@@ -429,6 +438,11 @@ class MainWindow(QMainWindow):
     def _set_status(self, text: str, error: bool = False) -> None:
         self.statusLabel.setText(text)
         set_style_flag(self.statusLabel, "error", error)
+
+    @Slot(int)
+    def _on_tab(self, index: int) -> None:
+        if self.viewTabs.widget(index) is self.landscapeView:  # it was not redrawn while hidden
+            self.landscapeView.show_run(self.trainingView.chosen())
 
     @Slot()
     def _on_predicted(self) -> None:

@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from gpudemo.core.control import RunControl
 from gpudemo.core.history import LossHistory
+from gpudemo.core.landscape import PathHistory
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.training import TrainingError, run_training
 
@@ -66,10 +67,11 @@ class TrainingWorker(_Worker):
     phaseChanged = Signal(str)
     paused = Signal(int, object)  # epochs run, a CPU copy of the model as it stands
 
-    def __init__(self, config: TrainingConfig, history: LossHistory):
+    def __init__(self, config: TrainingConfig, history: LossHistory, path: PathHistory | None = None):
         super().__init__()
         self._config = config
         self._history = history
+        self._path = path
         self.control = RunControl()  # pause, step and stop, from the GUI thread
 
     def request_stop(self) -> None:
@@ -77,7 +79,7 @@ class TrainingWorker(_Worker):
 
     def _work(self) -> object:
         batches = run_training(self._config, on_phase=self.phaseChanged.emit, history=self._history, fit=True,
-                               control=self.control, on_pause=self.paused.emit)
+                               control=self.control, on_pause=self.paused.emit, path=self._path)
         while True:
             try:
                 self.batched.emit(next(batches))
@@ -170,8 +172,8 @@ class TrainingController(_ThreadOwner):
     phaseChanged = Signal(str)
     paused = Signal(int, object)  # the run holds at this epoch; the model as it stands, on the CPU
 
-    def start(self, config: TrainingConfig, history: LossHistory) -> None:
-        worker = TrainingWorker(config, history)
+    def start(self, config: TrainingConfig, history: LossHistory, path: PathHistory | None = None) -> None:
+        worker = TrainingWorker(config, history, path)
         worker.batched.connect(self._on_batched)
         worker.phaseChanged.connect(self._on_phase)
         worker.paused.connect(self._on_paused)

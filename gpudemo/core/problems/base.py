@@ -12,6 +12,7 @@ class Problem:
     key: str = ""
     uses: frozenset[str] = frozenset()  # which of "samples", "width", "depth" apply
     x_range: tuple[float, float] = (0.0, 1.0)  # where the fit view draws the model
+    has_plane: bool = True  # its model is y = weight·x + bias: a loss landscape over (weight, bias)
 
     def samples(self, config: TrainingConfig) -> int:
         return config.samples
@@ -30,6 +31,10 @@ class Problem:
     def describe(self, model: nn.Module) -> dict[str, float]:
         """What was learned, as numbers: a line's weight and bias, an MLP's parameter count."""
         return {"weight": model.weight.item(), "bias": model.bias.item()}
+
+    def plane(self, model: nn.Module) -> tuple[nn.Parameter, nn.Parameter] | None:
+        """(weight, bias) when the model is y = weight·x + bias: the loss landscape's two axes; else None."""
+        return (model.weight, model.bias) if self.has_plane else None
 
     def parameter_count(self, config: TrainingConfig) -> int:
         return 2

@@ -23,6 +23,7 @@ def mlp(width: int, depth: int) -> nn.Sequential:
 
 
 class Sine(Problem):
+    has_plane = False  # many parameters: no plane of two to draw the loss over
     key = "sine"
     uses = frozenset({"samples", "width", "depth"})
     x_range = (-math.pi, math.pi)

@@ -1,0 +1,130 @@
+"""The loss landscape and a run's path through it: measured, and equal to the loss computed directly."""
+
+import time
+
+import numpy as np
+import pytest
+import torch
+
+from gpudemo.core.landscape import (
+    BATCHED,
+    MOMENTS,
+    Bounds,
+    PathHistory,
+    bounds_around,
+    evaluate,
+    least_squares,
+    needs_new_grid,
+)
+from gpudemo.core.problems import PROBLEMS
+from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.training import LossBatch, run_training, train
+from tests.tutorial import drain, tutorial_run
+
+
+def line_data(samples=500, device="cpu"):
+    config = TrainingConfig(problem="line", samples=samples, device=device)
+    generator = torch.Generator(device=device).manual_seed(0)
+    return PROBLEMS["line"].make_data(config, torch.device(device), generator)
+
+
+def direct_loss(x, y, w, b):
+    """nn.MSELoss of an nn.Linear(1, 1) set to (w, b): the loss as training computes it."""
+    model = torch.nn.Linear(1, 1).double()
+    with torch.no_grad():
+        model.weight.fill_(w)
+        model.bias.fill_(b)
+        return float(torch.nn.MSELoss()(model(x.double()), y.double()))
+
+
+@pytest.mark.parametrize("method", [BATCHED, MOMENTS])
+def test_the_grid_equals_the_loss_computed_directly_at_sampled_points(method):
+    x, y = line_data()
+    landscape = evaluate(x, y, Bounds(-1.0, 4.0, -2.0, 2.0), method=method, size=32)
+    assert landscape.method == method and landscape.loss.shape == (32, 32)
+    rng = np.random.default_rng(0)
+    for _ in range(12):
+        i, j = rng.integers(0, 32, size=2)  # column i: weight, row j: bias
+        expected = direct_loss(x, y, landscape.weights[i], landscape.biases[j])
+        assert landscape.loss[j, i] == pytest.approx(expected, rel=1e-5)
+
+
+def test_the_least_loss_is_at_the_least_squares_line():
+    x, y = line_data()
+    w, b = least_squares(x, y)
+    landscape = evaluate(x, y, bounds_around(np.array([w - 1, b - 1]), np.array([w + 1, b + 1]), (w, b)), (w, b),
+                         size=65)
+    j, i = np.unravel_index(np.argmin(landscape.loss), landscape.loss.shape)
+    step = landscape.weights[1] - landscape.weights[0]
+    assert abs(landscape.weights[i] - w) <= step and abs(landscape.biases[j] - b) <= step
+
+
+def test_the_path_is_the_runs_parameters_after_every_epoch():
+    path = PathHistory(100)
+    result = train(TrainingConfig(epochs=100), path=path)
+    expected = np.array(tutorial_run(0)["path"], dtype=np.float32)
+    np.testing.assert_array_equal(result.path, expected)
+    assert path.count == 101 and path.nbytes / 100 <= 16
+
+
+def test_a_landscape_comes_first_and_again_when_the_path_leaves_it():
+    path = PathHistory(301)  # room for the step off the grid below
+    batches, result = drain(run_training(TrainingConfig(epochs=300), path=path, flush_seconds=0))
+    landscapes = [(batch, batch.landscape) for batch in batches if batch.landscape is not None]
+    assert batches[0].landscape is not None
+    assert landscapes[0][1].minimum == pytest.approx((2.0, 0.0))
+    for batch, landscape in landscapes:  # each one holds the path so far
+        points = result.path[: batch.last_epoch + 1]
+        assert landscape.bounds.contains(points[:, 0].min(), points[:, 0].max(), points[:, 1].min(),
+                                         points[:, 1].max())
+    assert isinstance(batches[0], LossBatch)
+    last = landscapes[-1][1]
+    assert not needs_new_grid(last, path)
+    path.extend(np.array([[last.bounds.w_high + 1.0, 0.0]], dtype=np.float32))  # the path steps off the grid
+    assert needs_new_grid(last, path)
+
+
+def test_the_mlp_has_no_plane_and_no_path():
+    result = train(TrainingConfig(problem="sine", epochs=3, samples=20), path=PathHistory(3))
+    assert result.path is None and not PROBLEMS["sine"].has_plane
+
+
+def test_a_diverging_path_stops_moving_the_grid():
+    path = PathHistory(100)
+    batches, result = drain(run_training(TrainingConfig(epochs=100, lr=1.0), path=path, flush_seconds=0))
+    assert result.status == "diverged"
+    assert all(np.abs([b.landscape.bounds.w_low, b.landscape.bounds.w_high]).max() < 1e7
+               for b in batches if b.landscape is not None)
+
+
+def test_a_long_path_is_drawn_from_a_few_thousand_points():
+    path = PathHistory(1_000_000)
+    path.extend(np.random.default_rng(0).random((1_000_001, 2)).astype(np.float32))
+    shown = path.decimated(path.count, 4000)
+    assert len(shown) <= 4001 and (shown[0] == path.points[0]).all() and (shown[-1] == path.points[-1]).all()
+    np.testing.assert_array_equal(shown[:2000], path.points[:2000])
+
+
+@pytest.mark.cuda
+def test_the_grid_on_a_gpu_equals_the_grid_on_the_cpu():
+    x, y = line_data(device="cuda")
+    bounds = Bounds(-1.0, 4.0, -2.0, 2.0)
+    on_gpu = evaluate(x, y, bounds, method=BATCHED)
+    on_cpu = evaluate(x.cpu(), y.cpu(), bounds, method=BATCHED)
+    np.testing.assert_allclose(on_gpu.loss, on_cpu.loss, rtol=1e-4)
+
+
+def test_the_time_a_new_grid_takes_is_left_out_of_the_runs(monkeypatch):
+    from gpudemo.core import training
+
+    made = []
+
+    def slow_evaluate(*args, **kwargs):
+        made.append(True)
+        if len(made) > 1:  # the first grid comes before the clock starts anyway
+            time.sleep(1.0)
+        return evaluate(*args, **kwargs)
+
+    monkeypatch.setattr(training, "evaluate", slow_evaluate)
+    result = train(TrainingConfig(epochs=100), path=PathHistory(100))
+    assert len(made) >= 2 and result.seconds < 1.0
