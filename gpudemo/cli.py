@@ -87,6 +87,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_training_arguments(compare, many_devices=True)
     compare.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
 
+    profile = commands.add_parser("profile", help="where a training step's time goes, under torch.profiler")
+    profile.set_defaults(parser=profile)
+    add_training_arguments(profile)
+    profile.add_argument("--steps", type=_argument(settings.parse_profile_steps), default=20, metavar="N",
+                         help="steps to profile, after 5 that are not (default 20)")
+    profile.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+
     sweep = commands.add_parser("sweep", help="time per step on each device as the size grows: where a GPU wins")
     sweep.set_defaults(parser=sweep, many_devices=True)
     sweep.add_argument("--device", metavar="ID", action="append",
@@ -366,6 +373,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from gpudemo.measure_cli import run_compare
 
             return run_compare(args, resolve_devices(args), resolve_config(args))
+        if args.command == "profile":
+            from gpudemo.measure_cli import run_profile
+
+            return run_profile(args, resolve_config(args))
         if args.command == "sweep":
             from gpudemo.measure_cli import run_sweep
 

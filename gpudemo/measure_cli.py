@@ -1,4 +1,5 @@
-"""`gpudemo compare` and `gpudemo sweep`: how much faster a device trains, and from which size on."""
+"""`gpudemo compare`, `gpudemo sweep` and `gpudemo profile`: how much faster a device trains, from
+which size on, and where a step's time goes."""
 
 from __future__ import annotations
 
@@ -80,3 +81,44 @@ def run_sweep(args: argparse.Namespace, devices: list[str]) -> int:
         print("gpudemo: stopped by the user", file=sys.stderr)
         return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+def run_profile(args: argparse.Namespace, config: TrainingConfig) -> int:
+    from gpudemo.core.errors import TrainingError
+    from gpudemo.core.profile import WARM_UP_STEPS, profile_steps
+
+    try:
+        profile = profile_steps(config, args.steps)
+    except TrainingError as error:
+        print(f"gpudemo: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    if args.json:
+        print(json.dumps(profile.to_json(), indent=2))
+        return EXIT_OK
+    print(f"{profile.steps} steps of {config.problem} on {config.device}, after {WARM_UP_STEPS} that are not profiled")
+    if profile.on_gpu:
+        print(f"per step: {profile.cpu_us:,.1f} us on the CPU side to issue it, {profile.device_us:,.1f} us of GPU work"
+              f" in {profile.kernels:,.0f} kernels; {profile.wall_us:,.1f} us from start to the GPU done")
+    else:
+        print(f"per step: {profile.wall_us:,.1f} us on the CPU, {profile.device_us:,.1f} us of it inside"
+              f" {profile.kernels:,.0f} PyTorch operator calls ({profile.per_kernel_us:,.1f} us each)")
+    print(explain(profile))
+    rows = [("OPERATION", "CALLS/STEP", "CPU US/STEP", "DEVICE US/STEP")]
+    rows += [(op.name, f"{op.calls:g}", f"{op.cpu_us:,.1f}", f"{op.device_us:,.1f}") for op in profile.ops]
+    print(_table(rows))
+    return EXIT_OK
+
+
+def explain(profile) -> str:
+    from gpudemo.core.profile import HOST_BOUND
+
+    if profile.on_gpu:
+        if profile.bound == HOST_BOUND:
+            return (f"the GPU computes {profile.busy_share:.0%} of the step and waits for the CPU the rest: the step is"
+                    " too small to pay for its launches; more samples per step (or a bigger model) would")
+        return f"the GPU computes {profile.busy_share:.0%} of the step: the arithmetic dominates, as a GPU likes it"
+    if profile.bound == HOST_BOUND:
+        return (f"an operator takes {profile.per_kernel_us:,.1f} us: its fixed cost, not arithmetic. A GPU's kernel"
+                " launch costs about as much, so a GPU cannot make this step faster")
+    return (f"an operator takes {profile.per_kernel_us:,.1f} us: the arithmetic dominates, and a GPU, which does it"
+            " in parallel, would make this step faster")

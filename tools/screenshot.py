@@ -1,8 +1,11 @@
-"""Take the README's screenshot: `xvfb-run -s "-screen 0 1800x950x24" .venv/bin/python tools/screenshot.py`.
+"""Take the README's screenshots: `xvfb-run -s "-screen 0 1800x950x24" .venv/bin/python tools/screenshot.py [SCENE ...]`.
 
-Runs the real program through `main()`, trains the sine's MLP three times in minibatches
-(Adam at two learning rates, then SGD), smoothing on, predicts, then saves the window
-to assets/screenshot.png (or the path given).
+Runs the real program through `main()` once per scene and saves the window to assets/:
+- runs (assets/screenshot.png): the sine's MLP trained three times in minibatches (SGD, then
+  Adam at two learning rates), smoothing on, overlaid;
+- landscape (assets/landscape.png): the line trained with SGD, momentum and Adam, their paths
+  through the loss landscape;
+- profile (assets/profile.png): a step of the line at 1,000,000 samples under torch.profiler.
 
 Qt's X11 plugin needs system libraries that a minimal Linux lacks (gpudemo names the
 missing ones when it starts); with Xvfb, a Linux desktop needs:
@@ -10,51 +13,77 @@ missing ones when it starts); with Xvfb, a Linux desktop needs:
   Fedora:         sudo dnf install xorg-x11-server-Xvfb xcb-util-cursor xcb-util-wm xcb-util-keysyms xcb-util-image xcb-util-renderutil libxcb libxkbcommon-x11 libglvnd-egl libglvnd-glx fontconfig dbus-libs
 """
 
+import subprocess
 import sys
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
 
-from gpudemo.cli import main
-from gpudemo.ui.main_window import MainWindow
-
-OUT = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent / "assets" / "screenshot.png")
-shown = MainWindow.show
-
-
-RUNS = (("sgd", "0.1"), ("adam", "0.001"), ("adam", "0.01"))  # (optimizer, learning rate), in order
-
-
-def show(self):
-    shown(self)
-    self.problemCombo.setCurrentIndex(self.problemCombo.findData("sine"))
-    self.samplesSpin.setValue(2000)
-    self.batchSpin.setValue(100)
-    self.epochsSpin.setValue(150)
-    self.predictInput.setText("-1.57, 0, 0.5, 1.57, 3")
-    self.logScaleCheck.setChecked(True)
-    self.smoothingSlider.setValue(60)
-    self.runFinished.connect(lambda: QTimer.singleShot(300, lambda: next_run(self)))
-    QTimer.singleShot(1500, lambda: next_run(self))
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+SCENES = {"runs": "screenshot.png", "landscape": "landscape.png", "profile": "profile.png"}
+# (problem, samples, batch, epochs, [(optimizer, learning rate), ...]) of each training scene
+TRAINING = {
+    "runs": ("sine", 2000, 100, 150, [("sgd", "0.1"), ("adam", "0.001"), ("adam", "0.01")]),
+    "landscape": ("line", 1000, 0, 300, [("sgd", "0.1"), ("momentum", "0.02"), ("adam", "0.1")]),
+}
 
 
-def next_run(window):
-    done = len(window.session.runs)
-    if done == len(RUNS):
-        QTimer.singleShot(200, lambda: save(window))
-        return
-    optimizer, lr = RUNS[done]
-    window.optimizerCombo.setCurrentIndex(window.optimizerCombo.findData(optimizer))
-    window.lrInput.setText(lr)
-    window.start_training()
+def choose(combo, key):
+    combo.setCurrentIndex(combo.findData(key))
 
 
-def save(window):
-    window.grab().save(str(OUT))
-    print(f"saved {OUT}")
-    window.close()
+def scene(name: str, out: Path) -> int:
+    from gpudemo.cli import main
+    from gpudemo.ui.main_window import MainWindow
+
+    shown = MainWindow.show
+
+    def save(window):
+        window.grab().save(str(out))
+        print(f"saved {out}")
+        window.close()
+
+    def next_run(window, runs):
+        done = len(window.session.runs)
+        if done == len(runs):
+            QTimer.singleShot(200, lambda: save(window))
+            return
+        optimizer, lr = runs[done]
+        choose(window.optimizerCombo, optimizer)
+        window.lrInput.setText(lr)
+        window.start_training()
+
+    def show(window):
+        shown(window)
+        window.predictInput.setText("-1.57, 0, 0.5, 1.57, 3" if name == "runs" else "4")
+        if name == "profile":
+            choose(window.problemCombo, "line")
+            window.samplesSpin.setValue(1_000_000)
+            window.runFinished.connect(lambda: QTimer.singleShot(300, lambda: save(window)))
+            QTimer.singleShot(1500, window.start_profile)
+            return
+        problem, samples, batch, epochs, runs = TRAINING[name]
+        choose(window.problemCombo, problem)
+        window.samplesSpin.setValue(samples)
+        window.batchSpin.setValue(batch)
+        window.epochsSpin.setValue(epochs)
+        if name == "runs":
+            window.logScaleCheck.setChecked(True)
+            window.smoothingSlider.setValue(60)
+        else:
+            window.viewTabs.setCurrentWidget(window.landscapeView)
+        window.runFinished.connect(lambda: QTimer.singleShot(300, lambda: next_run(window, runs)))
+        QTimer.singleShot(1500, lambda: next_run(window, runs))
+
+    MainWindow.show = show
+    return main([])
 
 
-MainWindow.show = show
-sys.argv = sys.argv[:1]
-sys.exit(main([]))
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--one":  # one scene in this process (one QApplication each)
+        name = sys.argv[2]
+        sys.exit(scene(name, ASSETS / SCENES[name]))
+    for name in sys.argv[1:] or SCENES:
+        if name not in SCENES:
+            sys.exit(f"screenshot.py: no scene {name!r}; the scenes are {', '.join(SCENES)}")
+        subprocess.run([sys.executable, __file__, "--one", name], check=True)

@@ -103,7 +103,7 @@ class Run:
         if self._epochs[-1] != self.count:
             self._epochs.append(self.count)
             self._seconds.append(result.seconds)
-        else:  # the curve ends at the time the run reports
+        elif len(self._seconds) > 1:  # the curve ends at the time the run reports
             self._seconds[-1] = max(self._seconds[-2], result.seconds)
         self._trim()
 

@@ -118,6 +118,14 @@ def parse_optimizer(value: object) -> str:
     return _choice("optimizer", value, OPTIMIZER_KEYS)
 
 
+PROFILE_STEPS_MAX = 10_000
+
+
+def parse_profile_steps(value: object) -> int:
+    """Steps a profile measures, 1 to 10,000."""
+    return _whole_number("steps", value, 1, PROFILE_STEPS_MAX)
+
+
 def parse_max_size(value: object) -> int:
     """The largest size a sweep goes to: samples for `step`, n for `matmul`."""
     return _whole_number("max size", value, 10, SAMPLES_MAX)

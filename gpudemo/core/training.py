@@ -12,7 +12,8 @@ import copy
 import threading
 import time
 import traceback
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -375,6 +376,17 @@ def train(
             return finished.value
         if on_batch is not None:
             on_batch(batch)
+
+
+@contextmanager
+def prepared(config: TrainingConfig) -> Iterator[_Run]:
+    """A run's model, data and step on its device, for measuring steps outside the loop (see profile)."""
+    check_fits(config)
+    run = _Run(config, _never)
+    try:
+        yield run
+    finally:
+        run.release()
 
 
 def warm_up() -> None:

@@ -34,6 +34,7 @@ from gpudemo.ui.devices_panel import DevicePanel
 from gpudemo.ui.landscape_view import LandscapeView
 from gpudemo.ui.measurements import Measurements
 from gpudemo.ui.prediction_panel import PredictionPanel
+from gpudemo.ui.profile_view import ProfileView
 from gpudemo.ui.style import STYLE, set_style_flag
 from gpudemo.ui.sweep_view import SweepView
 from gpudemo.ui.training_panel import TrainingPanel
@@ -96,7 +97,7 @@ class MainWindow(QMainWindow):
         panel = self.trainingPanel
         for name in ("problemCombo", "samplesSpin", "widthSpin", "depthSpin", "batchSpin", "optimizerCombo",
                      "epochsSpin", "lrInput", "seedInput", "startButton", "stopButton", "compareButton",
-                     "pauseButton", "stepButton", "settingsError"):
+                     "pauseButton", "stepButton", "profileButton", "settingsError"):
             setattr(self, name, getattr(panel, name))
 
         self.predictionPanel = PredictionPanel()
@@ -139,7 +140,10 @@ class MainWindow(QMainWindow):
         self.viewTabs.addTab(self.landscapeView, self.tr("Loss landscape"))
         self.viewTabs.addTab(self.compareView, self.tr("Compare devices"))
         self.viewTabs.addTab(self.sweepView, self.tr("GPU vs CPU by size"))
-        self.measurements = Measurements(self.compareView, self.sweepView, self)
+        self.profileView = ProfileView()
+        self.profileTable = self.profileView.table
+        self.viewTabs.addTab(self.profileView, self.tr("Step profile"))
+        self.measurements = Measurements(self.compareView, self.sweepView, self.profileView, self)
         self.progressBar = QProgressBar(objectName="progressBar")
         self.progressBar.setFormat(self.tr("%v / %m epochs"))
         self.rateLabel = QLabel(objectName="rateLabel")
@@ -169,6 +173,7 @@ class MainWindow(QMainWindow):
         self.startButton.clicked.connect(self.start_training)
         self.stopButton.clicked.connect(self.stop_training)
         self.compareButton.clicked.connect(self.start_compare)
+        self.profileButton.clicked.connect(self.start_profile)
         self.pauseButton.clicked.connect(self.toggle_pause)
         self.stepButton.clicked.connect(self.step_epoch)
         self.sweepButton.clicked.connect(self.start_sweep)
@@ -255,6 +260,22 @@ class MainWindow(QMainWindow):
         self.progressBar.setFormat(self.tr("%v / %m epochs"))
         self.viewTabs.setCurrentWidget(self.compareView)
         self.measurements.start_compare(config, self._devices.ids)
+
+    @Slot()
+    def start_profile(self) -> None:
+        """A few steps of the form's run on the chosen device, under torch.profiler."""
+        if self.is_busy() or not self.trainingPanel.check():
+            return
+        config = self._read_config()
+        try:
+            check_fits(config)
+        except RunTooLarge as refused:
+            self.trainingPanel.show_error(self.tr("Not started: {reason}.").format(reason=refused))
+            return
+        self._start_measuring()
+        self.progressBar.setFormat(self.tr("%p%"))
+        self.viewTabs.setCurrentWidget(self.profileView)
+        self.measurements.start_profile(config)
 
     @Slot()
     def start_sweep(self) -> None:
@@ -424,8 +445,8 @@ class MainWindow(QMainWindow):
         self._refresh.stop()
         self._memory.stop()
         self._read_memory(running=False)
-        if self.progressBar.maximum() == 0 and self._run is not None:  # the run ended before its loop began
-            self.progressBar.setRange(0, self._run.config.epochs)
+        if self.progressBar.maximum() == 0:  # the job ended before it could say how far it got
+            self.progressBar.setRange(0, self._run.config.epochs if self._run is not None else 1)
         self._set_running(False)
         self.runFinished.emit()
 

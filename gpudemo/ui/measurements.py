@@ -1,4 +1,4 @@
-"""Compare and sweep in the window: the core's measurements on the worker thread, drawn as they come.
+"""Compare, sweep and profile in the window: the core's measurements on the worker thread, drawn as they come.
 
 The window owns one of these; it says what to show in the shared status line and
 progress bar through its signals, and the window redraws it on its refresh timer.
@@ -11,13 +11,15 @@ from collections.abc import Sequence
 from PySide6.QtCore import QObject, Signal, Slot
 
 from gpudemo.core.compare import FAILED, CompareProgress, DeviceTiming, compare_devices, devices_to_compare
+from gpudemo.core.profile import StepProfile, profile_steps
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.sweep import MATMUL_SIZES, STEP, STEP_SIZES, SweepResult, SweepRow, sweep
 from gpudemo.ui.compare_view import CompareView
+from gpudemo.ui.profile_view import ProfileView
 from gpudemo.ui.sweep_view import SweepView
 from gpudemo.ui.worker import TaskController
 
-COMPARE, SWEEP = "compare", "sweep"
+COMPARE, SWEEP, PROFILE = "compare", "sweep", "profile"
 
 
 class Measurements(QObject):
@@ -26,9 +28,10 @@ class Measurements(QObject):
     deviceBusy = Signal(str)  # the device being measured now (for its memory line)
     finished = Signal()  # the job's thread has ended
 
-    def __init__(self, compare_view: CompareView, sweep_view: SweepView, parent: QObject | None = None):
+    def __init__(self, compare_view: CompareView, sweep_view: SweepView, profile_view: ProfileView,
+                 parent: QObject | None = None):
         super().__init__(parent)
-        self.compareView, self.sweepView = compare_view, sweep_view
+        self.compareView, self.sweepView, self.profileView = compare_view, sweep_view, profile_view
         self._tasks = TaskController(self)
         self._tasks.reported.connect(self._on_report)
         self._tasks.succeeded.connect(self._on_done)
@@ -38,6 +41,7 @@ class Measurements(QObject):
         self._order: list[str] = []
         self._epochs = 0
         self._count = 0  # sweep rows so far
+        self._problem = ""  # the profiled run's problem
         self._dirty = False
 
     def is_running(self) -> bool:
@@ -63,6 +67,16 @@ class Measurements(QObject):
         self.status.emit(self.tr("Sweeping {kind} in {dtype} on {devices}…").format(
             kind=kind, dtype=dtype, devices=", ".join(self._order)), False)
         self._tasks.start(lambda should_stop, report: sweep(kind, devices, dtype, should_stop, report))
+
+    def start_profile(self, config: TrainingConfig) -> None:
+        self._job, self._order = PROFILE, [config.device]
+        self._problem = config.problem
+        self.profileView.clear()
+        self.progressed.emit(0, 0)  # busy: a profile says nothing until it is done
+        self.deviceBusy.emit(config.device)
+        self.status.emit(self.tr("Profiling a step of {problem} on {device} under torch.profiler…").format(
+            problem=config.problem, device=config.device), False)
+        self._tasks.start(lambda should_stop, report: profile_steps(config))
 
     def stop(self) -> None:
         self._tasks.stop()
@@ -93,6 +107,12 @@ class Measurements(QObject):
 
     @Slot(object)
     def _on_done(self, result) -> None:
+        if isinstance(result, StepProfile):
+            self.profileView.show_profile(result, self._problem)
+            self.progressed.emit(1, 1)
+            self.status.emit(self.tr("Profiled: {us} µs a step on {device}; see the Step profile tab.").format(
+                us=f"{result.wall_us:,.1f}", device=result.device), False)
+            return
         if isinstance(result, SweepResult):
             self.sweepView.show_result(result)
             self.progressed.emit(self._count, self._count)

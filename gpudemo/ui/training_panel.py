@@ -84,6 +84,9 @@ class TrainingPanel(QGroupBox):
         self.compareButton = QPushButton(self.tr("Compare every device"), objectName="compareButton")
         self.compareButton.setToolTip(self.tr(
             "Run these settings on each device in turn, timed fairly, with the CPU as the baseline"))
+        self.profileButton = QPushButton(self.tr("Profile a step"), objectName="profileButton")
+        self.profileButton.setToolTip(self.tr(
+            "Run a few steps of these settings under torch.profiler on the chosen device: where a step's time goes"))
         self.settingsError = QLabel(objectName="settingsError")
         self.settingsError.setWordWrap(True)
         self.settingsError.hide()
@@ -112,7 +115,10 @@ class TrainingPanel(QGroupBox):
         hold.addWidget(self.stepButton, 1)
         layout.addLayout(buttons)
         layout.addLayout(hold)
-        layout.addWidget(self.compareButton)
+        measure = QHBoxLayout()
+        measure.addWidget(self.compareButton, 1)
+        measure.addWidget(self.profileButton, 1)
+        layout.addLayout(measure)
         layout.addWidget(self.settingsError)
 
         self._inputs = (self.problemCombo, self.samplesSpin, self.widthSpin, self.depthSpin, self.batchSpin,
@@ -172,6 +178,7 @@ class TrainingPanel(QGroupBox):
         self._running = running
         self.startButton.setEnabled(not running)
         self.compareButton.setEnabled(not running)
+        self.profileButton.setEnabled(not running)
         self.stopButton.setEnabled(running)
         self.pauseButton.setEnabled(running and training)
         self.set_paused(False)

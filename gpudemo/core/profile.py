@@ -1,0 +1,142 @@
+"""Where a training step's time goes: a few steps of a run under torch.profiler.
+
+Three readings per step, on the run's own device:
+- cpu_us: the host's time to issue one step (Python, PyTorch's dispatch, the launches),
+  timed without the profiler, the device not waited for;
+- device_us: the time the device's kernels computed. On a GPU, the GPU's kernel time; on
+  the CPU, the time inside ATen's operators themselves (the arithmetic, and each one's
+  fixed setup), the rest being Python and dispatch;
+- kernels: kernels run per step (GPU kernel launches; on the CPU, ATen operator calls).
+At 3 samples the arithmetic takes microseconds and the issuing takes a hundred: a GPU
+cannot help. At a million samples the arithmetic dominates, and that is what it is for.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from gpudemo.core.devices import synchronize
+from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.training import prepared
+
+WARM_UP_STEPS = 5
+STEPS = 20
+TOP = 12
+ARITHMETIC_US = 10.0  # a CPU operator that takes less than this on average is mostly its fixed cost
+BUSY_SHARE = 0.5  # a GPU busy less than this share of the step waits on the host
+
+HOST_BOUND = "host"  # the step's time goes to issuing work: a faster device cannot help
+DEVICE_BOUND = "device"  # the step's time goes to arithmetic: a faster device helps
+
+
+@dataclass(frozen=True)
+class OpTiming:
+    name: str
+    calls: float  # per step
+    cpu_us: float  # its own host time per step (not its children's)
+    device_us: float  # its kernels' device time per step (on the CPU: its own time, when it is an ATen kernel)
+
+
+@dataclass(frozen=True)
+class StepProfile:
+    device: str
+    steps: int
+    cpu_us: float  # the host's time to issue one step
+    wall_us: float  # one step from start to the device done
+    device_us: float  # the device's kernels' time in one step
+    kernels: float  # kernels run per step
+    ops: tuple[OpTiming, ...]  # the costliest operations first
+    on_gpu: bool = False
+
+    @property
+    def per_kernel_us(self) -> float:
+        return self.device_us / self.kernels if self.kernels else 0.0
+
+    @property
+    def busy_share(self) -> float:
+        """The share of a step the device's kernels computed."""
+        return min(1.0, self.device_us / self.wall_us) if self.wall_us > 0 else 0.0
+
+    @property
+    def bound(self) -> str:
+        """HOST_BOUND or DEVICE_BOUND: on a GPU by how busy it is; on the CPU by the time an operator takes."""
+        if self.on_gpu:
+            return DEVICE_BOUND if self.busy_share >= BUSY_SHARE else HOST_BOUND
+        return DEVICE_BOUND if self.per_kernel_us >= ARITHMETIC_US else HOST_BOUND
+
+    def to_json(self) -> dict:
+        return {
+            "device": self.device,
+            "steps": self.steps,
+            "per_step": {"cpu_us": self.cpu_us, "device_us": self.device_us, "kernels": self.kernels,
+                         "wall_us": self.wall_us},
+            "bound": self.bound,
+            "ops": [{"name": op.name, "calls": op.calls, "cpu_us": op.cpu_us, "device_us": op.device_us}
+                    for op in self.ops],
+        }
+
+
+def profile_steps(config: TrainingConfig, steps: int = STEPS, top: int = TOP) -> StepProfile:
+    """Run `steps` epochs of `config` (after an untimed warm-up) and say where their time went."""
+    from torch.autograd import DeviceType
+    from torch.profiler import ProfilerActivity, profile
+
+    on_gpu = config.device.startswith("cuda")
+    with prepared(config) as run:
+        for _ in range(WARM_UP_STEPS):
+            run.epoch()
+        synchronize(run.device)
+        began = time.perf_counter()
+        for _ in range(steps):
+            run.epoch()
+        issued = time.perf_counter()
+        synchronize(run.device)
+        done = time.perf_counter()
+        activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
+        with _quiet_stderr(), profile(activities=activities) as profiler:
+            for _ in range(steps):
+                run.epoch()
+            synchronize(run.device)
+    events = profiler.events()
+    if on_gpu:
+        kernels = [event for event in events if event.device_type == DeviceType.CUDA]
+        device_us = sum(event.device_time for event in kernels)
+    else:  # ATen's operators are the CPU's kernels: their own time is the arithmetic
+        kernels = [event for event in events if _is_aten(event.name)]
+        device_us = sum(event.self_cpu_time_total for event in kernels)
+    ops = []
+    for average in profiler.key_averages():
+        device = average.self_device_time_total if on_gpu else (
+            average.self_cpu_time_total if _is_aten(average.key) else 0.0)
+        ops.append(OpTiming(average.key, average.count / steps, average.self_cpu_time_total / steps, device / steps))
+    ops.sort(key=lambda op: op.cpu_us + op.device_us, reverse=True)
+    return StepProfile(config.device, steps, (issued - began) / steps * 1e6, (done - began) / steps * 1e6,
+                       device_us / steps, len(kernels) / steps, tuple(ops[:top]), on_gpu)
+
+
+def _is_aten(name: str) -> bool:
+    return name.startswith("aten::")
+
+
+@contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Hide what the profiler's C++ side writes to stderr (a "profiler_start" and a "profiler_stop"
+    line each time); Python errors still rise as exceptions."""
+    try:
+        saved = os.dup(2)
+    except OSError:  # no stderr to hide
+        yield
+        return
+    sys.stderr.flush()
+    with open(os.devnull, "w") as null:
+        os.dup2(null.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
