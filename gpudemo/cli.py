@@ -76,6 +76,14 @@ def build_parser() -> argparse.ArgumentParser:
     add_training_arguments(train)
     train.add_argument("--loss-csv", metavar="PATH", help="write every epoch's loss to this CSV file")
     train.add_argument("--json", action="store_true", help="print one JSON object instead of a summary")
+    train.add_argument("--save", metavar="PATH", help="write the trained model and its settings to this checkpoint")
+
+    predict = commands.add_parser("predict", help="predict with a model saved by --save or the window")
+    predict.set_defaults(parser=predict)
+    predict.add_argument("--model", metavar="PATH", required=True, help="a checkpoint gpudemo wrote")
+    predict.add_argument("values", nargs="+", type=_argument(settings.parse_values), metavar="X",
+                         help="values to predict for, spaces or commas between them")
+    predict.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
 
     code = commands.add_parser("code", help="print the plain PyTorch script for these settings")
     code.set_defaults(parser=code)
@@ -296,6 +304,14 @@ def run_train(args: argparse.Namespace) -> int:
             bar.close()
 
     predictions = list(zip(values, predict(result.model, values)))
+    if args.save:
+        from gpudemo.core.checkpoint import save
+
+        try:
+            save(args.save, result.model, config, result.epochs_run)
+        except OSError as error:
+            print(f"gpudemo: cannot write the checkpoint {args.save!r}: {error.strerror}", file=sys.stderr)
+            return EXIT_FAILED
     if csv_file is not None:
         with csv_file:
             csv_file.write("epoch,loss\n")
@@ -315,6 +331,28 @@ def run_train(args: argparse.Namespace) -> int:
         print("gpudemo: stopped by the user", file=sys.stderr)
         return EXIT_INTERRUPTED
     assert result.status == COMPLETED
+    return EXIT_OK
+
+
+def run_predict(args: argparse.Namespace) -> int:
+    from gpudemo.core.checkpoint import CheckpointError, load
+    from gpudemo.core.prediction import predict
+
+    try:
+        checkpoint = load(args.model)
+    except CheckpointError as error:
+        print(f"gpudemo: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    values = [value for group in args.values for value in group]
+    predictions = list(zip(values, predict(checkpoint.model, values)))
+    config = checkpoint.config
+    if args.json:
+        print(json.dumps({"model": str(args.model), "problem": config.problem, "epochs": checkpoint.epochs,
+                          "predictions": [{"x": x, "y": _finite(y)} for x, y in predictions]}, indent=2))
+    else:
+        print(f"model       {config.problem}, {config.optimizer} at lr {config.lr:g}, {checkpoint.epochs:,} epochs")
+        for x, y in predictions:
+            print(f"predict     x = {x:g}  ->  y = {y:.6g}")
     return EXIT_OK
 
 
@@ -369,6 +407,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_train(args)
         if args.command == "code":
             return run_code(args)
+        if args.command == "predict":
+            return run_predict(args)
         if args.command == "compare":
             from gpudemo.measure_cli import run_compare
 
