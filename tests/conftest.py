@@ -1,7 +1,10 @@
 import os
+import tempfile
 
 # Qt runs headless in the tests; set before anything imports Qt.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# The app's remembered settings (QSettings) go to a folder of the tests' own, never the person's.
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="gpudemo-test-config-")
 
 import pytest  # noqa: E402
 import torch  # noqa: E402

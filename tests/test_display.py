@@ -25,7 +25,8 @@ QT_ABORT_WORDS = ("Could not load the Qt platform plugin", "core dumped", "Abort
 def run_main(environ: dict, before_main: str = "") -> subprocess.CompletedProcess:
     """`gpudemo` with no argument (the window), in a child whose environment is exactly `environ`."""
     code = textwrap.dedent(before_main) + "\nimport sys\nfrom gpudemo.cli import main\nsys.exit(main([]))\n"
-    env = {"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/tmp"), **environ}
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/tmp"),
+           "XDG_CONFIG_HOME": os.environ["XDG_CONFIG_HOME"], **environ}
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                           env=env, cwd=ROOT)
 

@@ -8,6 +8,7 @@ import pytest
 from gpudemo.core import pace
 from gpudemo.core.control import RunControl
 from gpudemo.core.history import LossHistory
+from gpudemo.core.landscape import PathHistory
 from gpudemo.core.runs import PAUSED, PREPARING, RUNNING, Session
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.smoothing import SmoothedHistory, ema
@@ -167,10 +168,13 @@ def test_the_session_keeps_at_most_so_many_runs_the_oldest_going_first():
 
 
 def test_the_session_keeps_within_its_memory_and_says_how_much_it_holds():
-    session = Session(max_bytes=25_000)  # about three runs of 2,000 epochs (8 KiB of losses each)
-    runs = [drive(session, TrainingConfig(epochs=2000, seed=seed)) for seed in range(5)]
+    session = Session()
+    runs = [drive(session, TrainingConfig(epochs=2000))]
+    going = LossHistory(2000).nbytes + PathHistory(2000).nbytes  # a run going holds room for all its epochs
+    session.max_bytes = going + int(2.5 * runs[0].nbytes)  # a run going and two finished ones
+    runs += [drive(session, TrainingConfig(epochs=2000, seed=seed)) for seed in range(1, 5)]
     assert session.nbytes <= session.max_bytes
-    assert session.runs[-1] is runs[-1] and 2 <= len(session.runs) <= 3
+    assert session.runs == runs[-3:]
     session.set_smoothing(0.6)  # smoothed curves count too
     assert session.nbytes <= session.max_bytes and session.runs[-1] is runs[-1]
 

@@ -18,11 +18,15 @@ CPU_ONLY = DeviceList(
 )
 
 
-def open_window(qtbot, devices=CPU_ONLY, session=None):
+def open_window(qtbot, devices=CPU_ONLY, session=None, preferences=None):
     """A shown MainWindow on these devices, closed (its run stopped) at the end of the test."""
-    from gpudemo.ui import MainWindow
+    from PySide6.QtCore import QRect
 
-    window = MainWindow(devices=devices, session=session)
+    from gpudemo.ui import MainWindow
+    from gpudemo.ui.menus import fit_to_screen
+
+    window = MainWindow(devices=devices, session=session, preferences=preferences)
+    fit_to_screen(window, QRect(0, 0, 1800, 950))  # the offscreen screen is 800 x 600: size it as a desktop
     qtbot.addWidget(window, before_close_func=lambda w: w.close())
     window.show()
     qtbot.waitExposed(window)

@@ -13,13 +13,13 @@ from __future__ import annotations
 import dataclasses
 import os
 import pickle
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 from torch import nn
 
+from gpudemo.core.files import write_atomically
 from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
 
@@ -51,17 +51,7 @@ def save(path: str | os.PathLike, model: nn.Module, config: TrainingConfig, epoc
         "epochs": int(epochs),
         "state_dict": {name: tensor.detach().to("cpu").clone() for name, tensor in model.state_dict().items()},
     }
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            torch.save(data, out)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomically(path, lambda out: torch.save(data, out), binary=True)
 
 
 def load(path: str | os.PathLike) -> Checkpoint:

@@ -28,6 +28,7 @@ from gpudemo.core.training import COMPLETED, DIVERGED, FAILED, STOPPED, DataSamp
 PREPARING = "preparing"
 RUNNING = "running"
 PAUSED = "paused"
+LOADED = "loaded"  # a model read from a checkpoint: no losses, a model to predict with
 LIVE = (PREPARING, RUNNING, PAUSED)
 ENDED = (COMPLETED, STOPPED, DIVERGED, FAILED)
 
@@ -42,14 +43,15 @@ def _model_bytes(model: nn.Module | None) -> int:
 
 
 class Run:
-    def __init__(self, number: int, config: TrainingConfig):
+    def __init__(self, number: int, config: TrainingConfig, loaded: bool = False):
         self.number = number  # 1, 2, ... in the order the session started them
         self.config = config
-        self.history = LossHistory(config.epochs)
+        self.history = LossHistory(0 if loaded else config.epochs)
         # (w, b) at the start and after every epoch, for a model of two parameters; filled by the loop
-        self.path = PathHistory(config.epochs) if PROBLEMS[config.problem].has_plane else None
+        has_path = PROBLEMS[config.problem].has_plane and not loaded
+        self.path = PathHistory(config.epochs) if has_path else None
         self.landscape: Landscape | None = None  # the newest loss landscape around the path
-        self.status = PREPARING
+        self.status = LOADED if loaded else PREPARING
         self.result: TrainingResult | None = None
         self.message = ""  # why it failed
         self.count = 0  # epochs whose loss is in the history and may be read
@@ -206,8 +208,18 @@ class Session:
         """A new run of `config`, the newest; the oldest finished runs go when over the limits."""
         if self.live is not None:
             raise RuntimeError(f"run {self.live.number} is still going")
-        self._numbered += 1
-        run = Run(self._numbered, config)
+        return self._add(Run(self._numbered + 1, config))
+
+    def add_loaded(self, config: TrainingConfig, model: nn.Module, epochs: int) -> Run:
+        """A model read from a checkpoint, kept as a run of its own (no losses) to predict with."""
+        if self.live is not None:
+            raise RuntimeError(f"run {self.live.number} is still going")
+        run = Run(self._numbered + 1, config, loaded=True)
+        run.model, run.model_epochs = model, epochs
+        return self._add(run)
+
+    def _add(self, run: Run) -> Run:
+        self._numbered = run.number
         self.runs.append(run)
         for listener in self._added:
             listener(run)

@@ -13,6 +13,7 @@ def run_app(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from gpudemo.ui.main_window import MainWindow
+    from gpudemo.ui.preferences import Preferences, open_store
     from gpudemo.ui.resources import icon_path
 
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
@@ -27,7 +28,7 @@ def run_app(argv: list[str] | None = None) -> int:
 
     # Not a daemon: the interpreter waits for it rather than dying under an import.
     threading.Thread(target=warm_up, name="gpudemo-warm-up").start()
-    window = MainWindow()
+    window = MainWindow(preferences=Preferences(open_store()))
     # Ctrl-C in the terminal, or a TERM signal, closes the window the way its close
     # button does: the run stops and its thread is waited for. Python runs signal
     # handlers only between bytecodes, so a slow timer lets it look in now and then.

@@ -61,8 +61,9 @@ class CodePanel(QDockWidget):
         super().__init__(parent)
         self.setObjectName("codeDock")
         self.setWindowTitle(self.tr("Code: the PyTorch behind this run"))
-        self.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
-                         | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+        # Movable, floatable and closable (View → Code panel brings it back): a small screen needs the room.
+        self.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+                         | QDockWidget.DockWidgetFeature.DockWidgetClosable)
         self._script: Script | None = None
         self._phase: str | None = None
         self._step_names = {

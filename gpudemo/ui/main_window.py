@@ -28,12 +28,19 @@ from gpudemo.core.script import PREDICTING, generate_script
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
 from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TRAINING, LossBatch, is_warm
 from gpudemo.ui import format as fmt
+from gpudemo.ui.actions import IDLE, MEASURING, Actions, State, bind, update_actions
+from gpudemo.ui.actions import PAUSED as PAUSED_ACTIVITY
+from gpudemo.ui.actions import TRAINING as TRAINING_ACTIVITY
 from gpudemo.ui.code_panel import CodePanel
 from gpudemo.ui.compare_view import CompareView
 from gpudemo.ui.devices_panel import DevicePanel
+from gpudemo.ui.dialogs import show_about, show_help
+from gpudemo.ui.file_commands import FileCommands
 from gpudemo.ui.landscape_view import LandscapeView
 from gpudemo.ui.measurements import Measurements
+from gpudemo.ui.menus import build_menus, fit_to_screen
 from gpudemo.ui.prediction_panel import PredictionPanel
+from gpudemo.ui.preferences import Preferences
 from gpudemo.ui.profile_view import ProfileView
 from gpudemo.ui.style import STYLE, set_style_flag
 from gpudemo.ui.sweep_view import SweepView
@@ -50,7 +57,7 @@ class MainWindow(QMainWindow):
     runFinished = Signal()  # a run's thread has ended and the controls are free again
 
     def __init__(self, devices: DeviceList | Sequence[DeviceInfo] | None = None, session: Session | None = None,
-                 parent: QWidget | None = None):
+                 preferences: Preferences | None = None, parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle(self.tr("gpudemo — watch PyTorch train on a GPU"))
         self.setStyleSheet(STYLE)
@@ -87,6 +94,11 @@ class MainWindow(QMainWindow):
         self.measurements.deviceBusy.connect(self._on_device_busy)
         self.measurements.finished.connect(self._on_thread_finished)
         self._set_running(False)
+        self._preferences = preferences  # None: remember nothing (tests)
+        if preferences is not None:
+            note = preferences.restore(self)
+            if note:
+                self._set_status(note, error=True)
 
     # --- building -----------------------------------------------------------------
 
@@ -166,18 +178,33 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
 
         self.codePanel = CodePanel(self)
-        self.codePanel.setMinimumWidth(540)
+        self.codePanel.setMinimumWidth(320)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.codePanel)
-        self.resize(1760, 920)
 
-        self.startButton.clicked.connect(self.start_training)
-        self.stopButton.clicked.connect(self.stop_training)
-        self.compareButton.clicked.connect(self.start_compare)
-        self.profileButton.clicked.connect(self.start_profile)
-        self.pauseButton.clicked.connect(self.toggle_pause)
-        self.stepButton.clicked.connect(self.step_epoch)
-        self.sweepButton.clicked.connect(self.start_sweep)
+        actions = self.actions = Actions(self)
+        for button, action in ((self.startButton, actions.start), (self.stopButton, actions.stop),
+                               (self.pauseButton, actions.pause), (self.stepButton, actions.step),
+                               (self.compareButton, actions.compare), (self.profileButton, actions.profile),
+                               (self.sweepButton, actions.sweep), (self.logScaleCheck, actions.log_scale),
+                               (self.clearRunsButton, actions.clear_runs)):
+            bind(button, action)
+        self.files = FileCommands(self)
+        for action, slot in ((actions.start, self.start_training), (actions.stop, self.stop_training),
+                             (actions.pause, self.toggle_pause), (actions.step, self.step_epoch),
+                             (actions.compare, self.start_compare), (actions.sweep, self.start_sweep),
+                             (actions.profile, self.start_profile), (actions.clear_runs, self.session.clear),
+                             (actions.export_losses, self.files.export_losses),
+                             (actions.export_plot, self.files.export_shown_plot),
+                             (actions.save_model, self.files.save_model), (actions.load_model, self.files.load_model),
+                             (actions.quit, self.close), (actions.help, self.show_help),
+                             (actions.about, self.show_about)):
+            action.triggered.connect(slot)
+        build_menus(self)
+        fit_to_screen(self)
         panel.startRequested.connect(self.start_training)
+        self.session.subscribe(added=self._on_runs_changed, changed=self._on_runs_changed,
+                               removed=self._on_runs_changed)
+        view.chosenChanged.connect(self._update_actions)
         self.predictionPanel.predicted.connect(self._on_predicted)
         view.chosenChanged.connect(self.predictionPanel.set_run)
         view.chosenChanged.connect(self.landscapeView.show_run)
@@ -240,6 +267,7 @@ class MainWindow(QMainWindow):
         self._set_running(True)
         self._memory_device = config.device
         self._controller.start(config, self._run.history, self._run.path)
+        self._update_actions()
         self._refresh.start()
         self._memory.start()
         self._read_memory()
@@ -260,6 +288,7 @@ class MainWindow(QMainWindow):
         self.progressBar.setFormat(self.tr("%v / %m epochs"))
         self.viewTabs.setCurrentWidget(self.compareView)
         self.measurements.start_compare(config, self._devices.ids)
+        self._update_actions()
 
     @Slot()
     def start_profile(self) -> None:
@@ -276,6 +305,7 @@ class MainWindow(QMainWindow):
         self.progressBar.setFormat(self.tr("%p%"))
         self.viewTabs.setCurrentWidget(self.profileView)
         self.measurements.start_profile(config)
+        self._update_actions()
 
     @Slot()
     def start_sweep(self) -> None:
@@ -285,6 +315,7 @@ class MainWindow(QMainWindow):
         self.progressBar.setFormat(self.tr("%v / %m measurements"))
         self.viewTabs.setCurrentWidget(self.sweepView)
         self.measurements.start_sweep(self._devices.ids, self.sweepView.kind(), self.sweepView.dtype())
+        self._update_actions()
 
     def _start_measuring(self) -> None:
         self.rateLabel.setText("")
@@ -315,13 +346,13 @@ class MainWindow(QMainWindow):
             if self._run.status == PAUSED:
                 self._run.resume()
                 self.session.changed(self._run)
-            self.trainingPanel.set_paused(False)
+            self._update_actions()
             self._set_status(self.tr("Training on {device}…").format(device=self._run.config.device))
             self.codePanel.mark(TRAINING)
         else:
             self._pause_asked = True
             self._controller.pause()
-            self.pauseButton.setText(self.tr("Resume"))
+            self._update_actions()
             self._set_status(self.tr("Pausing before the next epoch…"))
 
     @Slot()
@@ -337,7 +368,7 @@ class MainWindow(QMainWindow):
         self._redraw(final=True)
         self._run.hold(epochs, model)
         self.session.changed(self._run)
-        self.trainingPanel.set_paused(True)
+        self._update_actions()
         self.codePanel.mark_paused(epochs)
         self._set_status(self.tr(
             "Paused at epoch {epoch} of {total}: Step runs one more epoch, Resume goes on,"
@@ -451,10 +482,38 @@ class MainWindow(QMainWindow):
         self.runFinished.emit()
 
     def _set_running(self, running: bool, training: bool = True) -> None:
-        self.trainingPanel.set_running(running, training)
+        self.trainingPanel.set_running(running)
         self.deviceList.setEnabled(not running)
-        for widget in (self.sweepButton, self.sweepView.kindCombo, self.sweepView.dtypeCombo):
+        for widget in (self.sweepView.kindCombo, self.sweepView.dtypeCombo):
             widget.setEnabled(not running)
+        self._update_actions()
+
+    def state(self) -> State:
+        """What the window is doing, as the actions need to know it."""
+        if self._controller.is_running():
+            activity = PAUSED_ACTIVITY if self._pause_asked else TRAINING_ACTIVITY
+        elif self.measurements.is_running():
+            activity = MEASURING
+        else:
+            activity = IDLE
+        chosen = self.trainingView.chosen()
+        return State(activity, has_model=chosen is not None and chosen.model is not None,
+                     has_runs=bool(self.session.runs), held=self.is_paused())
+
+    @Slot()
+    def _update_actions(self) -> None:
+        update_actions(self.actions, self.state())
+
+    def _on_runs_changed(self, run: Run) -> None:
+        self._update_actions()
+
+    @Slot()
+    def show_help(self) -> None:
+        show_help(self)
+
+    @Slot()
+    def show_about(self) -> None:
+        show_about(self)
 
     def _set_status(self, text: str, error: bool = False) -> None:
         self.statusLabel.setText(text)
@@ -480,6 +539,8 @@ class MainWindow(QMainWindow):
         return self._controller.is_running()
 
     def closeEvent(self, event) -> None:
+        if self._preferences is not None:
+            self._preferences.save(self)
         self._refresh.stop()
         self._memory.stop()
         self._controller.shutdown()

@@ -8,7 +8,7 @@ from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
-from gpudemo.core.runs import PAUSED, PREPARING, RUNNING, Run
+from gpudemo.core.runs import LOADED, PAUSED, PREPARING, RUNNING, Run
 from gpudemo.core.training import COMPLETED, DIVERGED, FAILED, STOPPED
 from gpudemo.ui import format as fmt
 from gpudemo.ui.plot_style import colour
@@ -20,7 +20,8 @@ def tr(text: str) -> str:
 
 def status_text(status: str) -> str:
     return {PREPARING: tr("preparing"), RUNNING: tr("training"), PAUSED: tr("paused"), COMPLETED: tr("completed"),
-            STOPPED: tr("stopped"), DIVERGED: tr("diverged"), FAILED: tr("failed")}.get(status, status)
+            STOPPED: tr("stopped"), DIVERGED: tr("diverged"), FAILED: tr("failed"),
+            LOADED: tr("loaded")}.get(status, status)
 
 
 def _swatch(hex_colour: str) -> QIcon:
@@ -97,7 +98,8 @@ class RunsTable(QTableWidget):
         cells = (
             f"#{run.number}", config.device, config.problem, config.optimizer, f"{config.lr:g}",
             tr("full") if config.batch_size == 0 else f"{config.batch_size:,}",
-            f"{run.count:,} / {config.epochs:,}", status_text(run.status),
+            f"{run.model_epochs:,}" if run.status == LOADED else f"{run.count:,} / {config.epochs:,}",
+            status_text(run.status),
             fmt.loss(loss) if loss is not None else "-",
             fmt.duration(run.seconds) if run.count else "-",
             fmt.rate(run.rate) if run.rate > 0 and math.isfinite(run.rate) else "-",

@@ -26,7 +26,7 @@ class SweepView(QWidget):
         self.dtypeCombo = QComboBox(objectName="sweepDtypeCombo")
         self.dtypeCombo.addItem("float32", "float32")
         self.dtypeCombo.addItem("bfloat16", "bfloat16")
-        self.button = QPushButton(tr("Sweep every device"), objectName="sweepButton")
+        self.button = QPushButton(objectName="sweepButton")  # bound to the window's sweep action
         self.button.setToolTip(tr("Time one step at growing sizes on every device; the CPU is the baseline"))
         self.plot = new_plot("sweepPlot", tr("size"), tr("throughput"))
         self.plot.getPlotItem().setLogMode(x=True, y=True)

@@ -74,19 +74,14 @@ class TrainingPanel(QGroupBox):
         self.lrInput.setToolTip(self.tr("A number from 1e-8 to 1000; 1e-3 is written like this"))
         self.seedInput = QLineEdit(str(settings.DEFAULT_SEED), objectName="seedInput")
         self.seedInput.setToolTip(self.tr("torch.manual_seed(seed): the same seed gives the same run"))
-        self.startButton = QPushButton(self.tr("Start training"), objectName="startButton")
-        self.stopButton = QPushButton(self.tr("Stop"), objectName="stopButton")
+        # The run's buttons: the window binds each to its action (text, tip, shortcut, enabled state).
+        self.startButton = QPushButton(objectName="startButton")
         self.startButton.setDefault(True)
-        self.pauseButton = QPushButton(self.tr("Pause"), objectName="pauseButton")
-        self.pauseButton.setToolTip(self.tr("Hold the run before its next epoch; predictions use the model as it stands"))
-        self.stepButton = QPushButton(self.tr("Step one epoch"), objectName="stepButton")
-        self.stepButton.setToolTip(self.tr("While paused: run one epoch, then hold again"))
-        self.compareButton = QPushButton(self.tr("Compare every device"), objectName="compareButton")
-        self.compareButton.setToolTip(self.tr(
-            "Run these settings on each device in turn, timed fairly, with the CPU as the baseline"))
-        self.profileButton = QPushButton(self.tr("Profile a step"), objectName="profileButton")
-        self.profileButton.setToolTip(self.tr(
-            "Run a few steps of these settings under torch.profiler on the chosen device: where a step's time goes"))
+        self.stopButton = QPushButton(objectName="stopButton")
+        self.pauseButton = QPushButton(objectName="pauseButton")
+        self.stepButton = QPushButton(objectName="stepButton")
+        self.compareButton = QPushButton(objectName="compareButton")
+        self.profileButton = QPushButton(objectName="profileButton")
         self.settingsError = QLabel(objectName="settingsError")
         self.settingsError.setWordWrap(True)
         self.settingsError.hide()
@@ -173,23 +168,24 @@ class TrainingPanel(QGroupBox):
         self.settingsError.setText(text)
         self.settingsError.setVisible(bool(text))
 
-    def set_running(self, running: bool, training: bool = True) -> None:
-        """Lock the form while a job goes; Pause is for a training run only."""
+    def set_running(self, running: bool) -> None:
+        """Lock the form while a job goes (its buttons follow the window's actions)."""
         self._running = running
-        self.startButton.setEnabled(not running)
-        self.compareButton.setEnabled(not running)
-        self.profileButton.setEnabled(not running)
-        self.stopButton.setEnabled(running)
-        self.pauseButton.setEnabled(running and training)
-        self.set_paused(False)
         for widget in self._inputs:
             widget.setEnabled(not running)
         if not running:
             self._apply_problem()
 
-    def set_paused(self, paused: bool) -> None:
-        self.pauseButton.setText(self.tr("Resume") if paused else self.tr("Pause"))
-        self.stepButton.setEnabled(paused)
+    def set_config(self, config: TrainingConfig) -> None:
+        """Fill the form with `config`'s values (a loaded model's settings)."""
+        self.problemCombo.setCurrentIndex(self.problemCombo.findData(config.problem))
+        self.optimizerCombo.setCurrentIndex(self.optimizerCombo.findData(config.optimizer))
+        for spin, value in ((self.samplesSpin, config.samples), (self.widthSpin, config.width),
+                            (self.depthSpin, config.depth), (self.batchSpin, config.batch_size),
+                            (self.epochsSpin, config.epochs)):
+            spin.setValue(value)
+        self.lrInput.setText(f"{config.lr:g}")
+        self.seedInput.setText(str(config.seed))
 
     @Slot()
     def _apply_problem(self) -> None:

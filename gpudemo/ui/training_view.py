@@ -58,9 +58,9 @@ class TrainingView(QWidget):
         self.xAxisCombo.addItem(self.tr("x: epochs"), EPOCHS)
         self.xAxisCombo.addItem(self.tr("x: seconds"), SECONDS)
         self.xAxisCombo.setToolTip(self.tr("Draw the loss against epochs, or against the seconds each run trained"))
-        self.logScaleCheck = QCheckBox(self.tr("Log scale"), objectName="logScaleCheck")
-        self.clearRunsButton = QPushButton(self.tr("Clear runs"), objectName="clearRunsButton")
-        self.clearRunsButton.setToolTip(self.tr("Remove every run from the plot and the table but the one going"))
+        # Bound to the window's actions (View menu): text, tip, shortcut and state come from there.
+        self.logScaleCheck = QCheckBox(objectName="logScaleCheck")
+        self.clearRunsButton = QPushButton(objectName="clearRunsButton")
         self.runsMemoryLabel = QLabel(objectName="runsMemoryLabel")
 
         tools = QHBoxLayout()
@@ -92,7 +92,6 @@ class TrainingView(QWidget):
         self.smoothingSlider.valueChanged.connect(self._on_smoothing)
         self.xAxisCombo.currentIndexChanged.connect(self._on_x_axis)
         self.logScaleCheck.toggled.connect(self.loss.set_log)
-        self.clearRunsButton.clicked.connect(session.clear)
         self.runsTable.runSelected.connect(self._on_selected)
         self.runsTable.shownToggled.connect(self._on_shown_toggled)
         self.loss.shownChanged.connect(self._on_shown_changed)

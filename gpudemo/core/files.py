@@ -1,0 +1,29 @@
+"""Writing a file all or nothing: into a temporary file beside it, then renamed over it.
+
+A crash, a kill or a full disk in the middle leaves the old file whole (or none), never
+half a file.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO
+
+
+def write_atomically(path: str | os.PathLike, write: Callable[[IO], None], binary: bool = False) -> None:
+    """Call `write(file)` on a temporary file in `path`'s folder, then rename it to `path`."""
+    target = Path(path)
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        mode = "wb" if binary else "w"
+        with os.fdopen(handle, mode, **({} if binary else {"encoding": "utf-8", "newline": ""})) as out:
+            write(out)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,80 @@
+"""The window's menus, and its size on the screen it opens on.
+
+Menus hold the window's actions (see actions.py), so a menu item, its shortcut and
+the button beside the plot are one command. The size: the window opens at most at
+its comfortable size, and at most at the screen's available size; down to 1024 x 768
+every view is reachable (the left column scrolls, the Code panel is a dock that can
+be closed, floated or moved, and on a narrow screen it starts closed: View shows it).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMainWindow
+
+COMFORTABLE = (1760, 920)  # the size the window opens at on a large screen
+NARROW = 1500  # below this available width the Code panel starts closed
+
+
+def build_menus(window: QMainWindow) -> None:
+    actions = window.actions
+    bar = window.menuBar()
+    file = bar.addMenu(window.tr("&File"))
+    file.addAction(actions.export_losses)
+    plots = file.addMenu(window.tr("Export a p&lot"))
+    for title, widget in ((window.tr("Loss plot…"), window.lossPlot), (window.tr("Fit plot…"), window.fitPlot),
+                          (window.tr("Loss landscape…"), window.landscapePlot),
+                          (window.tr("Compare plot…"), window.comparePlot),
+                          (window.tr("GPU vs CPU plot…"), window.sweepPlot)):
+        action = plots.addAction(title)
+        action.setObjectName(f"export_{widget.objectName()}")
+        action.triggered.connect(lambda checked=False, widget=widget: window.files.export_plot(widget))
+    file.addAction(actions.export_plot)
+    file.addSeparator()
+    file.addAction(actions.save_model)
+    file.addAction(actions.load_model)
+    file.addSeparator()
+    file.addAction(actions.quit)
+
+    run = bar.addMenu(window.tr("&Run"))
+    for action in (actions.start, actions.stop, actions.pause, actions.step):
+        run.addAction(action)
+    run.addSeparator()
+    for action in (actions.compare, actions.sweep, actions.profile):
+        run.addAction(action)
+
+    view = bar.addMenu(window.tr("&View"))
+    view.addAction(actions.log_scale)
+    view.addAction(actions.clear_runs)
+    view.addSeparator()
+    window.tabActions = []
+    for index in range(window.viewTabs.count()):
+        action = QAction(window.viewTabs.tabText(index), window)
+        action.setShortcut(QKeySequence(f"Ctrl+{index + 1}"))
+        action.triggered.connect(lambda checked=False, index=index: window.viewTabs.setCurrentIndex(index))
+        view.addAction(action)
+        window.tabActions.append(action)
+    view.addSeparator()
+    code = window.codePanel.toggleViewAction()
+    code.setText(window.tr("&Code panel"))
+    code.setShortcut(QKeySequence("Ctrl+K"))
+    view.addAction(code)
+
+    help_menu = bar.addMenu(window.tr("&Help"))
+    help_menu.addAction(actions.help)
+    help_menu.addAction(actions.about)
+
+
+def fit_to_screen(window: QMainWindow, available: QRect | None = None) -> None:
+    """Size the window for the screen's available area (the primary screen's when not given)."""
+    if available is None:
+        screen = window.screen()
+        if screen is None:
+            return
+        available = screen.availableGeometry()
+    width = min(COMFORTABLE[0], available.width())
+    height = min(COMFORTABLE[1], available.height())
+    window.codePanel.setVisible(available.width() >= NARROW)
+    window.layout().activate()  # the minimum size without the dock, before resizing to it
+    window.resize(width, height)
