@@ -5,7 +5,9 @@ Runs the real program through `main()` once per scene and saves the window to as
   Adam at two learning rates), smoothing on, overlaid;
 - landscape (assets/landscape.png): the line trained with SGD, momentum and Adam, their paths
   through the loss landscape;
-- profile (assets/profile.png): a step of the line at 1,000,000 samples under torch.profiler.
+- profile (assets/profile.png): a step of the line at 1,000,000 samples under torch.profiler;
+- small (assets/small-screen.png): the window on a 1024 x 768 screen after a run of the line.
+Each scene starts from the default settings (a settings folder of its own).
 
 Qt's X11 plugin needs system libraries that a minimal Linux lacks (gpudemo names the
 missing ones when it starts); with Xvfb, a Linux desktop needs:
@@ -13,18 +15,22 @@ missing ones when it starts); with Xvfb, a Linux desktop needs:
   Fedora:         sudo dnf install xorg-x11-server-Xvfb xcb-util-cursor xcb-util-wm xcb-util-keysyms xcb-util-image xcb-util-renderutil libxcb libxkbcommon-x11 libglvnd-egl libglvnd-glx fontconfig dbus-libs
 """
 
+import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
-SCENES = {"runs": "screenshot.png", "landscape": "landscape.png", "profile": "profile.png"}
+SCENES = {"runs": "screenshot.png", "landscape": "landscape.png", "profile": "profile.png",
+          "small": "small-screen.png"}
 # (problem, samples, batch, epochs, [(optimizer, learning rate), ...]) of each training scene
 TRAINING = {
     "runs": ("sine", 2000, 100, 150, [("sgd", "0.1"), ("adam", "0.001"), ("adam", "0.01")]),
     "landscape": ("line", 1000, 0, 300, [("sgd", "0.1"), ("momentum", "0.02"), ("adam", "0.1")]),
+    "small": ("line", 1000, 0, 300, [("momentum", "0.02")]),
 }
 
 
@@ -70,6 +76,12 @@ def scene(name: str, out: Path) -> int:
         if name == "runs":
             window.logScaleCheck.setChecked(True)
             window.smoothingSlider.setValue(60)
+        elif name == "small":
+            from PySide6.QtCore import QRect
+
+            from gpudemo.ui.menus import fit_to_screen
+
+            fit_to_screen(window, QRect(0, 0, 1024, 768))
         else:
             window.viewTabs.setCurrentWidget(window.landscapeView)
         window.runFinished.connect(lambda: QTimer.singleShot(300, lambda: next_run(window, runs)))
@@ -86,4 +98,6 @@ if __name__ == "__main__":
     for name in sys.argv[1:] or SCENES:
         if name not in SCENES:
             sys.exit(f"screenshot.py: no scene {name!r}; the scenes are {', '.join(SCENES)}")
-        subprocess.run([sys.executable, __file__, "--one", name], check=True)
+        with tempfile.TemporaryDirectory() as settings:
+            subprocess.run([sys.executable, __file__, "--one", name], check=True,
+                           env={**os.environ, "XDG_CONFIG_HOME": settings})

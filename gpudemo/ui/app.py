@@ -7,6 +7,12 @@ import sys
 import threading
 
 
+def readable_font(font):
+    """The application's font, at least 11 points: readable on a projector."""
+    font.setPointSizeF(max(font.pointSizeF(), 11.0))
+    return font
+
+
 def run_app(argv: list[str] | None = None) -> int:
     from PySide6.QtCore import QTimer
     from PySide6.QtGui import QIcon
@@ -20,9 +26,7 @@ def run_app(argv: list[str] | None = None) -> int:
     app.setApplicationName("gpudemo")
     app.setApplicationDisplayName("gpudemo")
     app.setWindowIcon(QIcon(str(icon_path())))
-    font = app.font()
-    font.setPointSizeF(max(font.pointSizeF(), 11.0))  # readable on a projector
-    app.setFont(font)
+    app.setFont(readable_font(app.font()))
 
     from gpudemo.core.training import warm_up
 

@@ -159,7 +159,7 @@ class MainWindow(QMainWindow):
         self.progressBar = QProgressBar(objectName="progressBar")
         self.progressBar.setFormat(self.tr("%v / %m epochs"))
         self.rateLabel = QLabel(objectName="rateLabel")
-        self.rateLabel.setFixedWidth(300)  # a fixed width: new text needs no new layout
+        self.rateLabel.setFixedWidth(230)  # a fixed width: new text needs no new layout
         self.resultLabel = QLabel(objectName="resultLabel")
         self.resultLabel.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         progress_row = QHBoxLayout()

@@ -33,6 +33,9 @@ class SweepView(QWidget):
         self.legend = self.plot.getPlotItem().addLegend(offset=(10, 10))
         self.summary = QLabel(objectName="sweepSummary")
         self.summary.setWordWrap(True)
+        # The long item texts must not set the window's width: the combo shrinks, its list shows them whole.
+        self.kindCombo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.kindCombo.setMinimumContentsLength(16)
         controls = QHBoxLayout()
         controls.addWidget(self.kindCombo, 1)
         controls.addWidget(self.dtypeCombo)

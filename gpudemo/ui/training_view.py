@@ -48,7 +48,8 @@ class TrainingView(QWidget):
 
         self.smoothingSlider = QSlider(Qt.Orientation.Horizontal, objectName="smoothingSlider")
         self.smoothingSlider.setRange(0, round(WEIGHT_MAX * SLIDER_STEPS))
-        self.smoothingSlider.setFixedWidth(160)
+        self.smoothingSlider.setMinimumWidth(90)
+        self.smoothingSlider.setMaximumWidth(200)
         self.smoothingSlider.setToolTip(self.tr(
             "Smoothing, 0 to 0.99: an exponential moving average drawn over the raw loss, which stays faint"
             " behind it (as TensorBoard draws it)"))
@@ -62,12 +63,13 @@ class TrainingView(QWidget):
         self.logScaleCheck = QCheckBox(objectName="logScaleCheck")
         self.clearRunsButton = QPushButton(objectName="clearRunsButton")
         self.runsMemoryLabel = QLabel(objectName="runsMemoryLabel")
+        self.runsMemoryLabel.setWordWrap(True)  # a long line must not widen the window
 
         tools = QHBoxLayout()
         tools.addWidget(QLabel(self.tr("Smoothing")))
         tools.addWidget(self.smoothingSlider)
         tools.addWidget(self.smoothingValue)
-        tools.addSpacing(12)
+        tools.addSpacing(8)
         tools.addWidget(self.xAxisCombo)
         tools.addWidget(self.logScaleCheck)
         tools.addStretch(1)
