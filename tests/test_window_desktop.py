@@ -153,12 +153,15 @@ def test_settings_are_remembered_between_sessions(qtbot, tmp_path):
     first.lrInput.setText("0.02")
     first.smoothingSlider.setValue(70)
     first.actions.log_scale.setChecked(True)
+    first.actions.theme_dark.trigger()
     first.close()
     second = open_window(qtbot, preferences=Preferences(QSettings(str(tmp_path / "gpudemo.conf"),
                                                                   QSettings.Format.IniFormat)))
     assert second.trainingPanel.problem() == "line" and second.samplesSpin.value() == 1234
     assert second.lrInput.text() == "0.02" and second.smoothingSlider.value() == 70
     assert second.logScaleCheck.isChecked()
+    assert second.theme_choice == "dark" and second.actions.theme_dark.isChecked()
+    second.set_theme("system")
 
 
 def test_bad_remembered_values_keep_their_defaults_with_a_note(qtbot, tmp_path):
@@ -180,3 +183,23 @@ def test_help_and_about_open_and_about_copies_the_versions(qtbot):
     assert QGuiApplication.clipboard().text() == text
     guide = window.helpDialog.findChild(QTextBrowser, "helpText").toPlainText()
     assert "Start training" in guide and "Learning rate" in guide
+
+
+def test_the_dark_theme_reaches_the_widgets_and_every_plot(qtbot):
+    from PySide6.QtGui import QPalette
+
+    from gpudemo.ui import theme
+
+    window = open_window(qtbot)
+    run_to_end(qtbot, window)
+    window.actions.theme_dark.trigger()
+    app = QApplication.instance()
+    assert app.palette().color(QPalette.ColorRole.Window).lightness() < 80
+    for plot in (window.lossPlot, window.fitPlot, window.landscapePlot, window.comparePlot, window.sweepPlot):
+        assert plot.backgroundBrush().color().lightness() < 60
+        assert plot.getPlotItem().getAxis("left").textPen().color().lightness() > 180
+    assert window.lossView.legend.labelTextColor().lightness() > 180
+    assert "#ff7b72" in window.styleSheet()
+    window.actions.theme_light.trigger()
+    assert window.lossPlot.backgroundBrush().color().lightness() > 240
+    assert theme.current() is theme.LIGHT and window.actions.theme_light.isChecked()

@@ -6,7 +6,8 @@ Runs the real program through `main()` once per scene and saves the window to as
 - landscape (assets/landscape.png): the line trained with SGD, momentum and Adam, their paths
   through the loss landscape;
 - profile (assets/profile.png): a step of the line at 1,000,000 samples under torch.profiler;
-- small (assets/small-screen.png): the window on a 1024 x 768 screen after a run of the line.
+- small (assets/small-screen.png): the window on a 1024 x 768 screen after a run of the line;
+- dark (assets/dark.png): the runs scene in the dark theme.
 Each scene starts from the default settings (a settings folder of its own).
 
 Qt's X11 plugin needs system libraries that a minimal Linux lacks (gpudemo names the
@@ -25,12 +26,13 @@ from PySide6.QtCore import QTimer
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 SCENES = {"runs": "screenshot.png", "landscape": "landscape.png", "profile": "profile.png",
-          "small": "small-screen.png"}
+          "small": "small-screen.png", "dark": "dark.png"}
 # (problem, samples, batch, epochs, [(optimizer, learning rate), ...]) of each training scene
 TRAINING = {
     "runs": ("sine", 2000, 100, 150, [("sgd", "0.1"), ("adam", "0.001"), ("adam", "0.01")]),
     "landscape": ("line", 1000, 0, 300, [("sgd", "0.1"), ("momentum", "0.02"), ("adam", "0.1")]),
     "small": ("line", 1000, 0, 300, [("momentum", "0.02")]),
+    "dark": ("sine", 2000, 100, 150, [("sgd", "0.1"), ("adam", "0.001"), ("adam", "0.01")]),
 }
 
 
@@ -61,7 +63,7 @@ def scene(name: str, out: Path) -> int:
 
     def show(window):
         shown(window)
-        window.predictInput.setText("-1.57, 0, 0.5, 1.57, 3" if name == "runs" else "4")
+        window.predictInput.setText("-1.57, 0, 0.5, 1.57, 3" if name in ("runs", "dark") else "4")
         if name == "profile":
             choose(window.problemCombo, "line")
             window.samplesSpin.setValue(1_000_000)
@@ -73,7 +75,9 @@ def scene(name: str, out: Path) -> int:
         window.samplesSpin.setValue(samples)
         window.batchSpin.setValue(batch)
         window.epochsSpin.setValue(epochs)
-        if name == "runs":
+        if name in ("runs", "dark"):
+            if name == "dark":
+                window.set_theme("dark")
             window.logScaleCheck.setChecked(True)
             window.smoothingSlider.setValue(60)
         elif name == "small":

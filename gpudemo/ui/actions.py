@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Slot
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QAbstractButton
 
 IDLE, TRAINING, PAUSED, MEASURING = "idle", "training", "paused", "measuring"
@@ -63,6 +63,14 @@ class Actions(QObject):
         self.log_scale = new("&Log scale", "Ctrl+L", self.tr("The loss on a log axis"), checkable=True)
         self.clear_runs = new("&Clear runs", "Ctrl+Shift+Backspace", self.tr(
             "Remove every run from the plot and the table but the one going"))
+        self.theme_system = new("&System", "", self.tr("Light or dark, as the system is"), checkable=True)
+        self.theme_light = new("&Light", "", self.tr("Dark text on light backgrounds"), checkable=True)
+        self.theme_dark = new("&Dark", "", self.tr("Light text on dark backgrounds: easier on the eyes in a dark room"),
+                              checkable=True)
+        self.themes = QActionGroup(self)
+        for action in (self.theme_system, self.theme_light, self.theme_dark):
+            self.themes.addAction(action)
+        self.theme_system.setChecked(True)
         # Help
         self.help = new("&What each control does", "F1", self.tr("A short guide to every control"))
         self.about = new("&About gpudemo", "", self.tr("Versions, for a bug report"))

@@ -29,7 +29,12 @@ from PySide6.QtWidgets import (
 from gpudemo.core.script import PREDICTING, Script
 from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING
 
-MARK = QColor("#fff1b8")
+# The marked step's background, and the syntax colours, on a light and on a dark theme.
+MARK = {False: QColor("#fff1b8"), True: QColor("#4d4420")}
+SYNTAX = {False: ("#7a1fa2", "#0b5cad", "#b35900", "#1b7f3b", "#6b6b6b"),
+          True: ("#d2a8ff", "#79c0ff", "#ffa657", "#7ee787", "#8b949e")}
+PATTERNS = (r"\b(import|from|for|in|with|as|if|else|def|return|not|and|or)\b", r"\b(True|False|None|print|range|zip)\b",
+            r"\b\d+(\.\d*)?([eE][-+]?\d+)?\b", r"\"[^\"]*\"", r"#.*$")
 
 
 def _format(color: str, bold: bool = False, italic: bool = False) -> QTextCharFormat:
@@ -42,16 +47,19 @@ def _format(color: str, bold: bool = False, italic: bool = False) -> QTextCharFo
 
 
 class PythonHighlighter(QSyntaxHighlighter):
-    RULES = [
-        (re.compile(r"\b(import|from|for|in|with|as|if|else|def|return|not|and|or)\b"), _format("#7a1fa2", bold=True)),
-        (re.compile(r"\b(True|False|None|print|range|zip)\b"), _format("#0b5cad")),
-        (re.compile(r"\b\d+(\.\d*)?([eE][-+]?\d+)?\b"), _format("#b35900")),
-        (re.compile(r"\"[^\"]*\""), _format("#1b7f3b")),
-        (re.compile(r"#.*$"), _format("#6b6b6b", italic=True)),
-    ]
+    def __init__(self, document, dark: bool = False):
+        super().__init__(document)
+        self.set_dark(dark)
+
+    def set_dark(self, dark: bool) -> None:
+        colours = SYNTAX[dark]
+        formats = (_format(colours[0], bold=True), _format(colours[1]), _format(colours[2]), _format(colours[3]),
+                   _format(colours[4], italic=True))
+        self.rules = [(re.compile(pattern), fmt) for pattern, fmt in zip(PATTERNS, formats)]
+        self.rehighlight()
 
     def highlightBlock(self, text: str) -> None:
-        for pattern, fmt in self.RULES:
+        for pattern, fmt in self.rules:
             for match in pattern.finditer(text):
                 self.setFormat(match.start(), match.end() - match.start(), fmt)
 
@@ -79,6 +87,7 @@ class CodePanel(QDockWidget):
         font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         font.setPointSizeF(max(10.0, font.pointSizeF()))
         self.view.setFont(font)
+        self._dark = False
         self._highlighter = PythonHighlighter(self.view.document())
         self.stepLabel = QLabel(objectName="codeStepLabel")
         self.stepLabel.setWordWrap(True)
@@ -124,13 +133,19 @@ class CodePanel(QDockWidget):
     def marked_lines(self) -> list[int]:
         return [] if self._phase is None or self._script is None else list(self._script.lines(self._phase))
 
+    def set_dark(self, dark: bool) -> None:
+        """Syntax colours and the marked step's background for a dark (or light) theme."""
+        self._dark = dark
+        self._highlighter.set_dark(dark)
+        self._show_mark()
+
     def _show_mark(self) -> None:
         lines = self.marked_lines()
         selections = []
         document = self.view.document()
         for line in lines:
             selection = QTextEdit.ExtraSelection()
-            selection.format.setBackground(MARK)
+            selection.format.setBackground(MARK[self._dark])
             selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
             selection.cursor = QTextCursor(document.findBlockByNumber(line))
             selections.append(selection)

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTab
 
 from gpudemo.core.compare import CompareProgress, DeviceTiming
 from gpudemo.ui import format as fmt
+from gpudemo.ui import theme
 from gpudemo.ui.plot_style import colour, new_plot
 
 
@@ -24,7 +25,8 @@ class CompareView(QWidget):
         self.plot = new_plot("comparePlot", tr("wall-clock seconds"), tr("loss (MSE)"))
         self.plot.getPlotItem().setLogMode(y=True)
         self.plot.getPlotItem().getAxis("left").enableAutoSIPrefix(False)
-        self.legend = self.plot.getPlotItem().addLegend(offset=(-10, 10))
+        self.legend = self.plot.getPlotItem().addLegend(offset=(-10, 10), labelTextColor=theme.current().text,
+                                                            brush=pg.mkBrush(*theme.current().legend_fill))
         self.table = QTableWidget(0, len(self.COLUMNS), objectName="compareTable")
         self.table.setHorizontalHeaderLabels([tr(c) for c in self.COLUMNS])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)

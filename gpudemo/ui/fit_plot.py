@@ -12,6 +12,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication
 
 from gpudemo.core.training import DataSample
+from gpudemo.ui import theme
 from gpudemo.ui.plot_style import new_plot
 
 FIT_COLOUR = "#d0541f"
@@ -43,7 +44,7 @@ class FitPlot:
         """Name the run whose fit is drawn, and draw it in that run's colour."""
         title = tr("the data, and what the model predicts") if run_number is None else \
             tr("the data, and what run #{number}'s model predicts").format(number=run_number)
-        self.widget.getPlotItem().setTitle(title, color="#333333", size="10pt")
+        self.widget.getPlotItem().setTitle(title, color=theme.current().text, size="10pt")
         self.curve.setPen(pg.mkPen(curve_colour, width=2))
 
     def show_data(self, data: DataSample) -> None:
@@ -52,7 +53,7 @@ class FitPlot:
         self._drawn = None
         few = len(data.x) <= 50  # the tutorial's three points are drawn large and dark
         self.points.setData(x=data.x.astype(np.float64), y=data.y.astype(np.float64), size=10 if few else 5,
-                            brush=pg.mkBrush(40, 40, 40, 230) if few else pg.mkBrush(120, 120, 120, 140))
+                            brush=pg.mkBrush(*theme.current().points) if few else pg.mkBrush(120, 120, 120, 140))
         self.curve.setData([], [])
         view = self.widget.getPlotItem().getViewBox()
         view.setXRange(float(self._grid[0]), float(self._grid[-1]), padding=0.02)

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 from gpudemo.core.landscape import BATCHED, Landscape
 from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.runs import Run, Session
+from gpudemo.ui import theme
 from gpudemo.ui.loss_view import run_label
 from gpudemo.ui.plot_style import colour, new_plot
 
@@ -51,8 +52,8 @@ class LandscapeView(QWidget):
         self.current = pg.ScatterPlotItem(size=11, pen=pg.mkPen("w", width=1.5))
         self.current.setZValue(40)
         item.addItem(self.current)
-        self.legend = item.addLegend(offset=(-10, 10), labelTextSize="8pt", labelTextColor="#222222",
-                                     brush=pg.mkBrush(255, 255, 255, 210))
+        self.legend = item.addLegend(offset=(-10, 10), labelTextSize="8pt", labelTextColor=theme.current().text,
+                                     brush=pg.mkBrush(*theme.current().legend_fill))
         self.note = QLabel(objectName="landscapeNote")
         self.note.setWordWrap(True)
         layout = QVBoxLayout(self)
@@ -159,4 +160,4 @@ class LandscapeView(QWidget):
         how = self.tr("every grid point against every sample in one batched evaluation") \
             if landscape.method == BATCHED else self.tr("from the data's five means (exact for a line and MSE)")
         self.plot.getPlotItem().setTitle(self.tr("{size} × {size} grid of the loss, computed on the run's device, {how}")
-                                         .format(size=len(landscape.weights), how=how), color="#333333", size="9pt")
+                                         .format(size=len(landscape.weights), how=how), color=theme.current().text, size="9pt")

@@ -14,6 +14,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal, Slot
 from PySide6.QtGui import QColor
 
 from gpudemo.core.runs import Run
+from gpudemo.ui import theme
 from gpudemo.ui.loss_plot import LossCurve
 from gpudemo.ui.plot_style import colour, new_plot
 
@@ -56,8 +57,9 @@ class LossView(QObject):
         self.widget = new_plot("lossPlot", tr("epoch"), tr("loss (MSE)"))
         self.plot = self.widget.getPlotItem()
         self.plot.getAxis("left").enableAutoSIPrefix(False)  # "loss (MSE) (x0.001)" reads as a different unit
-        self.legend = self.plot.addLegend(offset=(-10, 10), labelTextSize="8pt", labelTextColor="#222222",
-                                          brush=pg.mkBrush(255, 255, 255, 210))
+        self.legend = self.plot.addLegend(offset=(-10, 10), labelTextSize="8pt",
+                                          labelTextColor=theme.current().text,
+                                          brush=pg.mkBrush(*theme.current().legend_fill))
         self._curves: dict[Run, _RunCurves] = {}
         self._smoothing = 0.0
         self._x_axis = EPOCHS

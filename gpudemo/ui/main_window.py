@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
+    QApplication,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -28,6 +29,7 @@ from gpudemo.core.script import PREDICTING, generate_script
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
 from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TRAINING, LossBatch, is_warm
 from gpudemo.ui import format as fmt
+from gpudemo.ui import theme
 from gpudemo.ui.actions import IDLE, MEASURING, Actions, State, bind, update_actions
 from gpudemo.ui.actions import PAUSED as PAUSED_ACTIVITY
 from gpudemo.ui.actions import TRAINING as TRAINING_ACTIVITY
@@ -38,11 +40,11 @@ from gpudemo.ui.dialogs import show_about, show_help
 from gpudemo.ui.file_commands import FileCommands
 from gpudemo.ui.landscape_view import LandscapeView
 from gpudemo.ui.measurements import Measurements
-from gpudemo.ui.menus import build_menus, fit_to_screen
+from gpudemo.ui.menus import build_menus, fit_to_screen, widen_code_panel
 from gpudemo.ui.prediction_panel import PredictionPanel
 from gpudemo.ui.preferences import Preferences
 from gpudemo.ui.profile_view import ProfileView
-from gpudemo.ui.style import STYLE, set_style_flag
+from gpudemo.ui.style import set_style_flag, style_sheet
 from gpudemo.ui.sweep_view import SweepView
 from gpudemo.ui.training_panel import TrainingPanel
 from gpudemo.ui.training_view import TrainingView
@@ -60,7 +62,7 @@ class MainWindow(QMainWindow):
                  preferences: Preferences | None = None, parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle(self.tr("gpudemo — watch PyTorch train on a GPU"))
-        self.setStyleSheet(STYLE)
+        self.setStyleSheet(style_sheet())
         if devices is None:
             devices = list_devices()
         elif not isinstance(devices, DeviceList):
@@ -95,10 +97,13 @@ class MainWindow(QMainWindow):
         self.measurements.finished.connect(self._on_thread_finished)
         self._set_running(False)
         self._preferences = preferences  # None: remember nothing (tests)
+        self.theme_choice = theme.SYSTEM
+        self._shown_before = False
         if preferences is not None:
             note = preferences.restore(self)
             if note:
                 self._set_status(note, error=True)
+        self.set_theme(self.theme_choice)
 
     # --- building -----------------------------------------------------------------
 
@@ -200,6 +205,9 @@ class MainWindow(QMainWindow):
                              (actions.about, self.show_about)):
             action.triggered.connect(slot)
         build_menus(self)
+        for action, choice in ((actions.theme_system, theme.SYSTEM), (actions.theme_light, theme.LIGHT_KEY),
+                               (actions.theme_dark, theme.DARK_KEY)):
+            action.triggered.connect(lambda checked=False, choice=choice: self.set_theme(choice))
         fit_to_screen(self)
         panel.startRequested.connect(self.start_training)
         self.session.subscribe(added=self._on_runs_changed, changed=self._on_runs_changed,
@@ -507,6 +515,15 @@ class MainWindow(QMainWindow):
     def _on_runs_changed(self, run: Run) -> None:
         self._update_actions()
 
+    def set_theme(self, choice: str) -> None:
+        """SYSTEM, LIGHT_KEY or DARK_KEY: the widgets' palette and every plot."""
+        applied = theme.apply(QApplication.instance(), choice)
+        self.setStyleSheet(style_sheet(applied.dark))
+        self.codePanel.set_dark(applied.dark)
+        self.theme_choice = choice
+        {theme.SYSTEM: self.actions.theme_system, theme.LIGHT_KEY: self.actions.theme_light,
+         theme.DARK_KEY: self.actions.theme_dark}[choice].setChecked(True)
+
     @Slot()
     def show_help(self) -> None:
         show_help(self)
@@ -537,6 +554,13 @@ class MainWindow(QMainWindow):
 
     def is_training(self) -> bool:
         return self._controller.is_running()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self._shown_before:  # docks take their sizes once the window is laid out on screen
+            self._shown_before = True
+            if self._preferences is None or self._preferences.store.value("window/state") is None:
+                widen_code_panel(self)
 
     def closeEvent(self, event) -> None:
         if self._preferences is not None:

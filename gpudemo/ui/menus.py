@@ -9,12 +9,13 @@ be closed, floated or moved, and on a narrow screen it starts closed: View shows
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow
 
 COMFORTABLE = (1760, 920)  # the size the window opens at on a large screen
 NARROW = 1500  # below this available width the Code panel starts closed
+CODE_WIDTH = 560  # the Code panel's width where it is open
 
 
 def build_menus(window: QMainWindow) -> None:
@@ -55,6 +56,9 @@ def build_menus(window: QMainWindow) -> None:
         action.triggered.connect(lambda checked=False, index=index: window.viewTabs.setCurrentIndex(index))
         view.addAction(action)
         window.tabActions.append(action)
+    themes = view.addMenu(window.tr("&Theme"))
+    for action in (actions.theme_system, actions.theme_light, actions.theme_dark):
+        themes.addAction(action)
     view.addSeparator()
     code = window.codePanel.toggleViewAction()
     code.setText(window.tr("&Code panel"))
@@ -78,3 +82,10 @@ def fit_to_screen(window: QMainWindow, available: QRect | None = None) -> None:
     window.codePanel.setVisible(available.width() >= NARROW)
     window.layout().activate()  # the minimum size without the dock, before resizing to it
     window.resize(width, height)
+    widen_code_panel(window)
+
+
+def widen_code_panel(window: QMainWindow) -> None:
+    """Room for the script's lines where the Code panel is open (takes effect on a shown window)."""
+    if window.codePanel.isVisibleTo(window):
+        window.resizeDocks([window.codePanel], [CODE_WIDTH], Qt.Orientation.Horizontal)

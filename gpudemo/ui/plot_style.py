@@ -1,11 +1,14 @@
-"""The look the window's plots share: white, a light grid, dark axes, no context menu."""
+"""The look the window's plots share: the theme's background, a light grid, its axes, no context menu."""
 
 from __future__ import annotations
 
 import pyqtgraph as pg
 
-# One colour per device or run, in order (readable on white, and apart for most colour blindness).
-COLOURS = ("#1f5fbf", "#d0541f", "#2a9d4a", "#8e44ad", "#b8860b", "#17becf", "#7f7f7f", "#c2185b")
+from gpudemo.ui import theme
+
+# One colour per device or run, in order: mid-tones that read on white and on the dark theme's
+# background, and stay apart for most colour blindness.
+COLOURS = ("#2f6fd0", "#e0622a", "#2ca05a", "#9b59b6", "#c29b00", "#1fa9bd", "#8c8c8c", "#e0457b")
 
 
 def colour(index: int) -> str:
@@ -13,20 +16,17 @@ def colour(index: int) -> str:
 
 
 def new_plot(object_name: str, bottom: str, left: str) -> pg.PlotWidget:
-    widget = pg.PlotWidget(background="w")
+    widget = pg.PlotWidget()
     widget.setObjectName(object_name)
     plot = widget.getPlotItem()
     plot.setLabel("bottom", bottom)
     plot.setLabel("left", left)
     # A GridItem, not showGrid(): the axes' own grid costs ~25 ms a frame in software
     # painting, all of it holding the GIL that the training thread needs.
-    grid = pg.GridItem(pen=pg.mkPen("#d9d9d9", width=0), textPen=None)
+    grid = pg.GridItem(textPen=None)
     grid.setZValue(-100)
     plot.addItem(grid, ignoreBounds=True)
     plot.setMenuEnabled(False)
-    for name in ("left", "bottom"):
-        axis = plot.getAxis(name)
-        axis.setPen(pg.mkPen("#333333"))
-        axis.setTextPen(pg.mkPen("#222222"))
+    theme.register(widget)  # background, axes, grid and titles, now and when the theme changes
     widget.setMouseEnabled(x=True, y=True)
     return widget

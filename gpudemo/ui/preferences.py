@@ -11,6 +11,7 @@ from PySide6.QtCore import QByteArray, QSettings
 
 from gpudemo.core import settings as rules
 from gpudemo.core.settings import InvalidSetting
+from gpudemo.ui import theme
 
 VERSION = 1  # bump when a key changes meaning; a store of another version is ignored
 FORM = ("problem", "samples", "width", "depth", "batch_size", "optimizer", "epochs", "lr", "seed")
@@ -43,6 +44,7 @@ class Preferences:
         store.setValue("view/smoothing", window.smoothingSlider.value())
         store.setValue("view/x_axis", window.xAxisCombo.currentData())
         store.setValue("view/log_scale", window.actions.log_scale.isChecked())
+        store.setValue("view/theme", window.theme_choice)
         store.setValue("window/geometry", window.saveGeometry())
         store.setValue("window/state", window.saveState(VERSION))
         store.sync()
@@ -117,6 +119,12 @@ class Preferences:
             window.xAxisCombo.setCurrentIndex(index)
         elif axis is not None:
             skipped.append("x axis")
+        choice = store.value("view/theme")
+        if choice is not None:
+            if str(choice) in theme.CHOICES:
+                window.set_theme(str(choice))
+            else:
+                skipped.append("theme")
         log_scale = store.value("view/log_scale")
         if log_scale is not None:
             window.actions.log_scale.setChecked(str(log_scale).lower() == "true")

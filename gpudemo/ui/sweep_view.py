@@ -10,6 +10,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from gpudemo.core.sweep import STEP, SweepResult, SweepRow
+from gpudemo.ui import theme
 from gpudemo.ui.plot_style import colour, new_plot
 
 
@@ -30,7 +31,8 @@ class SweepView(QWidget):
         self.button.setToolTip(tr("Time one step at growing sizes on every device; the CPU is the baseline"))
         self.plot = new_plot("sweepPlot", tr("size"), tr("throughput"))
         self.plot.getPlotItem().setLogMode(x=True, y=True)
-        self.legend = self.plot.getPlotItem().addLegend(offset=(10, 10))
+        self.legend = self.plot.getPlotItem().addLegend(offset=(10, 10), labelTextColor=theme.current().text,
+                                                            brush=pg.mkBrush(*theme.current().legend_fill))
         self.summary = QLabel(objectName="sweepSummary")
         self.summary.setWordWrap(True)
         # The long item texts must not set the window's width: the combo shrinks, its list shows them whole.
