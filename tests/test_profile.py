@@ -11,7 +11,7 @@ from tests.windows import open_window
 
 
 def test_a_profile_says_how_long_a_step_takes_and_what_ran_in_it():
-    profile = profile_steps(TrainingConfig(), steps=10)
+    profile = profile_steps(TrainingConfig(), steps=10, top=100)  # every op: the order varies with load
     assert profile.device == "cpu" and profile.steps == 10 and not profile.on_gpu
     assert profile.wall_us > 0 and 0 < profile.device_us and profile.kernels >= 10
     names = [op.name for op in profile.ops]
@@ -61,7 +61,8 @@ def test_the_window_profiles_the_forms_run(qtbot):
         window.profileButton.click()
         assert not window.profileButton.isEnabled() and not window.startButton.isEnabled()
     assert window.viewTabs.currentWidget() is window.profileView
-    assert window.profileTable.rowCount() > 3 and window.profileTable.item(0, 0).text().startswith("aten::")
+    names = [window.profileTable.item(row, 0).text() for row in range(window.profileTable.rowCount())]
+    assert len(names) > 3 and "aten::mse_loss" in names  # which op costs most varies with the machine's load
     assert "PyTorch operator calls" in window.profileView.summary.text()
     assert window.statusLabel.text().startswith("Profiled:") and window.profileButton.isEnabled()
 
