@@ -144,12 +144,13 @@ class _Run:
         self.forward, self.loss_of = direct_call(self.model), direct_call(self.criterion)
         self.zero_grad, self.step = zero_grad_function(self.optimizer), step_function(self.optimizer)
         self.plane = problem.plane(self.model)
+        # Detached views of (w, b): they share the parameters' storage, so they see every step's update.
+        self._plane_views = tuple(p.detach().view(1) for p in self.plane) if self.plane is not None else ()
         self.last_landscape: Landscape | None = None
 
     def position(self) -> torch.Tensor:
-        """(w, b) as they stand, a copy still on the device."""
-        weight, bias = self.plane
-        return torch.cat((weight.detach().reshape(1), bias.detach().reshape(1)))
+        """(w, b) as they stand, a copy still on the device: one op an epoch."""
+        return torch.cat(self._plane_views)
 
     def landscape(self, path: PathHistory, minimum: tuple[float, float] | None) -> Landscape:
         return evaluate(self.x_train, self.y_train, bounds_around(path.low, path.high, minimum), minimum)

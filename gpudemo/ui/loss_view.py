@@ -12,6 +12,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QObject, Signal, Slot
 from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QGraphicsItem
 
 from gpudemo.core.runs import Run
 from gpudemo.ui import theme
@@ -60,6 +61,8 @@ class LossView(QObject):
         self.legend = self.plot.addLegend(offset=(-10, 10), labelTextSize="8pt",
                                           labelTextColor=theme.current().text,
                                           brush=pg.mkBrush(*theme.current().legend_fill))
+        # Drawn from a pixmap until an entry changes: the plot repaints at every frame, the legend need not.
+        self.legend.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._curves: dict[Run, _RunCurves] = {}
         self._smoothing = 0.0
         self._x_axis = EPOCHS
@@ -104,7 +107,8 @@ class LossView(QObject):
             curves.faint.show_history(run.history, run.count, clock)
         else:
             curves.front.show_history(run.history, run.count, clock)
-            curves.faint.show_history(None)
+            if curves.faint.count:  # only when it drew something: a change costs a view update
+                curves.faint.show_history(None)
 
     def front(self, run: Run) -> LossCurve:
         return self._curves[run].front

@@ -48,7 +48,8 @@ class RunsTable(QTableWidget):
             if name in self.TIPS:
                 self.horizontalHeaderItem(column).setToolTip(tr(self.TIPS[name]))
         header = self.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # Sized to the contents when a row comes or a run ends, not at every live update (a relayout each time).
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
         self.verticalHeader().setVisible(False)
         self.verticalHeader().setDefaultSectionSize(22)
@@ -75,6 +76,7 @@ class RunsTable(QTableWidget):
         first.setToolTip(tr("Tick to show this run on the loss plot, clear to hide it"))
         self.blockSignals(False)
         self.update_run(run)
+        self.resizeColumnsToContents()
 
     def remove(self, run: Run) -> None:
         if run in self._runs:
@@ -112,6 +114,8 @@ class RunsTable(QTableWidget):
         if run.status == FAILED:
             self.item(row, self.COLUMNS.index("status")).setToolTip(run.message)
         self.blockSignals(False)
+        if not run.is_live:
+            self.resizeColumnsToContents()
 
     def set_shown(self, run: Run, shown: bool) -> None:
         if run in self._runs:
