@@ -43,26 +43,17 @@ def add(run, losses: np.ndarray) -> None:
     run.add(LossBatch(first, losses, seconds=run.history.count * 1e-4))
 
 
-def refresh_ms(window, run, pending: np.ndarray, frames=15) -> float:
-    """Median cost of a frame that shows PER_FRAME new epochs: envelope, smoothing, curve update and paint."""
+def frame_ms(window, run, pending: np.ndarray, view="loss", frames=15) -> float:
+    """Median cost of a frame that shows PER_FRAME new epochs: on the loss plot (envelope, smoothing,
+    curve update and paint) or on the Loss landscape tab (the path's new points, the marker, the paint)."""
+    refresh, plot = ((window.trainingView.refresh, window.lossPlot) if view == "loss"
+                     else (window.landscapeView.refresh, window.landscapePlot))
     times = []
     for frame in range(frames):
         add(run, pending[frame * PER_FRAME:(frame + 1) * PER_FRAME])
         start = time.perf_counter()
-        window.trainingView.refresh(run)
-        window.lossPlot.grab()  # paint the plot as the screen would
-        times.append((time.perf_counter() - start) * 1e3)
-    return float(np.median(times))
-
-
-def landscape_ms(window, run, pending: np.ndarray, frames=15) -> float:
-    """Median cost of a frame of the Loss landscape tab: the path's new points, the marker, the paint."""
-    times = []
-    for frame in range(frames):
-        add(run, pending[frame * PER_FRAME:(frame + 1) * PER_FRAME])
-        start = time.perf_counter()
-        window.landscapeView.refresh(run)
-        window.landscapePlot.grab()
+        refresh(run)
+        plot.grab()  # paint the plot as the screen would
         times.append((time.perf_counter() - start) * 1e3)
     return float(np.median(times))
 
@@ -96,19 +87,19 @@ def main(epochs: int) -> dict:
     for start in range(0, epochs - 5 * frames, 50_000):
         add(run, losses[start:min(start + 50_000, epochs - 5 * frames)])
         if early is None and run.count >= 100_000:
-            early = refresh_ms(window, run, losses[run.count:])
-    end = refresh_ms(window, run, losses[run.count:])
+            early = frame_ms(window, run, losses[run.count:])
+    end = frame_ms(window, run, losses[run.count:])
     window.logScaleCheck.setChecked(True)
-    end_log = refresh_ms(window, run, losses[run.count:])
+    end_log = frame_ms(window, run, losses[run.count:])
     window.logScaleCheck.setChecked(False)
     window.smoothingSlider.setValue(60)
-    smoothed = refresh_ms(window, run, losses[run.count:])
+    smoothed = frame_ms(window, run, losses[run.count:])
     slider = slider_ms(window)
     window.viewTabs.setCurrentWidget(window.landscapeView)
     run.landscape = evaluate(torch.tensor([[1.0], [2.0], [3.0]]), torch.tensor([[2.0], [4.0], [6.0]]),
                              bounds_around(run.path.low, run.path.high, (2.0, 0.0)), (2.0, 0.0))
     window.landscapeView.show_run(run)
-    landscape = landscape_ms(window, run, losses[run.count:])
+    landscape = frame_ms(window, run, losses[run.count:], view="landscape")
     add(run, losses[run.count:])
     after = rss_bytes()
     window.smoothingSlider.setValue(60)

@@ -14,7 +14,6 @@ the training loop fills at its read-backs, as it fills the LossHistory.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -167,7 +166,3 @@ def _from_moments(xs: torch.Tensor, ys: torch.Tensor, w: torch.Tensor, b: torch.
     x, y = xs.double(), ys.double()
     ex, ey, exx, eyy, exy = x.mean(), y.mean(), (x * x).mean(), (y * y).mean(), (x * y).mean()
     return w * w * exx + b * b + eyy + 2 * w * b * ex - 2 * w * exy - 2 * b * ey
-
-
-def is_drawable(value: float) -> bool:
-    return math.isfinite(value) and abs(value) < FAR

@@ -136,10 +136,6 @@ class Run:
         """Seconds left at the pace so far (inf before there is one)."""
         return pace.eta(self.count, self.config.epochs, self.seconds)
 
-    def path_points(self) -> np.ndarray:
-        """(w, b) at the start and after every epoch the views may read (empty without a path)."""
-        return self.path.head(self.count + 1) if self.path is not None else np.empty((0, 2), np.float32)
-
     @property
     def final_loss(self) -> float | None:
         return float(self.history.values[self.count - 1]) if self.count else None

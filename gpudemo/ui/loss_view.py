@@ -166,9 +166,6 @@ class LossView(QObject):
     def highlighted(self) -> Run | None:
         return self._highlighted
 
-    def fit_x_range(self) -> None:
-        self._fit_x_range()
-
     # --- inside -------------------------------------------------------------------------
 
     def _fit_x_range(self) -> None:

@@ -246,17 +246,24 @@ class MainWindow(QMainWindow):
         """A run, a comparison or a sweep is going (one at a time)."""
         return self._controller.is_running() or self.measurements.is_running()
 
+    def _config_to_start(self, devices: Sequence[str] | None = None) -> TrainingConfig | None:
+        """The form's run when nothing goes, its values are valid and it fits on each of `devices`
+        (the chosen one by default); else None, with the reason under the form."""
+        if self.is_busy() or not self.trainingPanel.check():
+            return None
+        config = self._read_config()
+        for device in devices or [config.device]:
+            try:
+                check_fits(dataclasses.replace(config, device=device))
+            except RunTooLarge as refused:
+                self.trainingPanel.show_error(self.tr("Not started: {reason}.").format(reason=refused))
+                return None
+        return config
+
     @Slot()
     def start_training(self) -> None:
-        if self.is_busy():
-            return
-        if not self.trainingPanel.check():
-            return
-        config = self._read_config()
-        try:
-            check_fits(config)
-        except RunTooLarge as refused:
-            self.trainingPanel.show_error(self.tr("Not started: {reason}.").format(reason=refused))
+        config = self._config_to_start()
+        if config is None:
             return
         self._dirty = False
         self._run = self.session.start(config)  # the views hear of it from the session
@@ -283,15 +290,9 @@ class MainWindow(QMainWindow):
     @Slot()
     def start_compare(self) -> None:
         """The form's run on every listed device in turn, the CPU as the baseline."""
-        if self.is_busy() or not self.trainingPanel.check():
+        config = self._config_to_start(self._devices.ids)
+        if config is None:
             return
-        config = self._read_config()
-        for device in self._devices.ids:
-            try:
-                check_fits(dataclasses.replace(config, device=device))
-            except RunTooLarge as refused:
-                self.trainingPanel.show_error(self.tr("Not started: {reason}.").format(reason=refused))
-                return
         self._start_measuring()
         self.progressBar.setFormat(self.tr("%v / %m epochs"))
         self.viewTabs.setCurrentWidget(self.compareView)
@@ -301,13 +302,8 @@ class MainWindow(QMainWindow):
     @Slot()
     def start_profile(self) -> None:
         """A few steps of the form's run on the chosen device, under torch.profiler."""
-        if self.is_busy() or not self.trainingPanel.check():
-            return
-        config = self._read_config()
-        try:
-            check_fits(config)
-        except RunTooLarge as refused:
-            self.trainingPanel.show_error(self.tr("Not started: {reason}.").format(reason=refused))
+        config = self._config_to_start()
+        if config is None:
             return
         self._start_measuring()
         self.progressBar.setFormat(self.tr("%p%"))
