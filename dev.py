@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
-"""Set gpudemo up in ./.venv and run it: `python3 dev.py app` or `python3 dev.py test`.
+"""Set gpudemo up in ./.venv and run it: `python3 dev.py app`, `python3 dev.py test`, `python3 dev.py translations`.
 
 Needs nothing but Python 3.10+. The first call makes the virtual environment and
 installs the project with its test tools; later calls reinstall only when
 pyproject.toml changes. Arguments after `test` go to pytest.
+
+`translations` gathers every translatable string of the package into the .ts sources
+(pyside6-lupdate: new strings are added unfinished, gone ones marked obsolete, done
+translations kept) and compiles them into the .qm files the package ships
+(pyside6-lrelease). Translate a .ts with Qt Linguist, or any editor, then run it again.
 """
 
 from __future__ import annotations
@@ -35,7 +40,30 @@ def ensure_environment() -> None:
     STAMP.write_text(wanted + "\n")
 
 
+TRANSLATIONS = ROOT / "gpudemo" / "resources" / "translations"
+LANGUAGES = ("zh_CN",)
+
+
+def sources() -> list[str]:
+    """Every module of the package, relative to the root (lupdate writes these paths into the .ts)."""
+    return sorted(str(path.relative_to(ROOT)) for path in (ROOT / "gpudemo").rglob("*.py"))
+
+
+def update_translations(ts_files: list[Path] | None = None, qm_dir: Path | None = None) -> None:
+    """lupdate the .ts files from the sources, then lrelease each into its .qm."""
+    ts_files = ts_files or [TRANSLATIONS / f"gpudemo_{language}.ts" for language in LANGUAGES]
+    for ts in ts_files:
+        subprocess.run([str(BIN / "pyside6-lupdate"), "-locations", "none", "-no-obsolete", *sources(),
+                        "-ts", str(ts)], cwd=ROOT, check=True)
+        qm = (qm_dir or ts.parent) / ts.with_suffix(".qm").name
+        subprocess.run([str(BIN / "pyside6-lrelease"), str(ts), "-qm", str(qm)], cwd=ROOT, check=True)
+
+
 def main(argv: list[str]) -> int:
+    if argv and argv[0] == "translations":
+        ensure_environment()
+        update_translations()
+        return 0
     if not argv or argv[0] not in ("app", "test"):
         print(__doc__.strip(), file=sys.stderr)
         return 2

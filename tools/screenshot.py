@@ -7,7 +7,9 @@ Runs the real program through `main()` once per scene and saves the window to as
   through the loss landscape;
 - profile (assets/profile.png): a step of the line at 1,000,000 samples under torch.profiler;
 - small (assets/small-screen.png): the window on a 1024 x 768 screen after a run of the line;
-- dark (assets/dark.png): the runs scene in the dark theme.
+- dark (assets/dark.png): the runs scene in the dark theme;
+- chinese (assets/chinese.png): the runs scene where the system speaks Simplified Chinese (LANG=zh_CN.UTF-8);
+- chinese-dark (assets/chinese-dark.png): the landscape scene in Chinese, in the dark theme.
 Each scene starts from the default settings (a settings folder of its own).
 
 Qt's X11 plugin needs system libraries that a minimal Linux lacks (gpudemo names the
@@ -26,13 +28,17 @@ from PySide6.QtCore import QTimer
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 SCENES = {"runs": "screenshot.png", "landscape": "landscape.png", "profile": "profile.png",
-          "small": "small-screen.png", "dark": "dark.png"}
+          "small": "small-screen.png", "dark": "dark.png", "chinese": "chinese.png", "chinese-dark": "chinese-dark.png"}
+LOCALE = {"chinese": "zh_CN.UTF-8", "chinese-dark": "zh_CN.UTF-8"}  # the system language of a scene (else English)
+RUNS_LIKE = ("runs", "dark", "chinese")
 # (problem, samples, batch, epochs, [(optimizer, learning rate), ...]) of each training scene
 TRAINING = {
     "runs": ("sine", 2000, 100, 150, [("sgd", "0.1"), ("adam", "0.001"), ("adam", "0.01")]),
     "landscape": ("line", 1000, 0, 300, [("sgd", "0.1"), ("momentum", "0.02"), ("adam", "0.1")]),
     "small": ("line", 1000, 0, 300, [("momentum", "0.02")]),
     "dark": ("sine", 2000, 100, 150, [("sgd", "0.1"), ("adam", "0.001"), ("adam", "0.01")]),
+    "chinese": ("sine", 2000, 100, 150, [("sgd", "0.1"), ("adam", "0.001"), ("adam", "0.01")]),
+    "chinese-dark": ("line", 1000, 0, 300, [("sgd", "0.1"), ("momentum", "0.02"), ("adam", "0.1")]),
 }
 
 
@@ -63,7 +69,7 @@ def scene(name: str, out: Path) -> int:
 
     def show(window):
         shown(window)
-        window.predictInput.setText("-1.57, 0, 0.5, 1.57, 3" if name in ("runs", "dark") else "4")
+        window.predictInput.setText("-1.57, 0, 0.5, 1.57, 3" if name in RUNS_LIKE else "4")
         if name == "profile":
             choose(window.problemCombo, "line")
             window.samplesSpin.setValue(1_000_000)
@@ -75,9 +81,9 @@ def scene(name: str, out: Path) -> int:
         window.samplesSpin.setValue(samples)
         window.batchSpin.setValue(batch)
         window.epochsSpin.setValue(epochs)
-        if name in ("runs", "dark"):
-            if name == "dark":
-                window.set_theme("dark")
+        if name in ("dark", "chinese-dark"):
+            window.set_theme("dark")
+        if name in RUNS_LIKE:
             window.logScaleCheck.setChecked(True)
             window.smoothingSlider.setValue(60)
         elif name == "small":
@@ -104,4 +110,4 @@ if __name__ == "__main__":
             sys.exit(f"screenshot.py: no scene {name!r}; the scenes are {', '.join(SCENES)}")
         with tempfile.TemporaryDirectory() as settings:
             subprocess.run([sys.executable, __file__, "--one", name], check=True,
-                           env={**os.environ, "XDG_CONFIG_HOME": settings})
+                           env={**os.environ, "XDG_CONFIG_HOME": settings, "LANG": LOCALE.get(name, "en_US.UTF-8")})

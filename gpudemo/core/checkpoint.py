@@ -20,6 +20,7 @@ import torch
 from torch import nn
 
 from gpudemo.core.files import write_atomically
+from gpudemo.core.messages import QT_TRANSLATE_NOOP, PersonError, message
 from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
 
@@ -28,7 +29,7 @@ VERSION = 1
 MAX_BYTES = 2 * 2**30  # larger than any model gpudemo can build (8 x 4096 x 4096 floats is 0.5 GiB)
 
 
-class CheckpointError(ValueError):
+class CheckpointError(PersonError, ValueError):
     """The file cannot be read as a gpudemo checkpoint; the message says why, for a person."""
 
 
@@ -60,44 +61,58 @@ def load(path: str | os.PathLike) -> Checkpoint:
     try:
         size = target.stat().st_size
     except OSError as error:
-        raise CheckpointError(f"cannot read {target}: {error.strerror}") from None
+        raise _refuse(QT_TRANSLATE_NOOP(
+            "core", "cannot read {path}: {reason}"), target, reason=error.strerror) from None
     if size > MAX_BYTES:
-        raise CheckpointError(f"{target} is {size / 2**30:.1f} GiB: larger than any gpudemo model; not loaded")
+        raise _refuse(QT_TRANSLATE_NOOP("core", "{path} is {size} GiB: larger than any gpudemo model; not loaded"),
+                      target, size=f"{size / 2**30:.1f}")
     try:
         data = torch.load(target, map_location="cpu", weights_only=True)
     except pickle.UnpicklingError as error:
         if "global" not in str(error).lower():  # no object of a forbidden kind: the file is garbage
-            raise CheckpointError(f"{target} is not a gpudemo checkpoint, or it is damaged or cut short") from None
-        raise CheckpointError(f"{target} holds more than weights and settings (code, or objects of other kinds);"
-                              " nothing in it was run, and it was not loaded") from None
+            raise _refuse(QT_TRANSLATE_NOOP(
+                "core", "{path} is not a gpudemo checkpoint, or it is damaged or cut short"), target) from None
+        raise _refuse(QT_TRANSLATE_NOOP("core", "{path} holds more than weights and settings (code, or objects of"
+                                                " other kinds); nothing in it was run, and it was not loaded"),
+                      target) from None
     except MemoryError:
-        raise CheckpointError(f"{target} asks for more memory than there is; not loaded") from None
+        raise _refuse(QT_TRANSLATE_NOOP(
+            "core", "{path} asks for more memory than there is; not loaded"), target) from None
     except Exception:  # an untrusted file can fail the reader in any of its ways
-        raise CheckpointError(f"{target} is not a gpudemo checkpoint, or it is damaged or cut short") from None
+        raise _refuse(QT_TRANSLATE_NOOP(
+            "core", "{path} is not a gpudemo checkpoint, or it is damaged or cut short"), target) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise CheckpointError(f"{target} is a PyTorch file but not a gpudemo checkpoint")
+        raise _refuse(QT_TRANSLATE_NOOP("core", "{path} is a PyTorch file but not a gpudemo checkpoint"), target)
     if data.get("version") != VERSION:
-        raise CheckpointError(f"{target} is a gpudemo checkpoint of version {data.get('version')!r};"
-                              f" this gpudemo reads version {VERSION}")
+        raise _refuse(QT_TRANSLATE_NOOP("core", "{path} is a gpudemo checkpoint of version {found}; this gpudemo"
+                                                " reads version {version}"),
+                      target, found=repr(data.get("version")), version=VERSION)
     settings, weights, epochs = data.get("config"), data.get("state_dict"), data.get("epochs")
     if not isinstance(settings, dict) or not isinstance(weights, dict) or not isinstance(epochs, int) or epochs < 0:
-        raise CheckpointError(f"{target} is missing its settings, weights or epochs")
+        raise _refuse(QT_TRANSLATE_NOOP("core", "{path} is missing its settings, weights or epochs"), target)
     fields = {field.name for field in dataclasses.fields(TrainingConfig)}
     try:
         config = TrainingConfig(**{key: value for key, value in settings.items() if key in fields})
     except InvalidSetting as error:
-        raise CheckpointError(f"{target} has a setting gpudemo cannot use: {error}") from None
+        raise _refuse(QT_TRANSLATE_NOOP(
+            "core", "{path} has a setting gpudemo cannot use: {reason}"), target, reason=error.message) from None
     except TypeError as error:
-        raise CheckpointError(f"{target} has settings of the wrong kind: {error}") from None
+        raise _refuse(QT_TRANSLATE_NOOP(
+            "core", "{path} has settings of the wrong kind: {reason}"), target, reason=str(error)) from None
     torch.manual_seed(config.seed)
     model = PROBLEMS[config.problem].make_model(config)
     try:
         model.load_state_dict(weights, strict=True)
     except (RuntimeError, TypeError, AttributeError) as error:
-        raise CheckpointError(f"{target}'s weights do not fit the {config.problem} model its settings describe:"
-                              f" {_first_line(error)}") from None
+        raise _refuse(QT_TRANSLATE_NOOP("core", "{path}'s weights do not fit the {problem} model its settings"
+                                                " describe: {reason}"),
+                      target, problem=config.problem, reason=_first_line(error)) from None
     model.eval()
     return Checkpoint(model, config, epochs)
+
+
+def _refuse(template: str, path: Path, **fields: object) -> CheckpointError:
+    return CheckpointError(message(template, path=str(path), **fields))
 
 
 def _first_line(error: BaseException) -> str:

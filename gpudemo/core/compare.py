@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpudemo.core.errors import TrainingError
+from gpudemo.core.messages import Message
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.training import COMPLETED, FAILED, STOPPED, LossBatch, train
 
@@ -41,7 +42,7 @@ class DeviceTiming:
     seconds: float | None = None
     final_loss: float | None = None
     speedup_vs_cpu: float | None = None
-    message: str | None = None  # why it failed
+    message: Message | None = None  # why it failed (str() for English)
     curve: tuple[np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0))  # (seconds, loss) at each read-back
 
     def to_json(self) -> dict:
@@ -50,7 +51,8 @@ class DeviceTiming:
 
         return {"device": self.device, "status": self.status, "epochs_per_second": self.epochs_per_second,
                 "seconds": self.seconds, "final_loss": finite(self.final_loss),
-                "speedup_vs_cpu": self.speedup_vs_cpu, "message": self.message}
+                "speedup_vs_cpu": self.speedup_vs_cpu,
+                "message": None if self.message is None else str(self.message)}
 
 
 def devices_to_compare(devices: Sequence[str]) -> list[str]:
@@ -100,7 +102,7 @@ def _time_one(config: TrainingConfig, should_stop: Callable[[], bool],
         train(dataclasses.replace(config, epochs=min(config.epochs, WARM_UP_EPOCHS)), should_stop)
         result = train(config, should_stop, on_batch=on_batch)
     except TrainingError as error:
-        return DeviceTiming(config.device, FAILED, message=str(error))
+        return DeviceTiming(config.device, FAILED, message=error.message)
     return DeviceTiming(
         config.device, result.status, result.epochs_per_second, result.seconds, result.final_loss,
         curve=(np.array(times), np.array(losses)),

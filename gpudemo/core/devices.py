@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 
 import torch
 
+from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, message
 from gpudemo.core.settings import InvalidSetting
 
 
@@ -41,7 +42,7 @@ class DeviceList:
     """The devices found, the CPU always last, and why no GPU is listed when none is."""
 
     devices: tuple[DeviceInfo, ...]
-    note: str | None = None
+    note: Message | None = None  # str(note) in English; the window translates it
     ids: tuple[str, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -70,8 +71,12 @@ class DeviceList:
                 return device
         choices = ", ".join(self.ids)
         if not wanted:
-            raise InvalidSetting("device", f"the device is empty; choose one of: {choices}")
-        raise InvalidSetting("device", f"device {text!r} is not available here; choose one of: {choices}")
+            raise InvalidSetting("device", message(QT_TRANSLATE_NOOP("core", "the device is empty; choose one of:"
+                                                                             " {choices}"),
+                                                   choices=choices))
+        raise InvalidSetting("device", message(
+            QT_TRANSLATE_NOOP("core", "device {value} is not available here; choose one of: {choices}"),
+            value=repr(text), choices=choices))
 
 
 def _cpu_name() -> str:
@@ -119,19 +124,23 @@ def cpu_device() -> DeviceInfo:
     )
 
 
-def _cuda_devices() -> tuple[list[DeviceInfo], str | None]:
+def _cuda_devices() -> tuple[list[DeviceInfo], Message | None]:
     if torch.version.cuda is None and getattr(torch.version, "hip", None) is None:
-        return [], f"No GPU listed: this PyTorch ({torch.__version__}) is a CPU-only build."
+        return [], message(QT_TRANSLATE_NOOP("core", "No GPU listed: this PyTorch ({version}) is a CPU-only build."),
+                           version=torch.__version__)
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             available = torch.cuda.is_available()
             count = torch.cuda.device_count() if available else 0
     except Exception as error:  # a broken driver raises many kinds of error
-        return [], f"No GPU listed: CUDA failed to start ({_one_line(error)})."
+        return [], message(QT_TRANSLATE_NOOP("core", "No GPU listed: CUDA failed to start ({reason})."),
+                           reason=_one_line(error))
     if not available or count == 0:
-        reason = _one_line(caught[0].message) if caught else "no CUDA GPU or driver was found"
-        return [], f"No GPU listed: {reason}."
+        if caught:
+            return [], message(QT_TRANSLATE_NOOP(
+                "core", "No GPU listed: {reason}."), reason=_one_line(caught[0].message))
+        return [], Message(QT_TRANSLATE_NOOP("core", "No GPU listed: no CUDA GPU or driver was found."))
     devices = []
     for index in range(count):
         try:
@@ -152,7 +161,8 @@ def _cuda_devices() -> tuple[list[DeviceInfo], str | None]:
                 )
             )
         except Exception as error:
-            return devices, f"GPU cuda:{index} could not be read ({_one_line(error)})."
+            return devices, message(QT_TRANSLATE_NOOP("core", "GPU cuda:{index} could not be read ({reason})."),
+                                    index=index, reason=_one_line(error))
     return devices, None
 
 

@@ -1,8 +1,11 @@
 """The errors a run can end with, for whoever drives it (the command line, the window's worker)."""
 
+from gpudemo.core.messages import PersonError
 
-class TrainingError(RuntimeError):
+
+class TrainingError(PersonError, RuntimeError):
     """The run could not go on: the device failed, ran out of memory, or the run cannot fit.
 
-    The message is a sentence for a person; the run's memory is already freed.
+    `str(error)` is a sentence for a person, `error.message` the same to translate; the run's memory is
+    already freed.
     """

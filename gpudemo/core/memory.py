@@ -18,6 +18,7 @@ import torch
 
 from gpudemo.core.devices import cpu_memory
 from gpudemo.core.errors import TrainingError
+from gpudemo.core.messages import QT_TRANSLATE_NOOP, message
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.settings import TrainingConfig
@@ -85,12 +86,12 @@ class RunTooLarge(TrainingError):
     """A run that cannot fit on its device; the message has both figures."""
 
     def __init__(self, config: TrainingConfig, need: MemoryNeed, free: int):
-        super().__init__(
-            f"this run needs about {size(need.total)} on {config.device} ({size(need.data)} data,"
-            f" {size(need.activations)} activations, {size(need.parameters + need.gradients + need.optimizer_state)}"
-            f" parameters, gradients and optimizer state), but only {size(free)} is free there;"
-            " use fewer samples, a smaller batch or a smaller model"
-        )
+        super().__init__(message(
+            QT_TRANSLATE_NOOP("core", "this run needs about {total} on {device} ({data} data, {activations}"
+                                      " activations, {state} parameters, gradients and optimizer state), but only"
+                                      " {free} is free there; use fewer samples, a smaller batch or a smaller model"),
+            total=size(need.total), device=config.device, data=size(need.data), activations=size(need.activations),
+            state=size(need.parameters + need.gradients + need.optimizer_state), free=size(free)))
         self.need, self.free = need, free
 
 

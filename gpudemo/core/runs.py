@@ -20,6 +20,7 @@ from torch import nn
 from gpudemo.core import pace
 from gpudemo.core.history import LossHistory
 from gpudemo.core.landscape import Landscape, PathHistory
+from gpudemo.core.messages import Message
 from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.smoothing import SmoothedHistory
@@ -53,7 +54,7 @@ class Run:
         self.landscape: Landscape | None = None  # the newest loss landscape around the path
         self.status = LOADED if loaded else PREPARING
         self.result: TrainingResult | None = None
-        self.message = ""  # why it failed
+        self.message: Message | str = ""  # why it failed, for a person
         self.count = 0  # epochs whose loss is in the history and may be read
         self.seconds = 0.0  # trained so far, paused time left out (the loop's own clock)
         self.model: nn.Module | None = None  # on the CPU: the final model, or a copy taken at a pause
@@ -115,7 +116,7 @@ class Run:
         if self.path is not None:
             self.path.trim()
 
-    def fail(self, message: str) -> None:
+    def fail(self, message: Message | str) -> None:
         self.status = FAILED
         self.message = message
         self._trim()
@@ -180,10 +181,19 @@ class Session:
         self._removed: list[Callable[[Run], None]] = []
 
     def subscribe(self, added: Callable[[Run], None] | None = None, changed: Callable[[Run], None] | None = None,
-                  removed: Callable[[Run], None] | None = None) -> None:
-        for listeners, listener in ((self._added, added), (self._changed, changed), (self._removed, removed)):
-            if listener is not None:
-                listeners.append(listener)
+                  removed: Callable[[Run], None] | None = None) -> Callable[[], None]:
+        """Call these on every run added, changed or removed; returns the function that stops it."""
+        pairs = [(listeners, listener) for listeners, listener in
+                 ((self._added, added), (self._changed, changed), (self._removed, removed)) if listener is not None]
+        for listeners, listener in pairs:
+            listeners.append(listener)
+
+        def unsubscribe() -> None:
+            for listeners, listener in pairs:
+                if listener in listeners:
+                    listeners.remove(listener)
+
+        return unsubscribe
 
     @property
     def current(self) -> Run | None:

@@ -8,10 +8,11 @@ is executing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gpudemo.core.memory import batch_size
+from gpudemo.core.messages import QT_TRANSLATE_NOOP
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.settings import TrainingConfig
@@ -19,23 +20,35 @@ from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING
 
 PREDICTING = "predicting"  # the last phase: the window predicts after the run
 
+# The comments, in English; a view passes `translate` to show them in its language (the
+# templates are marked for pyside6-lupdate in the "script" context).
 COMMENTS = {
-    "en": {
-        "title": "# gpudemo: the PyTorch script behind this run.",
-        "run": "# Run it with only torch installed: python {filename}",
-        "device_gpu": "# 1. The device: {wanted} when torch can see it, else the CPU.",
-        "device_cpu": "# 1. The device: the CPU. For a GPU, write\n"
-                      "#    torch.device(\"cuda\" if torch.cuda.is_available() else \"cpu\")",
-        "seed": "#    Same seed, same starting weights, same run.",
-        "to_device": "# 2. Model, data and loss on that device; then the optimizer.",
-        "generator": "#    The data is drawn on the device, from the seed.",
-        "training": "# 3. Train: {epochs} epochs of forward, loss, backward, step.",
-        "minibatch": "# 3. Train: {epochs} epochs; each one passes over the data in shuffled batches of {batch},\n"
-                     "#    and its loss is the mean over its batches (added up on the device: no sync).",
-        "to_cpu": "# 4. Bring the model back to the CPU.",
-        "predicting": "# 5. Predict on the CPU for new x.",
-    },
+    "title": QT_TRANSLATE_NOOP("script", "# gpudemo: the PyTorch script behind this run."),
+    "run": QT_TRANSLATE_NOOP("script", "# Run it with only torch installed: python {filename}"),
+    "device_gpu": QT_TRANSLATE_NOOP("script", "# 1. The device: {wanted} when torch can see it, else the CPU."),
+    "device_cpu": QT_TRANSLATE_NOOP("script", "# 1. The device: the CPU. For a GPU, write\n"
+                                              "#    torch.device(\"cuda\" if torch.cuda.is_available() else \"cpu\")"),
+    "seed": QT_TRANSLATE_NOOP("script", "#    Same seed, same starting weights, same run."),
+    "to_device": QT_TRANSLATE_NOOP("script", "# 2. Model, data and loss on that device; then the optimizer."),
+    "generator": QT_TRANSLATE_NOOP("script", "#    The data is drawn on the device, from the seed."),
+    "training": QT_TRANSLATE_NOOP("script", "# 3. Train: {epochs} epochs of forward, loss, backward, step."),
+    "minibatch": QT_TRANSLATE_NOOP("script", "# 3. Train: {epochs} epochs; each one passes over the data in shuffled"
+                                             " batches of {batch},\n#    and its loss is the mean over its batches"
+                                             " (added up on the device: no sync)."),
+    "to_cpu": QT_TRANSLATE_NOOP("script", "# 4. Bring the model back to the CPU."),
+    "predicting": QT_TRANSLATE_NOOP("script", "# 5. Predict on the CPU for new x."),
 }
+
+
+def _comments(translate: Callable[[str], str]) -> dict[str, str]:
+    """Each comment in the language `translate` gives; a translation that is not a comment is not used."""
+    said = {}
+    for key, english in COMMENTS.items():
+        text = translate(english)
+        fields = english.count("{")
+        lines_ok = all(line.startswith("#") for line in text.split("\n"))
+        said[key] = text if lines_ok and text.count("{") == fields else english
+    return said
 
 
 @dataclass(frozen=True)
@@ -91,11 +104,11 @@ def _minibatch_loop(config: TrainingConfig, batch: int, say: dict[str, str]) -> 
 
 
 def generate_script(
-    config: TrainingConfig, values: Sequence[float] = (4.0,), language: str = "en",
-    filename: str = "gpudemo_run.py",
+    config: TrainingConfig, values: Sequence[float] = (4.0,), filename: str = "gpudemo_run.py",
+    translate: Callable[[str], str] = str,
 ) -> Script:
-    """The script for `config`, predicting for `values`; comments in `language` (else English)."""
-    say = COMMENTS.get(language, COMMENTS["en"])
+    """The script for `config`, predicting for `values`; its comments through `translate` (English by default)."""
+    say = _comments(translate)
     problem = PROBLEMS[config.problem]
     batch, samples = batch_size(config), problem.samples(config)
     minibatch = batch < samples

@@ -10,6 +10,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, PersonError, message
+
 EPOCHS_MIN = 1
 EPOCHS_MAX = 10_000_000
 LR_MIN = 1e-8
@@ -41,12 +43,38 @@ SWEEP_KINDS = ("step", "matmul")  # core/sweep.py
 DTYPE_KEYS = ("float32", "bfloat16")
 
 
-class InvalidSetting(ValueError):
-    """A value a person typed that cannot be used; the message names it and what would do."""
+# Each setting's name as messages say it, to be translated with them.
+NAMES = {
+    "epochs": QT_TRANSLATE_NOOP("core", "epochs"),
+    "samples": QT_TRANSLATE_NOOP("core", "samples"),
+    "width": QT_TRANSLATE_NOOP("core", "width"),
+    "depth": QT_TRANSLATE_NOOP("core", "depth"),
+    "batch size": QT_TRANSLATE_NOOP("core", "batch size"),
+    "problem": QT_TRANSLATE_NOOP("core", "problem"),
+    "optimizer": QT_TRANSLATE_NOOP("core", "optimizer"),
+    "steps": QT_TRANSLATE_NOOP("core", "steps"),
+    "max size": QT_TRANSLATE_NOOP("core", "max size"),
+    "kind": QT_TRANSLATE_NOOP("core", "kind"),
+    "dtype": QT_TRANSLATE_NOOP("core", "dtype"),
+    "learning rate": QT_TRANSLATE_NOOP("core", "learning rate"),
+    "seed": QT_TRANSLATE_NOOP("core", "seed"),
+    "value": QT_TRANSLATE_NOOP("core", "value"),
+}
 
-    def __init__(self, setting: str, message: str):
+
+class InvalidSetting(PersonError, ValueError):
+    """A value a person typed that cannot be used; the message names it and what would do.
+
+    `setting` is the setting's key (a key of NAMES); `message` the sentence, to translate.
+    """
+
+    def __init__(self, setting: str, message: Message | str):
         super().__init__(message)
         self.setting = setting
+
+
+def _refuse(setting: str, template: str, **fields: object) -> InvalidSetting:
+    return InvalidSetting(setting, message(template, setting=Message(NAMES[setting]), **fields))
 
 
 def _text(value: object) -> str:
@@ -58,11 +86,12 @@ def short_number(number: float) -> str:
     return re.sub(r"e([+-])0*(\d)", r"e\1\2", f"{number:g}")
 
 
-def _whole_number(setting: str, value: object, low: int, high: int, unit: str = "") -> int:
+def _whole_number(setting: str, value: object, low: int, high: int, unit: Message | str = "") -> int:
     """A whole number from `low` to `high`, from an int or its text; the message names the value."""
     text = _text(value)
     if isinstance(value, bool):
-        raise InvalidSetting(setting, f"{setting} must be a whole number, not {value!r}")
+        raise _refuse(setting, QT_TRANSLATE_NOOP("core", "{setting} must be a whole number, not {value}"),
+                      value=repr(value))
     if isinstance(value, int):
         number = value
     elif isinstance(value, float) and value.is_integer():
@@ -70,9 +99,12 @@ def _whole_number(setting: str, value: object, low: int, high: int, unit: str = 
     elif isinstance(value, str) and re.fullmatch(r"[+-]?\d+", text):
         number = int(text)
     else:
-        raise InvalidSetting(setting, f"{setting} must be a whole number from {low:,} to {high:,}, not {text!r}")
+        raise _refuse(setting, QT_TRANSLATE_NOOP("core", "{setting} must be a whole number from {low} to {high},"
+                                                         " not {value}"),
+                      low=f"{low:,}", high=f"{high:,}", value=repr(text))
     if not low <= number <= high:
-        raise InvalidSetting(setting, f"{setting} must be from {low:,} to {high:,}{unit}, not {number:,}")
+        raise _refuse(setting, QT_TRANSLATE_NOOP("core", "{setting} must be from {low} to {high}{unit}, not {value}"),
+                      low=f"{low:,}", high=f"{high:,}", unit=unit, value=f"{number:,}")
     return number
 
 
@@ -100,13 +132,14 @@ def parse_batch_size(value: object) -> int:
     """Batch size: samples per step, 1 to 10,000,000; 0 (or nothing) means the full batch."""
     if isinstance(value, str) and not value.strip():
         return 0
-    return _whole_number("batch size", value, 0, BATCH_MAX, " (0: the full batch)")
+    return _whole_number("batch size", value, 0, BATCH_MAX, Message(QT_TRANSLATE_NOOP("core", " (0: the full batch)")))
 
 
 def _choice(setting: str, value: object, keys: tuple[str, ...]) -> str:
     text = value.strip().lower() if isinstance(value, str) else value
     if text not in keys:
-        raise InvalidSetting(setting, f"{setting} must be one of {', '.join(keys)}, not {_text(value)!r}")
+        raise _refuse(setting, QT_TRANSLATE_NOOP("core", "{setting} must be one of {choices}, not {value}"),
+                      choices=", ".join(keys), value=repr(_text(value)))
     return text
 
 
@@ -142,13 +175,15 @@ def parse_dtype(value: object) -> str:
 def _finite_float(setting: str, value: object) -> float:
     text = _text(value)
     if isinstance(value, bool):
-        raise InvalidSetting(setting, f"{setting} must be a number, not {value!r}")
+        raise _refuse(setting, QT_TRANSLATE_NOOP("core", "{setting} must be a number, not {value}"), value=repr(value))
     try:
         number = float(value) if isinstance(value, (int, float)) else float(text)
     except (TypeError, ValueError):
-        raise InvalidSetting(setting, f"{setting} must be a number, not {text!r}") from None
+        raise _refuse(setting, QT_TRANSLATE_NOOP("core", "{setting} must be a number, not {value}"),
+                      value=repr(text)) from None
     if not math.isfinite(number):
-        raise InvalidSetting(setting, f"{setting} must be a finite number, not {text!r}")
+        raise _refuse(setting, QT_TRANSLATE_NOOP(
+            "core", "{setting} must be a finite number, not {value}"), value=repr(text))
     return number
 
 
@@ -156,8 +191,9 @@ def parse_learning_rate(value: object) -> float:
     """Learning rate: a finite number from 1e-8 to 1000; '1e-3' and the like are fine."""
     number = _finite_float("learning rate", value)
     if not LR_MIN <= number <= LR_MAX:
-        allowed = f"from {short_number(LR_MIN)} to {short_number(LR_MAX)}"
-        raise InvalidSetting("learning rate", f"learning rate must be {allowed}, not {_text(value)!r}")
+        raise _refuse("learning rate", QT_TRANSLATE_NOOP("core", "{setting} must be from {low} to {high}{unit}, not"
+                                                                 " {value}"),
+                      low=short_number(LR_MIN), high=short_number(LR_MAX), unit="", value=repr(_text(value)))
     return number
 
 
@@ -169,9 +205,12 @@ def parse_seed(value: object) -> int:
     elif isinstance(value, str) and re.fullmatch(r"\+?\d+", text):
         number = int(text)
     else:
-        raise InvalidSetting("seed", f"seed must be a whole number from {SEED_MIN} to 2**63-1, not {text!r}")
+        raise _refuse("seed", QT_TRANSLATE_NOOP("core", "{setting} must be a whole number from {low} to {high}, not"
+                                                        " {value}"),
+                      low=str(SEED_MIN), high="2**63-1", value=repr(text))
     if not SEED_MIN <= number <= SEED_MAX:
-        raise InvalidSetting("seed", f"seed must be from {SEED_MIN} to 2**63-1, not {number}")
+        raise _refuse("seed", QT_TRANSLATE_NOOP("core", "{setting} must be from {low} to {high}{unit}, not {value}"),
+                      low=str(SEED_MIN), high="2**63-1", unit="", value=str(number))
     return number
 
 
@@ -179,7 +218,7 @@ def parse_values(text: str) -> list[float]:
     """Values to predict for: finite numbers separated by commas, semicolons or spaces."""
     tokens = [token for token in re.split(r"[,;\s]+", text.strip()) if token]
     if not tokens:
-        raise InvalidSetting("value", "type at least one number to predict for, for example 4")
+        raise _refuse("value", QT_TRANSLATE_NOOP("core", "type at least one number to predict for, for example 4"))
     return [_finite_float("value", token) for token in tokens]
 
 

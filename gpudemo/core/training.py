@@ -27,6 +27,7 @@ from gpudemo.core.errors import TrainingError
 from gpudemo.core.history import LossHistory
 from gpudemo.core.landscape import Landscape, PathHistory, bounds_around, evaluate, least_squares, needs_new_grid
 from gpudemo.core.memory import batch_size, check_fits
+from gpudemo.core.messages import QT_TRANSLATE_NOOP, epochs_phrase, message
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.settings import TrainingConfig
@@ -206,17 +207,25 @@ def _failure(config: TrainingConfig, run: _Run | None, error: BaseException, epo
     if run is not None:
         run.release()
     traceback.clear_frames(error.__traceback__)
+    device, count = config.device, epochs_phrase(epochs)
     if isinstance(error, (MemoryError, torch.cuda.OutOfMemoryError)):
-        where = "before it began" if epochs == 0 else f"after {epochs:,} epoch{'s' if epochs != 1 else ''}"
-        message = (f"{config.device} ran out of memory {where}; what the run held is freed."
-                   " Use fewer samples, a smaller batch or a smaller model")
+        if epochs == 0:
+            text = message(QT_TRANSLATE_NOOP("core", "{device} ran out of memory before it began; what the run"
+                                                     " held is freed. Use fewer samples, a smaller batch or a smaller"
+                                                     " model"), device=device)
+        else:
+            text = message(QT_TRANSLATE_NOOP("core", "{device} ran out of memory after {count}; what the run"
+                                                     " held is freed. Use fewer samples, a smaller batch or a smaller"
+                                                     " model"), device=device, count=count)
     elif epochs == 0:
-        message = f"could not prepare {config.device}: {error}"
+        text = message(QT_TRANSLATE_NOOP("core", "could not prepare {device}: {reason}"), device=device,
+                       reason=str(error))
     else:
-        message = f"training on {config.device} failed after {epochs:,} epoch{'s' if epochs != 1 else ''}: {error}"
+        text = message(QT_TRANSLATE_NOOP("core", "training on {device} failed after {count}: {reason}"),
+                       device=device, count=count, reason=str(error))
     if run is None and config.device.startswith("cuda"):
         torch.cuda.empty_cache()
-    return TrainingError(message)
+    return TrainingError(text)
 
 
 def run_training(

@@ -13,12 +13,13 @@ def readable_font(font):
     return font
 
 
-def run_app(argv: list[str] | None = None) -> int:
-    from PySide6.QtCore import QTimer
+def build_app(argv: list[str] | None = None):
+    """The application and its window, not shown yet: the language from the saved choice, else the system's."""
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
-    from gpudemo.ui.main_window import MainWindow
+    from gpudemo.ui import i18n
+    from gpudemo.ui.main_window import MainWindow, ShownWindow
     from gpudemo.ui.preferences import Preferences, open_store
     from gpudemo.ui.resources import icon_path
 
@@ -27,19 +28,26 @@ def run_app(argv: list[str] | None = None) -> int:
     app.setApplicationDisplayName("gpudemo")
     app.setWindowIcon(QIcon(str(icon_path())))
     app.setFont(readable_font(app.font()))
+    preferences = Preferences(open_store())
+    i18n.install(preferences.language() or i18n.system_language())
+    return app, ShownWindow(MainWindow(preferences=preferences))
+
+
+def run_app(argv: list[str] | None = None) -> int:
+    from PySide6.QtCore import QTimer
 
     from gpudemo.core.training import warm_up
 
     # Not a daemon: the interpreter waits for it rather than dying under an import.
     threading.Thread(target=warm_up, name="gpudemo-warm-up").start()
-    window = MainWindow(preferences=Preferences(open_store()))
+    app, shown = build_app(argv)
     # Ctrl-C in the terminal, or a TERM signal, closes the window the way its close
     # button does: the run stops and its thread is waited for. Python runs signal
     # handlers only between bytecodes, so a slow timer lets it look in now and then.
     for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda *_: window.close())
-    wake = QTimer(window)
+        signal.signal(signum, lambda *_: shown.window.close())
+    wake = QTimer(app)
     wake.timeout.connect(lambda: None)
     wake.start(250)
-    window.show()
+    shown.window.show()
     return app.exec()

@@ -4,31 +4,30 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from gpudemo.core.compare import CompareProgress, DeviceTiming
 from gpudemo.ui import format as fmt
 from gpudemo.ui import theme
+from gpudemo.ui.i18n import say, status_text
 from gpudemo.ui.plot_style import colour, new_plot
+from gpudemo.ui.replay import Replayable
 
 
-def tr(text: str) -> str:
-    return QCoreApplication.translate("CompareView", text)
-
-
-class CompareView(QWidget):
+class CompareView(QWidget, Replayable):
     COLUMNS = ("device", "status", "epochs/s", "time", "final loss", "speedup vs CPU")
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.plot = new_plot("comparePlot", tr("wall-clock seconds"), tr("loss (MSE)"))
+        self.plot = new_plot("comparePlot", self.tr("wall-clock seconds"), self.tr("loss (MSE)"))
         self.plot.getPlotItem().setLogMode(y=True)
         self.plot.getPlotItem().getAxis("left").enableAutoSIPrefix(False)
         self.legend = self.plot.getPlotItem().addLegend(offset=(-10, 10), labelTextColor=theme.current().text,
                                                             brush=pg.mkBrush(*theme.current().legend_fill))
         self.table = QTableWidget(0, len(self.COLUMNS), objectName="compareTable")
-        self.table.setHorizontalHeaderLabels([tr(c) for c in self.COLUMNS])
+        self.table.setHorizontalHeaderLabels([self.tr("device"), self.tr("status"), self.tr("epochs/s"),
+                                              self.tr("time"), self.tr("final loss"), self.tr("speedup vs CPU")])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -40,6 +39,7 @@ class CompareView(QWidget):
         self._curves: dict[str, tuple[pg.PlotDataItem, list[float], list[float]]] = {}
 
     def clear(self) -> None:
+        self._record("clear")
         for curve, _, _ in self._curves.values():
             self.plot.getPlotItem().removeItem(curve)
         self._curves.clear()
@@ -47,6 +47,7 @@ class CompareView(QWidget):
         self.table.setRowCount(0)
 
     def add_progress(self, progress: CompareProgress) -> None:
+        self._record("add_progress", progress)
         if progress.device not in self._curves:
             pen = pg.mkPen(colour(len(self._curves)), width=2)
             curve = pg.PlotDataItem(pen=pen, antialias=False, connect="finite", name=progress.device)
@@ -62,11 +63,12 @@ class CompareView(QWidget):
             curve.setData(np.array(times, dtype=np.float64), np.array(losses, dtype=np.float64))
 
     def show_timings(self, timings: list[DeviceTiming]) -> None:
+        self._record("show_timings", timings)
         self.redraw()
         self.table.setRowCount(len(timings))
         for row, timing in enumerate(timings):
             speedup = "-" if timing.speedup_vs_cpu is None else f"{timing.speedup_vs_cpu:.2f}×"
-            cells = (timing.device, timing.status, "-" if timing.epochs_per_second is None
+            cells = (timing.device, status_text(timing.status), "-" if timing.epochs_per_second is None
                      else fmt.rate(timing.epochs_per_second), "-" if timing.seconds is None
                      else fmt.duration(timing.seconds), fmt.loss(timing.final_loss), speedup)
             for column, text in enumerate(cells):
@@ -74,5 +76,5 @@ class CompareView(QWidget):
                 if column >= 2:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if timing.message:
-                    item.setToolTip(timing.message)
+                    item.setToolTip(say(timing.message))
                 self.table.setItem(row, column, item)

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QAbstractItemView, QGroupBox, QLabel, QListView, Q
 from gpudemo.core.devices import DeviceInfo, DeviceList
 from gpudemo.core.memory import MemoryReading, size
 from gpudemo.ui import format as fmt
+from gpudemo.ui.i18n import say
 
 DEVICE_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -35,6 +36,9 @@ class DevicePanel(QGroupBox):
 
         self.list = QListView()
         self.list.setObjectName("deviceList")
+        self.list.setToolTip(self.tr(
+            "Where the tensors live and the arithmetic runs. A GPU runs thousands of operations at once, but each"
+            " step costs it a fixed launch time: on a few samples the CPU is faster, on millions the GPU is."))
         self.list.setModel(self._model)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -48,7 +52,7 @@ class DevicePanel(QGroupBox):
         self.details.setWordWrap(True)
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
-        self.note = QLabel(devices.note or "")
+        self.note = QLabel(say(devices.note))
         self.note.setObjectName("deviceNote")
         self.note.setWordWrap(True)
         self.note.setVisible(bool(devices.note))

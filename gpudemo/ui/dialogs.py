@@ -6,7 +6,7 @@ import html
 import platform
 import sys
 
-from PySide6.QtCore import Qt, qVersion
+from PySide6.QtCore import QCoreApplication, Qt, qVersion
 from PySide6.QtGui import QGuiApplication, QIcon, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QMainWindow, QPushButton, QTextBrowser, QVBoxLayout
 
@@ -35,13 +35,14 @@ def versions() -> str:
 
 def show_about(window: QMainWindow) -> QDialog:
     dialog = QDialog(window, objectName="aboutDialog")
-    dialog.setWindowTitle(window.tr("About gpudemo"))
+    dialog.setWindowTitle(QCoreApplication.translate("Dialogs", "About gpudemo"))
     dialog.setWindowIcon(QIcon(str(icon_path())))
     text = versions()
-    title = QLabel(window.tr("<b>gpudemo</b>: watch PyTorch train a model on a GPU, one epoch at a time."))
+    title = QLabel(QCoreApplication.translate("Dialogs", "<b>gpudemo</b>: watch PyTorch train a model on a GPU, one"
+                                                         " epoch at a time."))
     details = QLabel(text, objectName="aboutVersions")
     details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    copy = QPushButton(window.tr("Copy for a bug report"), objectName="aboutCopyButton")
+    copy = QPushButton(QCoreApplication.translate("Dialogs", "Copy for a bug report"), objectName="aboutCopyButton")
     copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(text))
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
     buttons.addButton(copy, QDialogButtonBox.ButtonRole.ActionRole)
@@ -61,11 +62,13 @@ def help_html(window: QMainWindow) -> str:
         keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
         rows.append((action.text().replace("&", ""), keys, action.toolTip()))
     panel = window.trainingPanel
-    for label, widget in ((window.tr("Samples"), panel.samplesSpin), (window.tr("Batch"), panel.batchSpin),
-                          (window.tr("Epochs"), panel.epochsSpin), (window.tr("Learning rate"), panel.lrInput),
-                          (window.tr("Seed"), panel.seedInput),
-                          (window.tr("Smoothing"), window.smoothingSlider),
-                          (window.tr("x axis"), window.xAxisCombo)):
+    for label, widget in ((QCoreApplication.translate("Dialogs", "Samples"), panel.samplesSpin),
+                          (QCoreApplication.translate("Dialogs", "Batch"), panel.batchSpin),
+                          (QCoreApplication.translate("Dialogs", "Epochs"), panel.epochsSpin),
+                          (QCoreApplication.translate("Dialogs", "Learning rate"), panel.lrInput),
+                          (QCoreApplication.translate("Dialogs", "Seed"), panel.seedInput),
+                          (QCoreApplication.translate("Dialogs", "Smoothing"), window.smoothingSlider),
+                          (QCoreApplication.translate("Dialogs", "x axis"), window.xAxisCombo)):
         rows.append((label, "", widget.toolTip()))
     cells = "".join(f"<tr><td><b>{html.escape(name)}</b></td><td>{html.escape(keys)}</td>"
                     f"<td>{html.escape(tip)}</td></tr>" for name, keys, tip in rows)
@@ -74,7 +77,7 @@ def help_html(window: QMainWindow) -> str:
 
 def show_help(window: QMainWindow) -> QDialog:
     dialog = QDialog(window, objectName="helpDialog")
-    dialog.setWindowTitle(window.tr("What each control does"))
+    dialog.setWindowTitle(QCoreApplication.translate("Dialogs", "What each control does"))
     browser = QTextBrowser(objectName="helpText")
     browser.setHtml(help_html(window))
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow
 
 from gpudemo.core import checkpoint
 from gpudemo.core.export import write_losses_csv
+from gpudemo.ui.i18n import problem_text, say
 
 
 class FileCommands(QObject):
@@ -115,12 +116,13 @@ class FileCommands(QObject):
         try:
             loaded = checkpoint.load(path)
         except checkpoint.CheckpointError as error:
-            return self._say(self.tr("Not loaded: {reason}.").format(reason=error), error=True)
+            return self._say(self.tr("Not loaded: {reason}.").format(reason=say(error)), error=True)
         config = loaded.config
         window.trainingPanel.set_config(config)
         run = window.session.add_loaded(config, loaded.model, loaded.epochs)
         return self._say(self.tr("Loaded {path} as run #{number}: {problem}, {epochs} epochs; Predict uses it.").format(
-            path=Path(path).name, number=run.number, problem=config.problem, epochs=f"{loaded.epochs:,}"))
+            path=Path(path).name, number=run.number, problem=problem_text(config.problem),
+            epochs=f"{loaded.epochs:,}"))
 
     # --- inside -----------------------------------------------------------------------------
 

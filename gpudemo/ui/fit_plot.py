@@ -18,15 +18,13 @@ from gpudemo.ui.plot_style import new_plot
 FIT_COLOUR = "#d0541f"
 
 
-def tr(text: str) -> str:
-    return QCoreApplication.translate("FitPlot", text)
-
 
 class FitPlot:
     """The `fitPlot` widget and its two items."""
 
     def __init__(self):
-        self.widget = new_plot("fitPlot", tr("x"), tr("y"))
+        self.widget = new_plot("fitPlot", QCoreApplication.translate("FitPlot", "x"),
+                               QCoreApplication.translate("FitPlot", "y"))
         plot = self.widget.getPlotItem()
         self.points = pg.ScatterPlotItem(pen=None, pxMode=True)
         self.points.setZValue(10)  # over the curve: a few points must not hide under it
@@ -42,8 +40,11 @@ class FitPlot:
 
     def show_run(self, run_number: int | None, curve_colour: str = FIT_COLOUR) -> None:
         """Name the run whose fit is drawn, and draw it in that run's colour."""
-        title = tr("the data, and what the model predicts") if run_number is None else \
-            tr("the data, and what run #{number}'s model predicts").format(number=run_number)
+        if run_number is None:
+            title = QCoreApplication.translate("FitPlot", "the data, and what the model predicts")
+        else:
+            title = QCoreApplication.translate("FitPlot", "the data, and what run #{number}'s model predicts").format(
+                number=run_number)
         self.widget.getPlotItem().setTitle(title, color=theme.current().text, size="10pt")
         self.curve.setPen(pg.mkPen(curve_colour, width=2))
 

@@ -65,7 +65,7 @@ class LandscapeView(QWidget):
         self._drawn: Landscape | None = None
         self.show_run(None)
 
-        session.subscribe(removed=self._on_removed)
+        self.detach = session.subscribe(removed=self._on_removed)
 
     # --- what the window asks ---------------------------------------------------------
 

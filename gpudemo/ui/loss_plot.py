@@ -14,13 +14,9 @@ from typing import Protocol
 import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.graphicsItems.PlotDataItem import PlotDataset
-from PySide6.QtCore import QCoreApplication, QPointF, QRectF
+from PySide6.QtCore import QPointF, QRectF
 
 from gpudemo.core.history import LossHistory
-
-
-def tr(text: str) -> str:
-    return QCoreApplication.translate("LossPlot", text)
 
 
 class Clock(Protocol):

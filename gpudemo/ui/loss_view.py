@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from gpudemo.core.runs import Run
 from gpudemo.ui import theme
+from gpudemo.ui.i18n import optimizer_text, problem_text
 from gpudemo.ui.loss_plot import LossCurve
 from gpudemo.ui.plot_style import colour, new_plot
 
@@ -27,14 +28,12 @@ LEGEND_ROWS = 6  # more runs than this: the legend takes two columns
 TOP = 1_000_000  # the z of the highlighted run's curves: above every run
 
 
-def tr(text: str) -> str:
-    return QCoreApplication.translate("LossView", text)
-
 
 def run_label(run: Run) -> str:
     config = run.config
-    return tr("#{number} {device} · {problem} · {optimizer} · lr {lr}").format(
-        number=run.number, device=config.device, problem=config.problem, optimizer=config.optimizer,
+    return QCoreApplication.translate("LossView", "#{number} {device} · {problem} · {optimizer} · lr {lr}").format(
+        number=run.number, device=config.device, problem=problem_text(config.problem),
+        optimizer=optimizer_text(config.optimizer),
         lr=f"{config.lr:g}")
 
 
@@ -55,7 +54,7 @@ class LossView(QObject):
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
-        self.widget = new_plot("lossPlot", tr("epoch"), tr("loss (MSE)"))
+        self.widget = new_plot("lossPlot", self.tr("epoch"), self.tr("loss (MSE)"))
         self.plot = self.widget.getPlotItem()
         self.plot.getAxis("left").enableAutoSIPrefix(False)  # "loss (MSE) (x0.001)" reads as a different unit
         self.legend = self.plot.addLegend(offset=(-10, 10), labelTextSize="8pt",
@@ -140,7 +139,8 @@ class LossView(QObject):
         if axis not in X_AXES:
             raise ValueError(f"x axis must be one of {X_AXES}, not {axis!r}")
         self._x_axis = axis
-        self.plot.setLabel("bottom", tr("epoch") if axis == EPOCHS else tr("training seconds (pauses left out)"))
+        self.plot.setLabel("bottom", self.tr("epoch") if axis == EPOCHS else self.tr("training seconds (pauses left"
+                                                                                     " out)"))
         for run in self._curves:
             self.refresh(run)
         self._fit_x_range()

@@ -6,8 +6,9 @@ import dataclasses
 import math
 import time
 from collections.abc import Sequence
+from tempfile import TemporaryDirectory
 
-from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -24,12 +25,13 @@ from PySide6.QtWidgets import (
 from gpudemo.core import settings
 from gpudemo.core.devices import DeviceInfo, DeviceList, list_devices
 from gpudemo.core.memory import RunTooLarge, check_fits, read_memory
+from gpudemo.core.messages import Message
 from gpudemo.core.runs import PAUSED, Run, Session
 from gpudemo.core.script import PREDICTING, generate_script
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
 from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TRAINING, LossBatch, is_warm
 from gpudemo.ui import format as fmt
-from gpudemo.ui import theme
+from gpudemo.ui import i18n, theme
 from gpudemo.ui.actions import IDLE, MEASURING, Actions, State, bind, update_actions
 from gpudemo.ui.actions import PAUSED as PAUSED_ACTIVITY
 from gpudemo.ui.actions import TRAINING as TRAINING_ACTIVITY
@@ -38,6 +40,7 @@ from gpudemo.ui.compare_view import CompareView
 from gpudemo.ui.devices_panel import DevicePanel
 from gpudemo.ui.dialogs import show_about, show_help
 from gpudemo.ui.file_commands import FileCommands
+from gpudemo.ui.i18n import say
 from gpudemo.ui.landscape_view import LandscapeView
 from gpudemo.ui.measurements import Measurements
 from gpudemo.ui.menus import build_menus, fit_to_screen, widen_code_panel
@@ -57,6 +60,7 @@ MEMORY_MS = 500  # the device's memory line, twice a second while a job goes
 
 class MainWindow(QMainWindow):
     runFinished = Signal()  # a run's thread has ended and the controls are free again
+    replaced = Signal(object)  # the window rebuilt in another language: the MainWindow that takes this one's place
 
     def __init__(self, devices: DeviceList | Sequence[DeviceInfo] | None = None, session: Session | None = None,
                  preferences: Preferences | None = None, parent: QWidget | None = None):
@@ -104,6 +108,7 @@ class MainWindow(QMainWindow):
             if note:
                 self._set_status(note, error=True)
         self.set_theme(self.theme_choice)
+        self.actions.language_actions[i18n.current()].setChecked(True)
 
     # --- building -----------------------------------------------------------------
 
@@ -135,7 +140,9 @@ class MainWindow(QMainWindow):
         left_scroll.setWidgetResizable(True)
         left_scroll.setFrameShape(QFrame.Shape.NoFrame)
         left_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        left_scroll.setFixedWidth(380 + left_scroll.verticalScrollBar().sizeHint().width())
+        # As wide as its widest row needs in the language shown (380 px at least), and no wider.
+        left_scroll.setFixedWidth(max(380, left_widget.minimumSizeHint().width())
+                                  + left_scroll.verticalScrollBar().sizeHint().width())
 
         self.statusLabel = QLabel(self.tr("Ready: pick a device and press Start training."),
                                   objectName="statusLabel")
@@ -164,7 +171,9 @@ class MainWindow(QMainWindow):
         self.progressBar = QProgressBar(objectName="progressBar")
         self.progressBar.setFormat(self.tr("%v / %m epochs"))
         self.rateLabel = QLabel(objectName="rateLabel")
-        self.rateLabel.setFixedWidth(230)  # a fixed width: new text needs no new layout
+        # A fixed width, so that new text needs no new layout: its widest text in the language shown.
+        widest = self.tr("{rate} epochs/s · ETA {eta}").format(rate=fmt.rate(888_888), eta=fmt.duration(35_999))
+        self.rateLabel.setFixedWidth(self.rateLabel.fontMetrics().horizontalAdvance(widest) + 16)
         self.resultLabel = QLabel(objectName="resultLabel")
         self.resultLabel.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         progress_row = QHBoxLayout()
@@ -205,13 +214,15 @@ class MainWindow(QMainWindow):
                              (actions.about, self.show_about)):
             action.triggered.connect(slot)
         build_menus(self)
+        for code, action in actions.language_actions.items():
+            action.triggered.connect(lambda checked=False, code=code: self.set_language(code))
         for action, choice in ((actions.theme_system, theme.SYSTEM), (actions.theme_light, theme.LIGHT_KEY),
                                (actions.theme_dark, theme.DARK_KEY)):
             action.triggered.connect(lambda checked=False, choice=choice: self.set_theme(choice))
         fit_to_screen(self)
         panel.startRequested.connect(self.start_training)
-        self.session.subscribe(added=self._on_runs_changed, changed=self._on_runs_changed,
-                               removed=self._on_runs_changed)
+        self._unsubscribe = self.session.subscribe(added=self._on_runs_changed, changed=self._on_runs_changed,
+                                                   removed=self._on_runs_changed)
         view.chosenChanged.connect(self._update_actions)
         self.predictionPanel.predicted.connect(self._on_predicted)
         view.chosenChanged.connect(self.predictionPanel.set_run)
@@ -220,6 +231,8 @@ class MainWindow(QMainWindow):
         for changed in (panel.changed, self.predictInput.textChanged, self.devicePanel.deviceChanged):
             changed.connect(self._update_script)
         self._update_script()
+        if self.session.runs:  # rebuilt over runs: the chosen one predicts and draws its landscape
+            view.chosenChanged.emit(view.chosen())
 
     # --- settings ------------------------------------------------------------------
 
@@ -238,7 +251,8 @@ class MainWindow(QMainWindow):
             values = settings.parse_values(self.predictInput.text())
         except InvalidSetting:
             values = [4.0]
-        self.codePanel.set_script(generate_script(config, values))
+        self.codePanel.set_script(generate_script(
+            config, values, translate=lambda text: QCoreApplication.translate("script", text)))
 
     # --- a run ---------------------------------------------------------------------
 
@@ -256,7 +270,7 @@ class MainWindow(QMainWindow):
             try:
                 check_fits(dataclasses.replace(config, device=device))
             except RunTooLarge as refused:
-                self.trainingPanel.show_error(self.tr("Not started: {reason}.").format(reason=refused))
+                self.trainingPanel.show_error(self.tr("Not started: {reason}.").format(reason=say(refused)))
                 return None
         return config
 
@@ -443,7 +457,7 @@ class MainWindow(QMainWindow):
         summary = self.tr("{epochs} epochs on {device} in {seconds} ({rate} epochs/s)").format(
             epochs=f"{result.epochs_run:,}", device=result.config.device,
             seconds=fmt.duration(result.seconds), rate=fmt.rate(result.epochs_per_second))
-        self.rateLabel.setText(self.tr("{rate} epochs/s").format(rate=fmt.rate(result.epochs_per_second)))
+        self._show_result(result)
         if result.status == COMPLETED:
             self.progressBar.setValue(self.progressBar.maximum())
             self._set_status(self.tr("Completed: {summary}").format(summary=summary))
@@ -455,6 +469,12 @@ class MainWindow(QMainWindow):
                 "Diverged at epoch {epoch}: the loss became {loss}. Try a smaller learning rate than {lr}."
             ).format(epoch=f"{result.diverged_at:,}", loss=fmt.loss(result.final_loss), lr=f"{result.config.lr:g}"),
                 error=True)
+        if self.predictInput.text().strip():
+            self.predict_values()
+
+    def _show_result(self, result) -> None:
+        """The rate and the learned model of a finished run, under the plots."""
+        self.rateLabel.setText(self.tr("{rate} epochs/s").format(rate=fmt.rate(result.epochs_per_second)))
         params = result.parameters
         if "weight" in params:
             learned = self.tr("learned  y = {weight} · x + {bias}").format(
@@ -463,16 +483,14 @@ class MainWindow(QMainWindow):
             learned = self.tr("learned  an MLP of {count} parameters").format(count=f"{params['parameters']:,.0f}")
         self.resultLabel.setText(self.tr("final loss {loss}   ·   {learned}").format(
             loss=fmt.loss(result.final_loss), learned=learned))
-        if self.predictInput.text().strip():
-            self.predict_values()
 
-    @Slot(str)
-    def _on_failed(self, message: str) -> None:
+    @Slot(object)
+    def _on_failed(self, message: Message) -> None:
         self._dirty = True
         self._redraw(final=True)
         self._run.fail(message)
         self.session.changed(self._run)
-        self._set_status(self.tr("Training failed: {message}").format(message=message), error=True)
+        self._set_status(self.tr("Training failed: {message}").format(message=say(message)), error=True)
 
     @Slot()
     def _on_thread_finished(self) -> None:
@@ -520,6 +538,53 @@ class MainWindow(QMainWindow):
         {theme.SYSTEM: self.actions.theme_system, theme.LIGHT_KEY: self.actions.theme_light,
          theme.DARK_KEY: self.actions.theme_dark}[choice].setChecked(True)
 
+    def set_language(self, language: str) -> MainWindow:
+        """Show the window in `language` (i18n.LANGUAGES) at once: returns the window that shows it.
+
+        Qt's translations are applied when a text is set, so the window is built again, in the
+        new language, over the same devices, runs and settings, with its views' results and its
+        layout; then this one closes. Not while a job goes (the language actions are disabled).
+        """
+        if language == i18n.current() or self.is_busy():
+            self.actions.language_actions[i18n.current()].setChecked(True)
+            return self
+        previous = i18n.current()
+        with TemporaryDirectory() as folder:
+            carry = self._preferences or Preferences(QSettings(f"{folder}/carry.ini", QSettings.Format.IniFormat))
+            carry.save(self)
+            if not i18n.install(language):
+                i18n.install(previous)
+                self.actions.language_actions[previous].setChecked(True)
+                self._set_status(self.tr("The {language} translation could not be loaded.").format(
+                    language=i18n.LANGUAGES.get(language, language)), error=True)
+                return self
+            window = MainWindow(self._devices, self.session, self._preferences)
+            if self._preferences is None:
+                carry.restore(window)
+                carry.store.sync()
+        for old, new in ((self.compareView, window.compareView), (self.sweepView, window.sweepView),
+                         (self.profileView, window.profileView)):
+            old.replay_into(new)
+        for run in self.session.runs:
+            if not self.lossView.is_shown(run):
+                window.lossView.set_shown(run, False)
+        selected = self.runsTable.selected_run()
+        if selected is not None:
+            window.runsTable.select(selected)
+        window.viewTabs.setCurrentIndex(self.viewTabs.currentIndex())
+        current = self.session.current
+        if current is not None and current.result is not None:
+            window._show_result(current.result)
+        window._set_status(QCoreApplication.translate("MainWindow", "The window is in English now.")
+                           if language == i18n.ENGLISH
+                           else QCoreApplication.translate("MainWindow", "The window is in Simplified Chinese now."))
+        if self.isVisible():
+            window.show()
+        self._preferences = None  # the new window saves them from now on
+        self.replaced.emit(window)
+        self.close()
+        return window
+
     @Slot()
     def show_help(self) -> None:
         show_help(self)
@@ -561,8 +626,25 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         if self._preferences is not None:
             self._preferences.save(self)
+        for unsubscribe in (self._unsubscribe, self.trainingView.detach, self.landscapeView.detach):
+            unsubscribe()
         self._refresh.stop()
         self._memory.stop()
         self._controller.shutdown()
         self.measurements.shutdown()
         super().closeEvent(event)
+
+
+class ShownWindow(QObject):
+    """The application's window, followed when a new language replaces it with a rebuilt one."""
+
+    def __init__(self, window: MainWindow):
+        super().__init__()
+        self.window = window
+        window.replaced.connect(self.replace)
+
+    @Slot(object)
+    def replace(self, window: MainWindow) -> None:
+        old, self.window = self.window, window
+        window.replaced.connect(self.replace)
+        old.deleteLater()  # it closes now; Qt frees it once back in the event loop

@@ -15,6 +15,7 @@ from gpudemo.core.profile import StepProfile, profile_steps
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.sweep import MATMUL_SIZES, STEP, STEP_SIZES, SweepResult, SweepRow, sweep
 from gpudemo.ui.compare_view import CompareView
+from gpudemo.ui.i18n import problem_text, say
 from gpudemo.ui.profile_view import ProfileView
 from gpudemo.ui.sweep_view import SweepView
 from gpudemo.ui.worker import TaskController
@@ -70,12 +71,12 @@ class Measurements(QObject):
 
     def start_profile(self, config: TrainingConfig) -> None:
         self._job, self._order = PROFILE, [config.device]
-        self._problem = config.problem
+        self._problem = problem_text(config.problem)
         self.profileView.clear()
         self.progressed.emit(0, 0)  # busy: a profile says nothing until it is done
         self.deviceBusy.emit(config.device)
         self.status.emit(self.tr("Profiling a step of {problem} on {device} under torch.profiler…").format(
-            problem=config.problem, device=config.device), False)
+            problem=problem_text(config.problem), device=config.device), False)
         self._tasks.start(lambda should_stop, report: profile_steps(config))
 
     def stop(self) -> None:
@@ -135,6 +136,7 @@ class Measurements(QObject):
                 devices=", ".join(t.device for t in failed))
         self.status.emit(text, bool(failed))
 
-    @Slot(str)
-    def _on_failed(self, message: str) -> None:
-        self.status.emit(self.tr("The {job} failed: {message}").format(job=self._job, message=message), True)
+    @Slot(object)
+    def _on_failed(self, message) -> None:
+        job = {COMPARE: self.tr("comparison"), SWEEP: self.tr("sweep"), PROFILE: self.tr("profile")}.get(self._job, "")
+        self.status.emit(self.tr("The {job} failed: {message}").format(job=job, message=say(message)), True)

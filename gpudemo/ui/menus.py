@@ -9,7 +9,7 @@ be closed, floated or moved, and on a narrow screen it starts closed: View shows
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QCoreApplication, QRect, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow
 
@@ -21,13 +21,14 @@ CODE_WIDTH = 560  # the Code panel's width where it is open
 def build_menus(window: QMainWindow) -> None:
     actions = window.actions
     bar = window.menuBar()
-    file = bar.addMenu(window.tr("&File"))
+    file = bar.addMenu(QCoreApplication.translate("Menus", "&File"))
     file.addAction(actions.export_losses)
-    plots = file.addMenu(window.tr("Export a p&lot"))
-    for title, widget in ((window.tr("Loss plot…"), window.lossPlot), (window.tr("Fit plot…"), window.fitPlot),
-                          (window.tr("Loss landscape…"), window.landscapePlot),
-                          (window.tr("Compare plot…"), window.comparePlot),
-                          (window.tr("GPU vs CPU plot…"), window.sweepPlot)):
+    plots = file.addMenu(QCoreApplication.translate("Menus", "Export a p&lot"))
+    for title, widget in ((QCoreApplication.translate("Menus", "Loss plot…"), window.lossPlot),
+                          (QCoreApplication.translate("Menus", "Fit plot…"), window.fitPlot),
+                          (QCoreApplication.translate("Menus", "Loss landscape…"), window.landscapePlot),
+                          (QCoreApplication.translate("Menus", "Compare plot…"), window.comparePlot),
+                          (QCoreApplication.translate("Menus", "GPU vs CPU plot…"), window.sweepPlot)):
         action = plots.addAction(title)
         action.setObjectName(f"export_{widget.objectName()}")
         action.triggered.connect(lambda checked=False, widget=widget: window.files.export_plot(widget))
@@ -38,14 +39,14 @@ def build_menus(window: QMainWindow) -> None:
     file.addSeparator()
     file.addAction(actions.quit)
 
-    run = bar.addMenu(window.tr("&Run"))
+    run = bar.addMenu(QCoreApplication.translate("Menus", "&Run"))
     for action in (actions.start, actions.stop, actions.pause, actions.step):
         run.addAction(action)
     run.addSeparator()
     for action in (actions.compare, actions.sweep, actions.profile):
         run.addAction(action)
 
-    view = bar.addMenu(window.tr("&View"))
+    view = bar.addMenu(QCoreApplication.translate("Menus", "&View"))
     view.addAction(actions.log_scale)
     view.addAction(actions.clear_runs)
     view.addSeparator()
@@ -56,16 +57,20 @@ def build_menus(window: QMainWindow) -> None:
         action.triggered.connect(lambda checked=False, index=index: window.viewTabs.setCurrentIndex(index))
         view.addAction(action)
         window.tabActions.append(action)
-    themes = view.addMenu(window.tr("&Theme"))
+    themes = view.addMenu(QCoreApplication.translate("Menus", "&Theme"))
     for action in (actions.theme_system, actions.theme_light, actions.theme_dark):
         themes.addAction(action)
+    languages = view.addMenu(QCoreApplication.translate("Menus", "&Language"))
+    languages.setObjectName("languageMenu")
+    for action in actions.language_actions.values():
+        languages.addAction(action)
     view.addSeparator()
     code = window.codePanel.toggleViewAction()
-    code.setText(window.tr("&Code panel"))
+    code.setText(QCoreApplication.translate("Menus", "&Code panel"))
     code.setShortcut(QKeySequence("Ctrl+K"))
     view.addAction(code)
 
-    help_menu = bar.addMenu(window.tr("&Help"))
+    help_menu = bar.addMenu(QCoreApplication.translate("Menus", "&Help"))
     help_menu.addAction(actions.help)
     help_menu.addAction(actions.about)
 

@@ -21,6 +21,7 @@ from gpudemo.core.prediction import predict
 from gpudemo.core.runs import Run
 from gpudemo.core.settings import InvalidSetting
 from gpudemo.ui import format as fmt
+from gpudemo.ui.i18n import say
 from gpudemo.ui.style import set_style_flag
 
 
@@ -68,7 +69,7 @@ class PredictionPanel(QGroupBox):
         try:
             values = settings.parse_values(self.input.text())
         except InvalidSetting as error:
-            self._say(str(error), error=True)
+            self._say(say(error), error=True)
             return
         predictions = predict(run.model, values)
         self.table.setRowCount(len(values))

@@ -7,11 +7,11 @@ that fail, leave the defaults in place and a note in the status line, never a cr
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtCore import QByteArray, QCoreApplication, QSettings
 
 from gpudemo.core import settings as rules
 from gpudemo.core.settings import InvalidSetting
-from gpudemo.ui import theme
+from gpudemo.ui import i18n, theme
 
 VERSION = 1  # bump when a key changes meaning; a store of another version is ignored
 FORM = ("problem", "samples", "width", "depth", "batch_size", "optimizer", "epochs", "lr", "seed")
@@ -21,13 +21,18 @@ PARSE = {"problem": rules.parse_problem, "samples": rules.parse_samples, "width"
 
 
 def open_store() -> QSettings:
-    """The user's store (on Linux ~/.config/gpudemo/gpudemo.conf)."""
+    """The user's store (on Linux ~/.config/gpudemo/gpudemo.ini)."""
     return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "gpudemo", "gpudemo")
 
 
 class Preferences:
     def __init__(self, store: QSettings):
         self.store = store
+
+    def language(self) -> str | None:
+        """The language chosen before (i18n.LANGUAGES), or None: the system's decides."""
+        value = self.store.value("language")
+        return str(value) if value is not None and str(value) in i18n.LANGUAGES else None
 
     def save(self, window) -> None:
         store = self.store
@@ -45,6 +50,7 @@ class Preferences:
         store.setValue("view/x_axis", window.xAxisCombo.currentData())
         store.setValue("view/log_scale", window.actions.log_scale.isChecked())
         store.setValue("view/theme", window.theme_choice)
+        store.setValue("language", i18n.current())
         store.setValue("window/geometry", window.saveGeometry())
         store.setValue("window/state", window.saveState(VERSION))
         store.sync()
@@ -53,12 +59,14 @@ class Preferences:
         """Put the remembered values back; returns a note for the person ("" when all went well)."""
         store = self.store
         if store.status() != QSettings.Status.NoError:
-            return window.tr("The saved settings could not be read ({path}): the defaults are used.").format(
+            return QCoreApplication.translate("Preferences", "The saved settings could not be read ({path}): the"
+                                                             " defaults are used.").format(
                 path=store.fileName())
         if store.value("version") is None:
             return ""  # a first start
         if str(store.value("version")) != str(VERSION):
-            return window.tr("The saved settings are of another gpudemo version: the defaults are used.")
+            return QCoreApplication.translate("Preferences", "The saved settings are of another gpudemo version:"
+                                                             " the defaults are used.")
         skipped = []
         values = {}
         for key in FORM:
@@ -83,7 +91,8 @@ class Preferences:
         if isinstance(state, QByteArray):
             window.restoreState(state, VERSION)
         if skipped:
-            return window.tr("Some saved settings were not valid and kept their defaults: {names}.").format(
+            return QCoreApplication.translate("Preferences", "Some saved settings were not valid and kept their"
+                                                             " defaults: {names}.").format(
                 names=", ".join(skipped))
         return ""
 

@@ -14,18 +14,19 @@ from PySide6.QtWidgets import (
 )
 
 from gpudemo.core.profile import HOST_BOUND, WARM_UP_STEPS, StepProfile
+from gpudemo.ui.replay import Replayable
 
 
-class ProfileView(QWidget):
-    COLUMNS = ("operation", "calls / step", "CPU µs / step", "device µs / step")
+class ProfileView(QWidget, Replayable):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.summary = QLabel(objectName="profileSummary")
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.table = QTableWidget(0, len(self.COLUMNS), objectName="profileTable")
-        self.table.setHorizontalHeaderLabels([self.tr(name) for name in self.COLUMNS])
+        self.table = QTableWidget(0, 4, objectName="profileTable")
+        self.table.setHorizontalHeaderLabels([self.tr("operation"), self.tr("calls / step"), self.tr("CPU µs / step"),
+                                              self.tr("device µs / step")])
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
@@ -38,12 +39,14 @@ class ProfileView(QWidget):
         self.clear()
 
     def clear(self) -> None:
+        self._record("clear")
         self.summary.setText(self.tr(
             "Press Profile a step to run a few steps of these settings under torch.profiler on the chosen device and"
             " see where a step's time goes: on the CPU side issuing work, or on the device computing it."))
         self.table.setRowCount(0)
 
     def show_profile(self, profile: StepProfile, problem: str) -> None:
+        self._record("show_profile", profile, problem)
         lines = [self.tr("{steps} steps of {problem} on {device}, after {warm} that were not profiled.").format(
             steps=profile.steps, problem=problem, device=profile.device, warm=WARM_UP_STEPS)]
         if profile.on_gpu:

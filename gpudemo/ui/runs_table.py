@@ -4,24 +4,15 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
-from gpudemo.core.runs import LOADED, PAUSED, PREPARING, RUNNING, Run
-from gpudemo.core.training import COMPLETED, DIVERGED, FAILED, STOPPED
+from gpudemo.core.runs import LOADED, Run
+from gpudemo.core.training import FAILED
 from gpudemo.ui import format as fmt
+from gpudemo.ui.i18n import optimizer_text, problem_text, say, status_text
 from gpudemo.ui.plot_style import colour
-
-
-def tr(text: str) -> str:
-    return QCoreApplication.translate("RunsTable", text)
-
-
-def status_text(status: str) -> str:
-    return {PREPARING: tr("preparing"), RUNNING: tr("training"), PAUSED: tr("paused"), COMPLETED: tr("completed"),
-            STOPPED: tr("stopped"), DIVERGED: tr("diverged"), FAILED: tr("failed"),
-            LOADED: tr("loaded")}.get(status, status)
 
 
 def _swatch(hex_colour: str) -> QIcon:
@@ -34,8 +25,6 @@ class RunsTable(QTableWidget):
     COLUMNS = ("run", "device", "problem", "optimizer", "lr", "batch", "epochs run", "status", "final loss", "time",
                "epochs/s")
     RIGHT = {"lr", "batch", "epochs run", "final loss", "time", "epochs/s"}
-    TIPS = {"lr": "learning rate", "batch": "samples per optimizer step (full: all of them)",
-            "time": "seconds trained, pauses left out"}
 
     runSelected = Signal(object)  # the Run whose row is selected, or None
     shownToggled = Signal(object, bool)  # a run's box was ticked or cleared
@@ -43,10 +32,14 @@ class RunsTable(QTableWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(0, len(self.COLUMNS), parent)
         self.setObjectName("runsTable")
-        self.setHorizontalHeaderLabels([tr(name) for name in self.COLUMNS])
-        for column, name in enumerate(self.COLUMNS):
-            if name in self.TIPS:
-                self.horizontalHeaderItem(column).setToolTip(tr(self.TIPS[name]))
+        self.setHorizontalHeaderLabels([
+            self.tr("run"), self.tr("device"), self.tr("problem"), self.tr("optimizer"), self.tr("lr"),
+            self.tr("batch"), self.tr("epochs run"), self.tr("status"), self.tr("final loss"), self.tr("time"),
+            self.tr("epochs/s")])
+        for name, tip in (("lr", self.tr("learning rate")),
+                          ("batch", self.tr("samples per optimizer step (full: all of them)")),
+                          ("time", self.tr("seconds trained, pauses left out"))):
+            self.horizontalHeaderItem(self.COLUMNS.index(name)).setToolTip(tip)
         header = self.horizontalHeader()
         # Sized to the contents when a row comes or a run ends, not at every live update (a relayout each time).
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -73,7 +66,7 @@ class RunsTable(QTableWidget):
         first.setFlags(first.flags() | Qt.ItemFlag.ItemIsUserCheckable)
         first.setCheckState(Qt.CheckState.Checked)
         first.setIcon(_swatch(colour(run.number - 1)))
-        first.setToolTip(tr("Tick to show this run on the loss plot, clear to hide it"))
+        first.setToolTip(self.tr("Tick to show this run on the loss plot, clear to hide it"))
         self.blockSignals(False)
         self.update_run(run)
         self.resizeColumnsToContents()
@@ -98,8 +91,8 @@ class RunsTable(QTableWidget):
         config = run.config
         loss = run.final_loss
         cells = (
-            f"#{run.number}", config.device, config.problem, config.optimizer, f"{config.lr:g}",
-            tr("full") if config.batch_size == 0 else f"{config.batch_size:,}",
+            f"#{run.number}", config.device, problem_text(config.problem), optimizer_text(config.optimizer), f"{config.lr:g}",
+            self.tr("full") if config.batch_size == 0 else f"{config.batch_size:,}",
             f"{run.model_epochs:,}" if run.status == LOADED else f"{run.count:,} / {config.epochs:,}",
             status_text(run.status),
             fmt.loss(loss) if loss is not None else "-",
@@ -112,7 +105,7 @@ class RunsTable(QTableWidget):
             if item.text() != text:
                 item.setText(text)
         if run.status == FAILED:
-            self.item(row, self.COLUMNS.index("status")).setToolTip(run.message)
+            self.item(row, self.COLUMNS.index("status")).setToolTip(say(run.message))
         self.blockSignals(False)
         if not run.is_live:
             self.resizeColumnsToContents()

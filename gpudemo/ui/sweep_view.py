@@ -6,30 +6,26 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from gpudemo.core.sweep import STEP, SweepResult, SweepRow
 from gpudemo.ui import theme
 from gpudemo.ui.plot_style import colour, new_plot
+from gpudemo.ui.replay import Replayable
 
 
-def tr(text: str) -> str:
-    return QCoreApplication.translate("SweepView", text)
-
-
-class SweepView(QWidget):
+class SweepView(QWidget, Replayable):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.kindCombo = QComboBox(objectName="sweepKindCombo")
-        self.kindCombo.addItem(tr("a training step of the line, 10 to 10,000,000 samples"), "step")
-        self.kindCombo.addItem(tr("an n × n matrix product, n from 16"), "matmul")
+        self.kindCombo.addItem(self.tr("a training step of the line, 10 to 10,000,000 samples"), "step")
+        self.kindCombo.addItem(self.tr("an n × n matrix product, n from 16"), "matmul")
         self.dtypeCombo = QComboBox(objectName="sweepDtypeCombo")
         self.dtypeCombo.addItem("float32", "float32")
         self.dtypeCombo.addItem("bfloat16", "bfloat16")
         self.button = QPushButton(objectName="sweepButton")  # bound to the window's sweep action
-        self.button.setToolTip(tr("Time one step at growing sizes on every device; the CPU is the baseline"))
-        self.plot = new_plot("sweepPlot", tr("size"), tr("throughput"))
+        self.button.setToolTip(self.tr("Time one step at growing sizes on every device; the CPU is the baseline"))
+        self.plot = new_plot("sweepPlot", self.tr("size"), self.tr("throughput"))
         self.plot.getPlotItem().setLogMode(x=True, y=True)
         self.legend = self.plot.getPlotItem().addLegend(offset=(10, 10), labelTextColor=theme.current().text,
                                                             brush=pg.mkBrush(*theme.current().legend_fill))
@@ -57,6 +53,7 @@ class SweepView(QWidget):
         return self.dtypeCombo.currentData()
 
     def clear(self, kind: str) -> None:
+        self._record("clear", kind)
         plot = self.plot.getPlotItem()
         for curve, _, _ in self._series.values():
             plot.removeItem(curve)
@@ -66,10 +63,11 @@ class SweepView(QWidget):
         self._marks.clear()
         self.legend.clear()
         self.summary.setText("")
-        plot.setLabel("bottom", tr("samples") if kind == STEP else tr("n (an n × n product)"))
-        plot.setLabel("left", tr("samples per second") if kind == STEP else tr("GFLOP/s"))
+        plot.setLabel("bottom", self.tr("samples") if kind == STEP else self.tr("n (an n × n product)"))
+        plot.setLabel("left", self.tr("samples per second") if kind == STEP else self.tr("GFLOP/s"))
 
     def add_row(self, row: SweepRow) -> None:
+        self._record("add_row", row)
         if row.device not in self._series:
             colour_ = colour(len(self._series))
             curve = pg.PlotDataItem(pen=pg.mkPen(colour_, width=2), symbol="o", symbolSize=7,
@@ -82,22 +80,23 @@ class SweepView(QWidget):
         curve.setData(np.array(sizes, dtype=np.float64), np.array(throughputs, dtype=np.float64))
 
     def show_result(self, result: SweepResult) -> None:
+        self._record("show_result", result)
         """Mark and name each device's crossover; say where each one wins."""
         lines = []
         for device, size in result.crossover.items():
             if size is None:
-                lines.append(tr("{device} does not beat the CPU at any size measured.").format(device=device))
+                lines.append(self.tr("{device} does not beat the CPU at any size measured.").format(device=device))
                 continue
-            lines.append(tr("{device} beats the CPU from {size} on.").format(device=device, size=f"{size:,}"))
+            lines.append(self.tr("{device} beats the CPU from {size} on.").format(device=device, size=f"{size:,}"))
             index = list(self._series).index(device) if device in self._series else 0
             mark = pg.InfiniteLine(pos=math.log10(size), angle=90, pen=pg.mkPen(colour(index), width=1,
                                    style=pg.QtCore.Qt.PenStyle.DashLine),
-                                   label=tr("{device} wins from {size}").format(device=device, size=f"{size:,}"),
+                                   label=self.tr("{device} wins from {size}").format(device=device, size=f"{size:,}"),
                                    labelOpts={"position": 0.9, "color": colour(index), "fill": (255, 255, 255, 200)})
             self.plot.getPlotItem().addItem(mark, ignoreBounds=True)
             self._marks.append(mark)
         if not result.crossover:
-            lines.append(tr("Only the CPU was measured: with a GPU listed, the sweep shows where it overtakes."))
+            lines.append(self.tr("Only the CPU was measured: with a GPU listed, the sweep shows where it overtakes."))
         if not result.complete:
-            lines.append(tr("Stopped before the end."))
+            lines.append(self.tr("Stopped before the end."))
         self.summary.setText(" ".join(lines))

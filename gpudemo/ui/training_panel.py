@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from gpudemo.core import settings
 from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
+from gpudemo.ui.i18n import say
 from gpudemo.ui.style import set_style_flag
 
 
@@ -56,24 +57,42 @@ class TrainingPanel(QGroupBox):
             self.problemCombo.addItem(title, key)
             self.problemCombo.setItemData(self.problemCombo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
         self.samplesSpin = _spin("samplesSpin", settings.SAMPLES_MIN, settings.SAMPLES_MAX, settings.DEFAULT_SAMPLES,
-                                 self.tr("Training points, 3 to 10,000,000; made on the device from the seed"))
+                                 self.tr("Training points, 3 to 10,000,000, made on the device from the seed. A GPU"
+                                         " wins only when there is much to compute at once: on 3 points each step"
+                                         " is a few tiny kernels, and launching them costs more than the CPU's"
+                                         " whole step; try 1,000,000 and compare"))
         self.widthSpin = _spin("widthSpin", settings.WIDTH_MIN, settings.WIDTH_MAX, settings.DEFAULT_WIDTH,
-                               self.tr("Units in each hidden layer of the MLP, 1 to 4096"))
+                               self.tr("Units in each hidden layer of the MLP, 1 to 4096: more units can bend the curve"
+                                       " more finely, and cost more arithmetic per step"))
         self.depthSpin = _spin("depthSpin", settings.DEPTH_MIN, settings.DEPTH_MAX, settings.DEFAULT_DEPTH,
-                               self.tr("Hidden layers of the MLP, 1 to 8"))
+                               self.tr("Hidden layers of the MLP, 1 to 8: each layer feeds the next, so the network can"
+                                       " compose simple bends into complex shapes"))
         self.batchSpin = _spin("batchSpin", 0, settings.BATCH_MAX, settings.DEFAULT_BATCH,
-                               self.tr("Samples per step, shuffled each epoch; 0: the full batch"))
+                               self.tr("Samples per optimizer step, shuffled each epoch; 0: the full batch. Small"
+                                       " batches take many noisy steps per epoch; the full batch takes one exact"
+                                       " step"))
         self.batchSpin.setSpecialValueText(self.tr("full batch"))
         self.optimizerCombo = QComboBox(objectName="optimizerCombo")
         for key, title in (("sgd", self.tr("SGD")), ("momentum", self.tr("SGD with momentum 0.9")),
                            ("adam", self.tr("Adam"))):
             self.optimizerCombo.addItem(title, key)
+        self.optimizerCombo.setToolTip(self.tr(
+            "How the gradient becomes a step: SGD steps straight down the slope; momentum keeps part of the last"
+            " step and rolls through shallow valleys; Adam scales each weight's step by its own gradient's size"))
+        self.problemCombo.setToolTip(self.tr(
+            "What the model learns: a straight line has two parameters (weight and bias) and a landscape you can"
+            " see; the sine needs a neural network"))
         self.epochsSpin = _spin("epochsSpin", settings.EPOCHS_MIN, settings.EPOCHS_MAX, settings.DEFAULT_EPOCHS,
-                                self.tr("Passes over the data, 1 to 10,000,000"))
+                                self.tr("Passes over the data, 1 to 10,000,000. Each epoch computes the loss, its"
+                                        " gradient (backward) and one step of the weights per batch"))
         self.lrInput = QLineEdit(str(settings.DEFAULT_LR), objectName="lrInput")
-        self.lrInput.setToolTip(self.tr("A number from 1e-8 to 1000; 1e-3 is written like this"))
+        self.lrInput.setToolTip(self.tr(
+            "How far each step moves the weights against the gradient: too small and the loss falls slowly,"
+            " too large and it overshoots and diverges. A number from 1e-8 to 1000; 1e-3 is written like this"))
         self.seedInput = QLineEdit(str(settings.DEFAULT_SEED), objectName="seedInput")
-        self.seedInput.setToolTip(self.tr("torch.manual_seed(seed): the same seed gives the same run"))
+        self.seedInput.setToolTip(self.tr(
+            "torch.manual_seed(seed) fixes the random starting weights and data: the same seed gives the same"
+            " run, a different one shows how much the start matters"))
         # The run's buttons: the window binds each to its action (text, tip, shortcut, enabled state).
         self.startButton = QPushButton(objectName="startButton")
         self.startButton.setDefault(True)
@@ -157,7 +176,7 @@ class TrainingPanel(QGroupBox):
                 parse(field.text())
                 invalid = False
             except InvalidSetting as error:
-                problems.append(str(error))
+                problems.append(say(error))
                 invalid = True
             set_style_flag(field, "invalid", invalid)
         self.show_error("\n".join(problems))

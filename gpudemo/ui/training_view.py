@@ -54,7 +54,7 @@ class TrainingView(QWidget):
             "Smoothing, 0 to 0.99: an exponential moving average drawn over the raw loss, which stays faint"
             " behind it (as TensorBoard draws it)"))
         self.smoothingValue = QLabel(objectName="smoothingValue")
-        self.smoothingValue.setFixedWidth(32)
+        self.smoothingValue.setFixedWidth(self.fontMetrics().horizontalAdvance("0.99") + 4)  # no relayout per value
         self.xAxisCombo = QComboBox(objectName="xAxisCombo")
         self.xAxisCombo.addItem(self.tr("x: epochs"), EPOCHS)
         self.xAxisCombo.addItem(self.tr("x: seconds"), SECONDS)
@@ -90,7 +90,7 @@ class TrainingView(QWidget):
         layout.addLayout(tools)
         layout.addWidget(splitter, 1)
 
-        session.subscribe(added=self._on_added, changed=self._on_changed, removed=self._on_removed)
+        self.detach = session.subscribe(added=self._on_added, changed=self._on_changed, removed=self._on_removed)
         self.smoothingSlider.valueChanged.connect(self._on_smoothing)
         self.xAxisCombo.currentIndexChanged.connect(self._on_x_axis)
         self.logScaleCheck.toggled.connect(self.loss.set_log)
@@ -98,6 +98,9 @@ class TrainingView(QWidget):
         self.runsTable.shownToggled.connect(self._on_shown_toggled)
         self.loss.shownChanged.connect(self._on_shown_changed)
         self._on_smoothing(0)
+        for run in session.runs:  # a window rebuilt over a session that has runs already
+            self._on_added(run)
+            self._on_changed(run)
         self._show_memory()
 
     # --- what the window asks ---------------------------------------------------------

@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from gpudemo.core.control import RunControl
 from gpudemo.core.history import LossHistory
 from gpudemo.core.landscape import PathHistory
+from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, message
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.training import TrainingError, run_training
 
@@ -31,7 +32,7 @@ class _Worker(QObject):
     """A job of the core on the worker thread: its result or its failure, then `done`, always."""
 
     succeeded = Signal(object)  # what the job returns
-    failed = Signal(str)
+    failed = Signal(object)  # a Message, for a person (gpudemo.ui.i18n.say translates it)
     done = Signal()  # always last
 
     def __init__(self):
@@ -50,10 +51,10 @@ class _Worker(QObject):
         try:
             result = self._work()
         except TrainingError as error:
-            self.failed.emit(str(error))
+            self.failed.emit(error.message)
         except Exception as error:  # a bug: say so in the window rather than lose the thread
             log.exception("%s failed", type(self).__name__)
-            self.failed.emit(f"unexpected error: {error!r}")
+            self.failed.emit(message(QT_TRANSLATE_NOOP("core", "unexpected error: {reason}"), reason=repr(error)))
         else:
             self.succeeded.emit(result)
         finally:
@@ -104,7 +105,7 @@ class _ThreadOwner(QObject):
     """Owns one job's thread and worker at a time; lives in the GUI thread and re-emits there."""
 
     succeeded = Signal(object)  # the job's result
-    failed = Signal(str)
+    failed = Signal(object)  # a Message
     finished = Signal()  # the thread has ended: a new job may start
 
     def __init__(self, parent: QObject | None = None):
@@ -148,9 +149,9 @@ class _ThreadOwner(QObject):
     def _on_succeeded(self, result) -> None:
         self.succeeded.emit(result)
 
-    @Slot(str)
-    def _on_failed(self, message: str) -> None:
-        self.failed.emit(message)
+    @Slot(object)
+    def _on_failed(self, text: Message) -> None:
+        self.failed.emit(text)
 
     @Slot()
     def _on_thread_finished(self) -> None:

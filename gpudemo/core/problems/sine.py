@@ -54,11 +54,11 @@ class Sine(Problem):
 
     def script_model(self, config: TrainingConfig) -> list[str]:
         return [
-            f"width, depth = {config.width}, {config.depth}  # units per hidden layer, hidden layers",
-            "layers = [torch.nn.Linear(1, width), torch.nn.Tanh()]",
-            "for _ in range(depth - 1):",
-            "    layers += [torch.nn.Linear(width, width), torch.nn.Tanh()]",
-            "layers.append(torch.nn.Linear(width, 1))",
+            f"units_per_layer, hidden_layers = {config.width}, {config.depth}",
+            "layers = [torch.nn.Linear(1, units_per_layer), torch.nn.Tanh()]",
+            "for _ in range(hidden_layers - 1):",
+            "    layers += [torch.nn.Linear(units_per_layer, units_per_layer), torch.nn.Tanh()]",
+            "layers.append(torch.nn.Linear(units_per_layer, 1))",
             "model = torch.nn.Sequential(*layers).to(device)",
         ]
 

@@ -1,0 +1,1437 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>Actions</name>
+    <message>
+        <source>&amp;Start training</source>
+        <translation>开始训练(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Train the model on the chosen device with these settings</source>
+        <translation>用这些设置在所选设备上训练模型</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>停止(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Stop the run, comparison, sweep or profile within a step</source>
+        <translation>在一步之内停止训练、比较、扫描或剖析</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Hold the run before its next epoch; predictions use the model as it stands</source>
+        <translation>在下一轮之前暂停训练；预测使用此刻的模型</translation>
+    </message>
+    <message>
+        <source>Step one &amp;epoch</source>
+        <translation>单步一轮(&amp;E)</translation>
+    </message>
+    <message>
+        <source>While paused: run one epoch, then hold again</source>
+        <translation>暂停时：再训练一轮，然后再次暂停</translation>
+    </message>
+    <message>
+        <source>&amp;Compare every device</source>
+        <translation>比较所有设备(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Run these settings on each device in turn, timed fairly, with the CPU as the baseline</source>
+        <translation>用这些设置依次在每个设备上训练，公平计时，以 CPU 为基准</translation>
+    </message>
+    <message>
+        <source>S&amp;weep every device</source>
+        <translation>扫描所有设备(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Time a step on every device as the size grows: from which size a GPU wins</source>
+        <translation>随规模增大，在每个设备上为一步计时：看 GPU 从多大的规模开始胜出</translation>
+    </message>
+    <message>
+        <source>P&amp;rofile a step</source>
+        <translation>剖析一步(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Run a few steps of these settings under torch.profiler on the chosen device: where a step&apos;s time goes</source>
+        <translation>在所选设备上用 torch.profiler 运行这些设置的几步：看一步的时间花在哪里</translation>
+    </message>
+    <message>
+        <source>&amp;Export losses as CSV…</source>
+        <translation>导出损失为 CSV(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Every epoch&apos;s loss of the runs shown on the loss plot, one row per epoch and run</source>
+        <translation>损失图上显示的各次训练每一轮的损失，每轮每次训练一行</translation>
+    </message>
+    <message>
+        <source>Export the &amp;plot…</source>
+        <translation>导出图(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>The plot of the view shown, as a PNG picture or an SVG drawing</source>
+        <translation>当前视图的图，保存为 PNG 图片或 SVG 矢量图</translation>
+    </message>
+    <message>
+        <source>&amp;Save model…</source>
+        <translation>保存模型(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>The chosen run&apos;s model and the settings it was trained with, in a checkpoint file</source>
+        <translation>所选训练的模型及其训练设置，保存为检查点文件</translation>
+    </message>
+    <message>
+        <source>&amp;Load model…</source>
+        <translation>载入模型(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>A checkpoint saved before: its model predicts again, and its settings fill the form</source>
+        <translation>载入之前保存的检查点：其模型可再次预测，其设置填入表单</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Stop what is going and close gpudemo</source>
+        <translation>停止正在进行的任务并关闭 gpudemo</translation>
+    </message>
+    <message>
+        <source>&amp;Log scale</source>
+        <translation>对数坐标(&amp;L)</translation>
+    </message>
+    <message>
+        <source>The loss on a log axis</source>
+        <translation>用对数坐标轴显示损失</translation>
+    </message>
+    <message>
+        <source>&amp;Clear runs</source>
+        <translation>清除训练记录(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Remove every run from the plot and the table but the one going</source>
+        <translation>从图和表中移除除正在进行的训练之外的所有训练</translation>
+    </message>
+    <message>
+        <source>&amp;System</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Light or dark, as the system is</source>
+        <translation>浅色或深色，与系统一致</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Dark text on light backgrounds</source>
+        <translation>浅色背景上的深色文字</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Light text on dark backgrounds: easier on the eyes in a dark room</source>
+        <translation>深色背景上的浅色文字：在暗室中更护眼</translation>
+    </message>
+    <message>
+        <source>&amp;What each control does</source>
+        <translation>各控件的作用(&amp;W)</translation>
+    </message>
+    <message>
+        <source>A short guide to every control</source>
+        <translation>每个控件的简短说明</translation>
+    </message>
+    <message>
+        <source>&amp;About gpudemo</source>
+        <translation>关于 gpudemo(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Versions, for a bug report</source>
+        <translation>版本信息，用于报告问题</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>继续(&amp;R)</translation>
+    </message>
+</context>
+<context>
+    <name>CodePanel</name>
+    <message>
+        <source>Code: the PyTorch behind this run</source>
+        <translation>代码：这次训练背后的 PyTorch</translation>
+    </message>
+    <message>
+        <source>moving the model and the data to the device</source>
+        <translation>把模型和数据移到设备上</translation>
+    </message>
+    <message>
+        <source>the training loop</source>
+        <translation>训练循环</translation>
+    </message>
+    <message>
+        <source>bringing the model back to the CPU</source>
+        <translation>把模型取回 CPU</translation>
+    </message>
+    <message>
+        <source>predicting on the CPU</source>
+        <translation>在 CPU 上预测</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Save as .py…</source>
+        <translation>另存为 .py…</translation>
+    </message>
+    <message>
+        <source>Paused in the training loop after epoch {epoch}</source>
+        <translation>在训练循环中暂停于第 {epoch} 轮之后</translation>
+    </message>
+    <message>
+        <source>Now: {step}</source>
+        <translation>当前：{step}</translation>
+    </message>
+    <message>
+        <source>The script updates as you change the settings.</source>
+        <translation>修改设置时，脚本随之更新。</translation>
+    </message>
+    <message>
+        <source>Copied to the clipboard.</source>
+        <translation>已复制到剪贴板。</translation>
+    </message>
+    <message>
+        <source>Save the script</source>
+        <translation>保存脚本</translation>
+    </message>
+    <message>
+        <source>Python files (*.py)</source>
+        <translation>Python 文件 (*.py)</translation>
+    </message>
+    <message>
+        <source>Could not save {path}: {reason}</source>
+        <translation>无法保存 {path}：{reason}</translation>
+    </message>
+    <message>
+        <source>Saved {path}</source>
+        <translation>已保存 {path}</translation>
+    </message>
+</context>
+<context>
+    <name>CompareView</name>
+    <message>
+        <source>wall-clock seconds</source>
+        <translation>实际耗时（秒）</translation>
+    </message>
+    <message>
+        <source>loss (MSE)</source>
+        <translation>损失（MSE）</translation>
+    </message>
+    <message>
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>epochs/s</source>
+        <translation>轮/秒</translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>final loss</source>
+        <translation>最终损失</translation>
+    </message>
+    <message>
+        <source>speedup vs CPU</source>
+        <translation>相对 CPU 的加速比</translation>
+    </message>
+</context>
+<context>
+    <name>DevicePanel</name>
+    <message>
+        <source>1. Device</source>
+        <translation>1. 设备</translation>
+    </message>
+    <message>
+        <source>Where the tensors live and the arithmetic runs. A GPU runs thousands of operations at once, but each step costs it a fixed launch time: on a few samples the CPU is faster, on millions the GPU is.</source>
+        <translation>张量存放和运算进行的地方。GPU 能同时执行成千上万个运算，但每一步都有固定的启动开销：样本很少时 CPU 更快，样本上百万时 GPU 更快。</translation>
+    </message>
+    <message>
+        <source>{memory} · compute {major}.{minor} · {sms} SMs</source>
+        <translation>{memory} · 计算能力 {major}.{minor} · {sms} 个 SM</translation>
+    </message>
+    <message>
+        <source>{threads} threads · {memory}</source>
+        <translation>{threads} 个线程 · {memory}</translation>
+    </message>
+    <message>
+        <source>Memory: {total} total, {free} free</source>
+        <translation>内存：共 {total}，可用 {free}</translation>
+    </message>
+    <message>
+        <source>Compute capability {major}.{minor} · {sms} multiprocessors</source>
+        <translation>计算能力 {major}.{minor} · {sms} 个多处理器</translation>
+    </message>
+    <message>
+        <source>{threads} threads · memory: {total} total, {free} free</source>
+        <translation>{threads} 个线程 · 内存：共 {total}，可用 {free}</translation>
+    </message>
+    <message>
+        <source>Memory: {total} total</source>
+        <translation>内存：共 {total}</translation>
+    </message>
+    <message>
+        <source>{device}: {allocated} allocated, {reserved} reserved, {free} free</source>
+        <translation>{device}：已分配 {allocated}，已保留 {reserved}，可用 {free}</translation>
+    </message>
+    <message>
+        <source>{device}: this process holds {resident}; {free} free on the machine</source>
+        <translation>{device}：本进程占用 {resident}；本机可用 {free}</translation>
+    </message>
+    <message>
+        <source>Memory now</source>
+        <translation>当前内存</translation>
+    </message>
+    <message>
+        <source>Memory after the run</source>
+        <translation>训练后的内存</translation>
+    </message>
+</context>
+<context>
+    <name>Dialogs</name>
+    <message>
+        <source>About gpudemo</source>
+        <translation>关于 gpudemo</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;gpudemo&lt;/b&gt;: watch PyTorch train a model on a GPU, one epoch at a time.</source>
+        <translation>&lt;b&gt;gpudemo&lt;/b&gt;：一轮一轮地看 PyTorch 在 GPU 上训练模型。</translation>
+    </message>
+    <message>
+        <source>Copy for a bug report</source>
+        <translation>复制，用于报告问题</translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>样本数</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>Epochs</source>
+        <translation>轮数</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Smoothing</source>
+        <translation>平滑</translation>
+    </message>
+    <message>
+        <source>x axis</source>
+        <translation>x 轴</translation>
+    </message>
+    <message>
+        <source>What each control does</source>
+        <translation>各控件的作用</translation>
+    </message>
+</context>
+<context>
+    <name>FileCommands</name>
+    <message>
+        <source>No losses to export: train a run first (or show a hidden one).</source>
+        <translation>没有可导出的损失：请先训练（或显示一个隐藏的训练）。</translation>
+    </message>
+    <message>
+        <source>Export losses</source>
+        <translation>导出损失</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Could not write {path}: {reason}</source>
+        <translation>无法写入 {path}：{reason}</translation>
+    </message>
+    <message>
+        <source>Exported {rows} losses of {runs} runs to {path}.</source>
+        <translation>已将 {runs} 次训练的 {rows} 个损失导出到 {path}。</translation>
+    </message>
+    <message>
+        <source>This tab has no plot to export.</source>
+        <translation>此标签页没有可导出的图。</translation>
+    </message>
+    <message>
+        <source>Export the plot</source>
+        <translation>导出图</translation>
+    </message>
+    <message>
+        <source>PNG picture (*.png);;SVG drawing (*.svg)</source>
+        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <source>Export the plot as a .png or an .svg file, not {name}.</source>
+        <translation>请把图导出为 .png 或 .svg 文件，而不是 {name}。</translation>
+    </message>
+    <message>
+        <source>Could not write {path}.</source>
+        <translation>无法写入 {path}。</translation>
+    </message>
+    <message>
+        <source>Exported the plot to {path}.</source>
+        <translation>已将图导出到 {path}。</translation>
+    </message>
+    <message>
+        <source>No model to save: train one, or pause the run, first.</source>
+        <translation>没有可保存的模型：请先训练一个，或先暂停训练。</translation>
+    </message>
+    <message>
+        <source>Save model</source>
+        <translation>保存模型</translation>
+    </message>
+    <message>
+        <source>gpudemo checkpoints (*.pt)</source>
+        <translation>gpudemo 检查点 (*.pt)</translation>
+    </message>
+    <message>
+        <source>Saved run #{number}&apos;s model ({epochs} epochs) to {path}.</source>
+        <translation>已将第 {number} 次训练的模型（{epochs} 轮）保存到 {path}。</translation>
+    </message>
+    <message>
+        <source>Load model</source>
+        <translation>载入模型</translation>
+    </message>
+    <message>
+        <source>gpudemo checkpoints (*.pt);;All files (*)</source>
+        <translation>gpudemo 检查点 (*.pt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Not loaded: {reason}.</source>
+        <translation>未载入：{reason}。</translation>
+    </message>
+    <message>
+        <source>Loaded {path} as run #{number}: {problem}, {epochs} epochs; Predict uses it.</source>
+        <translation>已载入 {path}，作为第 {number} 次训练：{problem}，{epochs} 轮；预测将使用它。</translation>
+    </message>
+</context>
+<context>
+    <name>FitPlot</name>
+    <message>
+        <source>x</source>
+        <translation>x</translation>
+    </message>
+    <message>
+        <source>y</source>
+        <translation>y</translation>
+    </message>
+    <message>
+        <source>the data, and what the model predicts</source>
+        <translation>数据，以及模型的预测</translation>
+    </message>
+    <message>
+        <source>the data, and what run #{number}&apos;s model predicts</source>
+        <translation>数据，以及第 {number} 次训练的模型的预测</translation>
+    </message>
+</context>
+<context>
+    <name>LandscapeView</name>
+    <message>
+        <source>weight w</source>
+        <translation>权重 w</translation>
+    </message>
+    <message>
+        <source>bias b</source>
+        <translation>偏置 b</translation>
+    </message>
+    <message>
+        <source>Train the tutorial or the line to see its loss over every (weight, bias), and the path the optimizer takes through it.</source>
+        <translation>训练“教程”或“直线”问题，即可看到每个（权重, 偏置）处的损失，以及优化器走过的路径。</translation>
+    </message>
+    <message>
+        <source>The sine&apos;s MLP has {count} parameters: its loss is a surface over {count} dimensions, which no picture of two axes can show. Train the tutorial or the line (two parameters, weight and bias) to see the landscape and the optimizer&apos;s path through it.</source>
+        <translation>正弦问题的 MLP 有 {count} 个参数：它的损失是 {count} 维空间上的曲面，两个坐标轴的图画不出来。训练“教程”或“直线”问题（两个参数：权重和偏置），即可看到损失地形和优化器走过的路径。</translation>
+    </message>
+    <message>
+        <source>The loss of y = w·x + b at every (w, b) of the grid, darker where it is lower; the lines join equal losses, the star is the least. Each run&apos;s path is its (w, b) after every epoch.</source>
+        <translation>网格上每个 (w, b) 处 y = w·x + b 的损失，越低颜色越深；等高线连接损失相等的点，星号是最小值。每次训练的路径是它每一轮之后的 (w, b)。</translation>
+    </message>
+    <message>
+        <source>every grid point against every sample in one batched evaluation</source>
+        <translation>每个网格点对每个样本，一次批量计算</translation>
+    </message>
+    <message>
+        <source>from the data&apos;s five means (exact for a line and MSE)</source>
+        <translation>由数据的五个均值算出（对直线和 MSE 是精确的）</translation>
+    </message>
+    <message>
+        <source>{size} × {size} grid of the loss, computed on the run&apos;s device, {how}</source>
+        <translation>{size} × {size} 的损失网格，在训练所用设备上计算，{how}</translation>
+    </message>
+</context>
+<context>
+    <name>LossView</name>
+    <message>
+        <source>#{number} {device} · {problem} · {optimizer} · lr {lr}</source>
+        <translation>#{number} {device} · {problem} · {optimizer} · 学习率 {lr}</translation>
+    </message>
+    <message>
+        <source>epoch</source>
+        <translation>轮</translation>
+    </message>
+    <message>
+        <source>loss (MSE)</source>
+        <translation>损失（MSE）</translation>
+    </message>
+    <message>
+        <source>training seconds (pauses left out)</source>
+        <translation>训练秒数（不含暂停）</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>gpudemo — watch PyTorch train on a GPU</source>
+        <translation>gpudemo — 看 PyTorch 在 GPU 上训练</translation>
+    </message>
+    <message>
+        <source>Ready: pick a device and press Start training.</source>
+        <translation>就绪：选择一个设备，然后按“开始训练”。</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Loss landscape</source>
+        <translation>损失地形</translation>
+    </message>
+    <message>
+        <source>Compare devices</source>
+        <translation>比较设备</translation>
+    </message>
+    <message>
+        <source>GPU vs CPU by size</source>
+        <translation>GPU 与 CPU 随规模对比</translation>
+    </message>
+    <message>
+        <source>Step profile</source>
+        <translation>单步剖析</translation>
+    </message>
+    <message>
+        <source>%v / %m epochs</source>
+        <translation>%v / %m 轮</translation>
+    </message>
+    <message>
+        <source>Not started: {reason}.</source>
+        <translation>未开始：{reason}。</translation>
+    </message>
+    <message>
+        <source>Preparing the run on {device}…</source>
+        <translation>正在 {device} 上准备训练…</translation>
+    </message>
+    <message>
+        <source>Preparing the run on {device}: PyTorch loads its training code on the first run (a second or two)…</source>
+        <translation>正在 {device} 上准备训练：第一次训练时 PyTorch 要载入它的训练代码（一两秒）…</translation>
+    </message>
+    <message>
+        <source>%p%</source>
+        <translation>%p%</translation>
+    </message>
+    <message>
+        <source>%v / %m measurements</source>
+        <translation>%v / %m 次测量</translation>
+    </message>
+    <message>
+        <source>Training on {device}…</source>
+        <translation>正在 {device} 上训练…</translation>
+    </message>
+    <message>
+        <source>Pausing before the next epoch…</source>
+        <translation>将在下一轮之前暂停…</translation>
+    </message>
+    <message>
+        <source>Paused at epoch {epoch} of {total}: Step runs one more epoch, Resume goes on, Predict uses the model as it stands.</source>
+        <translation>已暂停于第 {epoch} 轮（共 {total} 轮）：“单步”再训练一轮，“继续”接着训练，“预测”使用此刻的模型。</translation>
+    </message>
+    <message>
+        <source>The {language} translation could not be loaded.</source>
+        <translation>无法载入 {language} 翻译。</translation>
+    </message>
+    <message>
+        <source>The window is in English now.</source>
+        <translation>The window is in English now.</translation>
+    </message>
+    <message>
+        <source>The window is in Simplified Chinese now.</source>
+        <translation>界面已切换为简体中文。</translation>
+    </message>
+    <message>
+        <source>{rate} epochs/s · ETA {eta}</source>
+        <translation>{rate} 轮/秒 · 剩余 {eta}</translation>
+    </message>
+    <message>
+        <source>{epochs} epochs on {device} in {seconds} ({rate} epochs/s)</source>
+        <translation>在 {device} 上 {epochs} 轮，用时 {seconds}（{rate} 轮/秒）</translation>
+    </message>
+    <message>
+        <source>{rate} epochs/s</source>
+        <translation>{rate} 轮/秒</translation>
+    </message>
+    <message>
+        <source>Completed: {summary}</source>
+        <translation>已完成：{summary}</translation>
+    </message>
+    <message>
+        <source>Stopped at epoch {epoch} of {total}: {summary}</source>
+        <translation>已停止于第 {epoch} 轮（共 {total} 轮）：{summary}</translation>
+    </message>
+    <message>
+        <source>Diverged at epoch {epoch}: the loss became {loss}. Try a smaller learning rate than {lr}.</source>
+        <translation>第 {epoch} 轮发散：损失变成了 {loss}。请试一个比 {lr} 更小的学习率。</translation>
+    </message>
+    <message>
+        <source>learned  y = {weight} · x + {bias}</source>
+        <translation>学到  y = {weight} · x + {bias}</translation>
+    </message>
+    <message>
+        <source>learned  an MLP of {count} parameters</source>
+        <translation>学到  一个有 {count} 个参数的 MLP</translation>
+    </message>
+    <message>
+        <source>final loss {loss}   ·   {learned}</source>
+        <translation>最终损失 {loss}   ·   {learned}</translation>
+    </message>
+    <message>
+        <source>Training failed: {message}</source>
+        <translation>训练失败：{message}</translation>
+    </message>
+</context>
+<context>
+    <name>Measurements</name>
+    <message>
+        <source>Comparing {devices}: {epochs} epochs on each, after a warm-up…</source>
+        <translation>正在比较 {devices}：预热之后，每个设备 {epochs} 轮…</translation>
+    </message>
+    <message>
+        <source>Sweeping {kind} in {dtype} on {devices}…</source>
+        <translation>正在 {devices} 上以 {dtype} 扫描 {kind}…</translation>
+    </message>
+    <message>
+        <source>Profiling a step of {problem} on {device} under torch.profiler…</source>
+        <translation>正在用 torch.profiler 剖析 {problem} 在 {device} 上的一步…</translation>
+    </message>
+    <message>
+        <source>Sweeping: {device} at {size} took {us} µs a step…</source>
+        <translation>扫描中：{device} 在规模 {size} 时每步 {us} µs…</translation>
+    </message>
+    <message>
+        <source>Profiled: {us} µs a step on {device}; see the Step profile tab.</source>
+        <translation>剖析完成：在 {device} 上每步 {us} µs；见“单步剖析”标签页。</translation>
+    </message>
+    <message>
+        <source>Sweep done: {summary}</source>
+        <translation>扫描完成：{summary}</translation>
+    </message>
+    <message>
+        <source>Compared: {device} trains {speedup}× as fast as the CPU.</source>
+        <translation>比较完成：{device} 的训练速度是 CPU 的 {speedup} 倍。</translation>
+    </message>
+    <message>
+        <source>Compared: the CPU alone was measured ({rate} epochs/s).</source>
+        <translation>比较完成：只测了 CPU（{rate} 轮/秒）。</translation>
+    </message>
+    <message>
+        <source>Failed on {devices}: see the table.</source>
+        <translation>在 {devices} 上失败：见表格。</translation>
+    </message>
+    <message>
+        <source>comparison</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>sweep</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <source>profile</source>
+        <translation>剖析</translation>
+    </message>
+    <message>
+        <source>The {job} failed: {message}</source>
+        <translation>{job}失败：{message}</translation>
+    </message>
+</context>
+<context>
+    <name>Menus</name>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Export a p&amp;lot</source>
+        <translation>导出一张图(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Loss plot…</source>
+        <translation>损失图…</translation>
+    </message>
+    <message>
+        <source>Fit plot…</source>
+        <translation>拟合图…</translation>
+    </message>
+    <message>
+        <source>Loss landscape…</source>
+        <translation>损失地形…</translation>
+    </message>
+    <message>
+        <source>Compare plot…</source>
+        <translation>比较图…</translation>
+    </message>
+    <message>
+        <source>GPU vs CPU plot…</source>
+        <translation>GPU 与 CPU 对比图…</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Code panel</source>
+        <translation>代码面板(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+</context>
+<context>
+    <name>Names</name>
+    <message>
+        <source>tutorial</source>
+        <translation>教程</translation>
+    </message>
+    <message>
+        <source>line</source>
+        <translation>直线</translation>
+    </message>
+    <message>
+        <source>sine</source>
+        <translation>正弦</translation>
+    </message>
+    <message>
+        <source>sgd</source>
+        <translation>SGD</translation>
+    </message>
+    <message>
+        <source>momentum</source>
+        <translation>动量 SGD</translation>
+    </message>
+    <message>
+        <source>adam</source>
+        <translation>Adam</translation>
+    </message>
+</context>
+<context>
+    <name>PredictionPanel</name>
+    <message>
+        <source>3. Predict on the CPU</source>
+        <translation>3. 在 CPU 上预测</translation>
+    </message>
+    <message>
+        <source>values, e.g. 4, 5.5, -1</source>
+        <translation>数值，例如 4, 5.5, -1</translation>
+    </message>
+    <message>
+        <source>Predict</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>Train a model first, then ask it for new x.</source>
+        <translation>先训练一个模型，再让它预测新的 x。</translation>
+    </message>
+    <message>
+        <source>x</source>
+        <translation>x</translation>
+    </message>
+    <message>
+        <source>predicted y</source>
+        <translation>预测的 y</translation>
+    </message>
+    <message>
+        <source>No model yet: train one first, then predict.</source>
+        <translation>还没有模型：请先训练一个，再预测。</translation>
+    </message>
+    <message>
+        <source>Run #{number} has no model to ask yet: pause it, or wait for it to end.</source>
+        <translation>第 {number} 次训练还没有可用的模型：请暂停它，或等它结束。</translation>
+    </message>
+    <message>
+        <source>Computed on the CPU by run #{number}&apos;s model, trained on {device} ({epochs} epochs).</source>
+        <translation>由第 {number} 次训练的模型在 CPU 上计算，该模型在 {device} 上训练（{epochs} 轮）。</translation>
+    </message>
+</context>
+<context>
+    <name>Preferences</name>
+    <message>
+        <source>The saved settings could not be read ({path}): the defaults are used.</source>
+        <translation>无法读取保存的设置（{path}）：使用默认值。</translation>
+    </message>
+    <message>
+        <source>The saved settings are of another gpudemo version: the defaults are used.</source>
+        <translation>保存的设置来自另一个版本的 gpudemo：使用默认值。</translation>
+    </message>
+    <message>
+        <source>Some saved settings were not valid and kept their defaults: {names}.</source>
+        <translation>有些保存的设置无效，保留了默认值：{names}。</translation>
+    </message>
+</context>
+<context>
+    <name>ProfileView</name>
+    <message>
+        <source>operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>calls / step</source>
+        <translation>每步调用次数</translation>
+    </message>
+    <message>
+        <source>CPU µs / step</source>
+        <translation>每步 CPU µs</translation>
+    </message>
+    <message>
+        <source>device µs / step</source>
+        <translation>每步设备 µs</translation>
+    </message>
+    <message>
+        <source>Press Profile a step to run a few steps of these settings under torch.profiler on the chosen device and see where a step&apos;s time goes: on the CPU side issuing work, or on the device computing it.</source>
+        <translation>按“剖析一步”，在所选设备上用 torch.profiler 运行这些设置的几步，看一步的时间花在哪里：是 CPU 一侧在下发工作，还是设备在计算。</translation>
+    </message>
+    <message>
+        <source>{steps} steps of {problem} on {device}, after {warm} that were not profiled.</source>
+        <translation>{problem} 在 {device} 上的 {steps} 步，之前有 {warm} 步未被剖析。</translation>
+    </message>
+    <message>
+        <source>Per step: {cpu} µs on the CPU side to issue it, {device} µs of GPU work in {kernels} kernels; {wall} µs from start to the GPU done.</source>
+        <translation>每步：CPU 一侧下发用 {cpu} µs，GPU 在 {kernels} 个核函数中工作 {device} µs；从开始到 GPU 完成共 {wall} µs。</translation>
+    </message>
+    <message>
+        <source>The GPU computes {share} of the step and waits for the CPU the rest: the step is too small to pay for its launches; more samples per step (or a bigger model) would.</source>
+        <translation>GPU 在这一步中只有 {share} 的时间在计算，其余时间在等 CPU：这一步太小，抵不上启动开销；每步更多样本（或更大的模型）才划算。</translation>
+    </message>
+    <message>
+        <source>The GPU computes {share} of the step: the arithmetic dominates, as a GPU likes it.</source>
+        <translation>GPU 在这一步中有 {share} 的时间在计算：运算占主导，这正是 GPU 擅长的。</translation>
+    </message>
+    <message>
+        <source>Per step: {wall} µs on the CPU, {device} µs of it inside {kernels} PyTorch operator calls ({each} µs each).</source>
+        <translation>每步：CPU 上 {wall} µs，其中 {device} µs 花在 {kernels} 次 PyTorch 算子调用里（每次 {each} µs）。</translation>
+    </message>
+    <message>
+        <source>An operator takes {each} µs: its fixed cost, not arithmetic. A GPU&apos;s kernel launch costs about as much, so a GPU cannot make this step faster.</source>
+        <translation>一个算子用 {each} µs：这是它的固定开销，而不是运算。GPU 启动一个核函数的开销也差不多，所以 GPU 无法让这一步更快。</translation>
+    </message>
+    <message>
+        <source>An operator takes {each} µs: the arithmetic dominates, and a GPU, which does it in parallel, would make this step faster.</source>
+        <translation>一个算子用 {each} µs：运算占主导，能并行运算的 GPU 会让这一步更快。</translation>
+    </message>
+</context>
+<context>
+    <name>RunsTable</name>
+    <message>
+        <source>run</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>problem</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>lr</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>batch</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>epochs run</source>
+        <translation>已训练轮数</translation>
+    </message>
+    <message>
+        <source>status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>final loss</source>
+        <translation>最终损失</translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>epochs/s</source>
+        <translation>轮/秒</translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>samples per optimizer step (full: all of them)</source>
+        <translation>每次优化器更新用的样本数（全部：全部样本）</translation>
+    </message>
+    <message>
+        <source>seconds trained, pauses left out</source>
+        <translation>训练秒数，不含暂停</translation>
+    </message>
+    <message>
+        <source>Tick to show this run on the loss plot, clear to hide it</source>
+        <translation>勾选以在损失图上显示此次训练，取消勾选则隐藏</translation>
+    </message>
+    <message>
+        <source>full</source>
+        <translation>全部</translation>
+    </message>
+</context>
+<context>
+    <name>Status</name>
+    <message>
+        <source>preparing</source>
+        <translation>准备中</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练中</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>diverged</source>
+        <translation>已发散</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>loaded</source>
+        <translation>已载入</translation>
+    </message>
+</context>
+<context>
+    <name>SweepView</name>
+    <message>
+        <source>a training step of the line, 10 to 10,000,000 samples</source>
+        <translation>“直线”问题的一个训练步，10 到 10,000,000 个样本</translation>
+    </message>
+    <message>
+        <source>an n × n matrix product, n from 16</source>
+        <translation>一次 n × n 矩阵乘法，n 从 16 起</translation>
+    </message>
+    <message>
+        <source>Time one step at growing sizes on every device; the CPU is the baseline</source>
+        <translation>在每个设备上按递增的规模为一步计时；以 CPU 为基准</translation>
+    </message>
+    <message>
+        <source>size</source>
+        <translation>规模</translation>
+    </message>
+    <message>
+        <source>throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>samples</source>
+        <translation>样本数</translation>
+    </message>
+    <message>
+        <source>n (an n × n product)</source>
+        <translation>n（n × n 矩阵乘法）</translation>
+    </message>
+    <message>
+        <source>samples per second</source>
+        <translation>每秒样本数</translation>
+    </message>
+    <message>
+        <source>GFLOP/s</source>
+        <translation>GFLOP/s</translation>
+    </message>
+    <message>
+        <source>{device} does not beat the CPU at any size measured.</source>
+        <translation>在所测的任何规模上，{device} 都没有胜过 CPU。</translation>
+    </message>
+    <message>
+        <source>{device} beats the CPU from {size} on.</source>
+        <translation>{device} 从规模 {size} 起胜过 CPU。</translation>
+    </message>
+    <message>
+        <source>{device} wins from {size}</source>
+        <translation>{device} 从 {size} 起胜出</translation>
+    </message>
+    <message>
+        <source>Only the CPU was measured: with a GPU listed, the sweep shows where it overtakes.</source>
+        <translation>只测了 CPU：若列出了 GPU，扫描会显示它从哪里开始反超。</translation>
+    </message>
+    <message>
+        <source>Stopped before the end.</source>
+        <translation>在结束前停止。</translation>
+    </message>
+</context>
+<context>
+    <name>TrainingPanel</name>
+    <message>
+        <source>2. Train</source>
+        <translation>2. 训练</translation>
+    </message>
+    <message>
+        <source>Tutorial: y = 2x from 3 points</source>
+        <translation>教程：由 3 个点学 y = 2x</translation>
+    </message>
+    <message>
+        <source>The tutorial&apos;s own problem: nn.Linear(1, 1) on x = 1, 2, 3</source>
+        <translation>教程原本的问题：在 x = 1, 2, 3 上训练 nn.Linear(1, 1)</translation>
+    </message>
+    <message>
+        <source>Line: y = 2x + noise</source>
+        <translation>直线：y = 2x + 噪声</translation>
+    </message>
+    <message>
+        <source>nn.Linear(1, 1) on N points, x uniform in [-3, 3], normal noise of 0.5</source>
+        <translation>在 N 个点上训练 nn.Linear(1, 1)，x 在 [-3, 3] 中均匀分布，正态噪声 0.5</translation>
+    </message>
+    <message>
+        <source>Sine: an MLP learns sin(x)</source>
+        <translation>正弦：MLP 学习 sin(x)</translation>
+    </message>
+    <message>
+        <source>An MLP of tanh layers on N points of sin(x) + noise of 0.1, x in [-π, π]</source>
+        <translation>由 tanh 层组成的 MLP，在 N 个 sin(x) + 0.1 噪声的点上训练，x 在 [-π, π] 中</translation>
+    </message>
+    <message>
+        <source>full batch</source>
+        <translation>全批量</translation>
+    </message>
+    <message>
+        <source>SGD</source>
+        <translation>SGD</translation>
+    </message>
+    <message>
+        <source>SGD with momentum 0.9</source>
+        <translation>带动量 0.9 的 SGD</translation>
+    </message>
+    <message>
+        <source>Adam</source>
+        <translation>Adam</translation>
+    </message>
+    <message>
+        <source>Training points, 3 to 10,000,000, made on the device from the seed. A GPU wins only when there is much to compute at once: on 3 points each step is a few tiny kernels, and launching them costs more than the CPU&apos;s whole step; try 1,000,000 and compare</source>
+        <translation>训练点数，3 到 10,000,000，由随机种子在设备上生成。只有一次要算的东西很多时 GPU 才会胜出：3 个点时每一步只是几个很小的核函数，启动它们的开销比 CPU 算完整一步还多；试试 1,000,000 再比较</translation>
+    </message>
+    <message>
+        <source>Units in each hidden layer of the MLP, 1 to 4096: more units can bend the curve more finely, and cost more arithmetic per step</source>
+        <translation>MLP 每个隐藏层的单元数，1 到 4096：单元越多，曲线能弯得越细，每步的运算也越多</translation>
+    </message>
+    <message>
+        <source>Hidden layers of the MLP, 1 to 8: each layer feeds the next, so the network can compose simple bends into complex shapes</source>
+        <translation>MLP 的隐藏层数，1 到 8：每一层的输出送入下一层，网络因此能把简单的弯折组合成复杂的形状</translation>
+    </message>
+    <message>
+        <source>Samples per optimizer step, shuffled each epoch; 0: the full batch. Small batches take many noisy steps per epoch; the full batch takes one exact step</source>
+        <translation>每次优化器更新用的样本数，每轮打乱；0：全批量。小批量每轮走很多步，每步带噪声；全批量每轮走一步精确的</translation>
+    </message>
+    <message>
+        <source>How the gradient becomes a step: SGD steps straight down the slope; momentum keeps part of the last step and rolls through shallow valleys; Adam scales each weight&apos;s step by its own gradient&apos;s size</source>
+        <translation>梯度如何变成一步：SGD 沿坡度直接往下走；动量保留上一步的一部分，能滚过平缓的山谷；Adam 按每个权重自己梯度的大小调整它的步长</translation>
+    </message>
+    <message>
+        <source>What the model learns: a straight line has two parameters (weight and bias) and a landscape you can see; the sine needs a neural network</source>
+        <translation>模型学什么：直线有两个参数（权重和偏置），损失地形可以画出来；正弦需要一个神经网络</translation>
+    </message>
+    <message>
+        <source>Passes over the data, 1 to 10,000,000. Each epoch computes the loss, its gradient (backward) and one step of the weights per batch</source>
+        <translation>遍历数据的次数，1 到 10,000,000。每一轮对每个批次计算损失、它的梯度（反向传播），并更新一次权重</translation>
+    </message>
+    <message>
+        <source>How far each step moves the weights against the gradient: too small and the loss falls slowly, too large and it overshoots and diverges. A number from 1e-8 to 1000; 1e-3 is written like this</source>
+        <translation>每一步沿梯度反方向移动权重的距离：太小则损失下降缓慢，太大则越过最低点并发散。1e-8 到 1000 之间的数；1e-3 就这样写</translation>
+    </message>
+    <message>
+        <source>torch.manual_seed(seed) fixes the random starting weights and data: the same seed gives the same run, a different one shows how much the start matters</source>
+        <translation>torch.manual_seed(seed) 固定随机的初始权重和数据：同一个种子得到同样的训练，换一个种子可以看出起点有多重要</translation>
+    </message>
+    <message>
+        <source>width</source>
+        <translation>宽度</translation>
+    </message>
+    <message>
+        <source>depth</source>
+        <translation>深度</translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>样本数</translation>
+    </message>
+    <message>
+        <source>MLP</source>
+        <translation>MLP</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>Epochs</source>
+        <translation>轮数</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+</context>
+<context>
+    <name>TrainingView</name>
+    <message>
+        <source>Smoothing, 0 to 0.99: an exponential moving average drawn over the raw loss, which stays faint behind it (as TensorBoard draws it)</source>
+        <translation>平滑，0 到 0.99：在原始损失上画出指数移动平均，原始曲线淡淡地留在后面（与 TensorBoard 的画法相同）</translation>
+    </message>
+    <message>
+        <source>x: epochs</source>
+        <translation>x：轮数</translation>
+    </message>
+    <message>
+        <source>x: seconds</source>
+        <translation>x：秒数</translation>
+    </message>
+    <message>
+        <source>Draw the loss against epochs, or against the seconds each run trained</source>
+        <translation>按轮数，或按每次训练的秒数画损失</translation>
+    </message>
+    <message>
+        <source>Smoothing</source>
+        <translation>平滑</translation>
+    </message>
+    <message>
+        <source>{runs} kept, {size} in memory (at most {max_runs} runs and {max_size}: the oldest finished run goes first)</source>
+        <translation>保留 {runs}，占内存 {size}（最多 {max_runs} 次训练、{max_size}：最早结束的训练先被移除）</translation>
+    </message>
+    <message>
+        <source>1 run</source>
+        <translation>1 次训练</translation>
+    </message>
+    <message>
+        <source>{count} runs</source>
+        <translation>{count} 次训练</translation>
+    </message>
+</context>
+<context>
+    <name>core</name>
+    <message>
+        <source>cannot read {path}: {reason}</source>
+        <translation>无法读取 {path}：{reason}</translation>
+    </message>
+    <message>
+        <source>{path} is {size} GiB: larger than any gpudemo model; not loaded</source>
+        <translation>{path} 有 {size} GiB：比任何 gpudemo 模型都大；未载入</translation>
+    </message>
+    <message>
+        <source>{path} is not a gpudemo checkpoint, or it is damaged or cut short</source>
+        <translation>{path} 不是 gpudemo 检查点，或者已损坏、不完整</translation>
+    </message>
+    <message>
+        <source>{path} holds more than weights and settings (code, or objects of other kinds); nothing in it was run, and it was not loaded</source>
+        <translation>{path} 含有权重和设置以外的内容（代码或其他类型的对象）；其中的内容没有被执行，也没有载入</translation>
+    </message>
+    <message>
+        <source>{path} asks for more memory than there is; not loaded</source>
+        <translation>{path} 需要的内存超过现有内存；未载入</translation>
+    </message>
+    <message>
+        <source>{path} is a PyTorch file but not a gpudemo checkpoint</source>
+        <translation>{path} 是 PyTorch 文件，但不是 gpudemo 检查点</translation>
+    </message>
+    <message>
+        <source>{path} is a gpudemo checkpoint of version {found}; this gpudemo reads version {version}</source>
+        <translation>{path} 是版本 {found} 的 gpudemo 检查点；此 gpudemo 读取版本 {version}</translation>
+    </message>
+    <message>
+        <source>{path} is missing its settings, weights or epochs</source>
+        <translation>{path} 缺少设置、权重或轮数</translation>
+    </message>
+    <message>
+        <source>{path} has a setting gpudemo cannot use: {reason}</source>
+        <translation>{path} 中有 gpudemo 无法使用的设置：{reason}</translation>
+    </message>
+    <message>
+        <source>{path} has settings of the wrong kind: {reason}</source>
+        <translation>{path} 中的设置类型不对：{reason}</translation>
+    </message>
+    <message>
+        <source>{path}&apos;s weights do not fit the {problem} model its settings describe: {reason}</source>
+        <translation>{path} 的权重与其设置所描述的 {problem} 模型不符：{reason}</translation>
+    </message>
+    <message>
+        <source>the device is empty; choose one of: {choices}</source>
+        <translation>设备为空；请从以下选择一个：{choices}</translation>
+    </message>
+    <message>
+        <source>device {value} is not available here; choose one of: {choices}</source>
+        <translation>此处没有设备 {value}；请从以下选择一个：{choices}</translation>
+    </message>
+    <message>
+        <source>No GPU listed: this PyTorch ({version}) is a CPU-only build.</source>
+        <translation>未列出 GPU：此 PyTorch（{version}）是仅支持 CPU 的版本。</translation>
+    </message>
+    <message>
+        <source>No GPU listed: CUDA failed to start ({reason}).</source>
+        <translation>未列出 GPU：CUDA 启动失败（{reason}）。</translation>
+    </message>
+    <message>
+        <source>No GPU listed: {reason}.</source>
+        <translation>未列出 GPU：{reason}。</translation>
+    </message>
+    <message>
+        <source>No GPU listed: no CUDA GPU or driver was found.</source>
+        <translation>未列出 GPU：没有找到 CUDA GPU 或驱动。</translation>
+    </message>
+    <message>
+        <source>GPU cuda:{index} could not be read ({reason}).</source>
+        <translation>无法读取 GPU cuda:{index}（{reason}）。</translation>
+    </message>
+    <message>
+        <source>this run needs about {total} on {device} ({data} data, {activations} activations, {state} parameters, gradients and optimizer state), but only {free} is free there; use fewer samples, a smaller batch or a smaller model</source>
+        <translation>这次训练在 {device} 上大约需要 {total}（数据 {data}，激活 {activations}，参数、梯度和优化器状态 {state}），但那里只有 {free} 可用；请减少样本、减小批大小或用更小的模型</translation>
+    </message>
+    <message>
+        <source>1 epoch</source>
+        <translation>1 轮</translation>
+    </message>
+    <message>
+        <source>{count} epochs</source>
+        <translation>{count} 轮</translation>
+    </message>
+    <message>
+        <source>epochs</source>
+        <translation>轮数</translation>
+    </message>
+    <message>
+        <source>samples</source>
+        <translation>样本数</translation>
+    </message>
+    <message>
+        <source>width</source>
+        <translation>宽度</translation>
+    </message>
+    <message>
+        <source>depth</source>
+        <translation>深度</translation>
+    </message>
+    <message>
+        <source>batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>problem</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>max size</source>
+        <translation>最大规模</translation>
+    </message>
+    <message>
+        <source>kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>dtype</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>{setting} must be a whole number, not {value}</source>
+        <translation>{setting}必须是整数，而不是 {value}</translation>
+    </message>
+    <message>
+        <source>{setting} must be a whole number from {low} to {high}, not {value}</source>
+        <translation>{setting}必须是 {low} 到 {high} 之间的整数，而不是 {value}</translation>
+    </message>
+    <message>
+        <source>{setting} must be from {low} to {high}{unit}, not {value}</source>
+        <translation>{setting}必须在 {low} 到 {high} 之间{unit}，而不是 {value}</translation>
+    </message>
+    <message>
+        <source> (0: the full batch)</source>
+        <translation>（0：全批量）</translation>
+    </message>
+    <message>
+        <source>{setting} must be one of {choices}, not {value}</source>
+        <translation>{setting}必须是 {choices} 之一，而不是 {value}</translation>
+    </message>
+    <message>
+        <source>{setting} must be a number, not {value}</source>
+        <translation>{setting}必须是数字，而不是 {value}</translation>
+    </message>
+    <message>
+        <source>{setting} must be a finite number, not {value}</source>
+        <translation>{setting}必须是有限的数，而不是 {value}</translation>
+    </message>
+    <message>
+        <source>type at least one number to predict for, for example 4</source>
+        <translation>请至少输入一个要预测的数，例如 4</translation>
+    </message>
+    <message>
+        <source>{device} ran out of memory before it began; what the run held is freed. Use fewer samples, a smaller batch or a smaller model</source>
+        <translation>{device} 在训练开始前内存不足；训练占用的内存已释放。请减少样本、减小批大小或用更小的模型</translation>
+    </message>
+    <message>
+        <source>{device} ran out of memory after {count}; what the run held is freed. Use fewer samples, a smaller batch or a smaller model</source>
+        <translation>{device} 在 {count}之后内存不足；训练占用的内存已释放。请减少样本、减小批大小或用更小的模型</translation>
+    </message>
+    <message>
+        <source>could not prepare {device}: {reason}</source>
+        <translation>无法准备 {device}：{reason}</translation>
+    </message>
+    <message>
+        <source>training on {device} failed after {count}: {reason}</source>
+        <translation>在 {device} 上训练 {count}后失败：{reason}</translation>
+    </message>
+    <message>
+        <source>unexpected error: {reason}</source>
+        <translation>意外错误：{reason}</translation>
+    </message>
+</context>
+<context>
+    <name>script</name>
+    <message>
+        <source># gpudemo: the PyTorch script behind this run.</source>
+        <translation># gpudemo：这次训练背后的 PyTorch 脚本。</translation>
+    </message>
+    <message>
+        <source># Run it with only torch installed: python {filename}</source>
+        <translation># 只需安装 torch 即可运行：python {filename}</translation>
+    </message>
+    <message>
+        <source># 1. The device: {wanted} when torch can see it, else the CPU.</source>
+        <translation># 1. 设备：torch 能看到 {wanted} 时用它，否则用 CPU。</translation>
+    </message>
+    <message>
+        <source># 1. The device: the CPU. For a GPU, write
+#    torch.device(&quot;cuda&quot; if torch.cuda.is_available() else &quot;cpu&quot;)</source>
+        <translation># 1. 设备：CPU。要用 GPU，写成
+#    torch.device(&quot;cuda&quot; if torch.cuda.is_available() else &quot;cpu&quot;)</translation>
+    </message>
+    <message>
+        <source>#    Same seed, same starting weights, same run.</source>
+        <translation>#    同样的种子，同样的初始权重，同样的训练。</translation>
+    </message>
+    <message>
+        <source># 2. Model, data and loss on that device; then the optimizer.</source>
+        <translation># 2. 把模型、数据和损失放到这个设备上；然后建优化器。</translation>
+    </message>
+    <message>
+        <source>#    The data is drawn on the device, from the seed.</source>
+        <translation>#    数据由种子在设备上生成。</translation>
+    </message>
+    <message>
+        <source># 3. Train: {epochs} epochs of forward, loss, backward, step.</source>
+        <translation># 3. 训练：{epochs} 轮前向、损失、反向、更新。</translation>
+    </message>
+    <message>
+        <source># 3. Train: {epochs} epochs; each one passes over the data in shuffled batches of {batch},
+#    and its loss is the mean over its batches (added up on the device: no sync).</source>
+        <translation># 3. 训练：{epochs} 轮；每一轮按打乱的批次（每批 {batch} 个）遍历数据，
+#    该轮的损失是各批损失的平均（在设备上累加：无需同步）。</translation>
+    </message>
+    <message>
+        <source># 4. Bring the model back to the CPU.</source>
+        <translation># 4. 把模型取回 CPU。</translation>
+    </message>
+    <message>
+        <source># 5. Predict on the CPU for new x.</source>
+        <translation># 5. 在 CPU 上对新的 x 做预测。</translation>
+    </message>
+</context>
+</TS>
