@@ -81,6 +81,22 @@ def _text(value: object) -> str:
     return value.strip() if isinstance(value, str) else repr(value)
 
 
+SHOWN_MAX = 40  # characters of a refused value that a message quotes
+DIGITS_MAX = 30  # a whole number longer than this is out of every range (and int() of 4,300 digits raises)
+
+
+def quoted(value: object) -> str:
+    """A refused value as a message shows it: its repr, cut to SHOWN_MAX characters (a pasted book stays out)."""
+    shown = repr(value)
+    return shown if len(shown) <= SHOWN_MAX else shown[: SHOWN_MAX - 1] + "…"
+
+
+def _shown(number: int, text: str, grouped: bool = True) -> str:
+    """An out-of-range number as typed: 12,000,000 (or what was typed, cut, when it is too long to show)."""
+    shown = f"{number:,}" if grouped else str(number)
+    return shown if len(shown) <= SHOWN_MAX and len(text) <= DIGITS_MAX else quoted(text)
+
+
 def short_number(number: float) -> str:
     """1e-08 written as 1e-8."""
     return re.sub(r"e([+-])0*(\d)", r"e\1\2", f"{number:g}")
@@ -91,20 +107,20 @@ def _whole_number(setting: str, value: object, low: int, high: int, unit: Messag
     text = _text(value)
     if isinstance(value, bool):
         raise _refuse(setting, QT_TRANSLATE_NOOP("core", "{setting} must be a whole number, not {value}"),
-                      value=repr(value))
+                      value=quoted(value))
     if isinstance(value, int):
         number = value
     elif isinstance(value, float) and value.is_integer():
         number = int(value)
     elif isinstance(value, str) and re.fullmatch(r"[+-]?\d+", text):
-        number = int(text)
+        number = int(text) if len(text) <= DIGITS_MAX else (-1 if text.startswith("-") else 1) * 10**DIGITS_MAX
     else:
         raise _refuse(setting, QT_TRANSLATE_NOOP("core", "{setting} must be a whole number from {low} to {high},"
                                                          " not {value}"),
-                      low=f"{low:,}", high=f"{high:,}", value=repr(text))
+                      low=f"{low:,}", high=f"{high:,}", value=quoted(text))
     if not low <= number <= high:
         raise _refuse(setting, QT_TRANSLATE_NOOP("core", "{setting} must be from {low} to {high}{unit}, not {value}"),
-                      low=f"{low:,}", high=f"{high:,}", unit=unit, value=f"{number:,}")
+                      low=f"{low:,}", high=f"{high:,}", unit=unit, value=_shown(number, text))
     return number
 
 
@@ -139,7 +155,7 @@ def _choice(setting: str, value: object, keys: tuple[str, ...]) -> str:
     text = value.strip().lower() if isinstance(value, str) else value
     if text not in keys:
         raise _refuse(setting, QT_TRANSLATE_NOOP("core", "{setting} must be one of {choices}, not {value}"),
-                      choices=", ".join(keys), value=repr(_text(value)))
+                      choices=", ".join(keys), value=quoted(_text(value)))
     return text
 
 
@@ -175,15 +191,16 @@ def parse_dtype(value: object) -> str:
 def _finite_float(setting: str, value: object) -> float:
     text = _text(value)
     if isinstance(value, bool):
-        raise _refuse(setting, QT_TRANSLATE_NOOP("core", "{setting} must be a number, not {value}"), value=repr(value))
+        raise _refuse(setting, QT_TRANSLATE_NOOP("core", "{setting} must be a number, not {value}"),
+                      value=quoted(value))
     try:
         number = float(value) if isinstance(value, (int, float)) else float(text)
     except (TypeError, ValueError):
         raise _refuse(setting, QT_TRANSLATE_NOOP("core", "{setting} must be a number, not {value}"),
-                      value=repr(text)) from None
+                      value=quoted(text)) from None
     if not math.isfinite(number):
         raise _refuse(setting, QT_TRANSLATE_NOOP(
-            "core", "{setting} must be a finite number, not {value}"), value=repr(text))
+            "core", "{setting} must be a finite number, not {value}"), value=quoted(text))
     return number
 
 
@@ -193,7 +210,7 @@ def parse_learning_rate(value: object) -> float:
     if not LR_MIN <= number <= LR_MAX:
         raise _refuse("learning rate", QT_TRANSLATE_NOOP("core", "{setting} must be from {low} to {high}{unit}, not"
                                                                  " {value}"),
-                      low=short_number(LR_MIN), high=short_number(LR_MAX), unit="", value=repr(_text(value)))
+                      low=short_number(LR_MIN), high=short_number(LR_MAX), unit="", value=quoted(_text(value)))
     return number
 
 
@@ -203,14 +220,14 @@ def parse_seed(value: object) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
     elif isinstance(value, str) and re.fullmatch(r"\+?\d+", text):
-        number = int(text)
+        number = int(text) if len(text) <= DIGITS_MAX else 10**DIGITS_MAX
     else:
         raise _refuse("seed", QT_TRANSLATE_NOOP("core", "{setting} must be a whole number from {low} to {high}, not"
                                                         " {value}"),
-                      low=str(SEED_MIN), high="2**63-1", value=repr(text))
+                      low=str(SEED_MIN), high="2**63-1", value=quoted(text))
     if not SEED_MIN <= number <= SEED_MAX:
         raise _refuse("seed", QT_TRANSLATE_NOOP("core", "{setting} must be from {low} to {high}{unit}, not {value}"),
-                      low=str(SEED_MIN), high="2**63-1", unit="", value=str(number))
+                      low=str(SEED_MIN), high="2**63-1", unit="", value=_shown(number, text, grouped=False))
     return number
 
 
