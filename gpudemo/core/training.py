@@ -285,7 +285,7 @@ def run_training(
     next_fit = 0.0  # when the fit may be evaluated again
     paused = 0.0  # seconds spent paused or drawing landscapes, left out of the timing
 
-    def flush(final: bool = False) -> LossBatch:
+    def flush(final: bool = False, salvage: bool = False) -> LossBatch:
         nonlocal diverged_at, data, next_fit, landscape, paused
         values = torch.stack(pending).to("cpu", torch.float32).numpy()
         pending.clear()
@@ -298,7 +298,7 @@ def run_training(
         if path is not None:
             path.extend(torch.stack(positions).to("cpu", torch.float32).numpy()[: len(values)])
             positions.clear()
-            if needs_new_grid(new_landscape or run.last_landscape, path):
+            if not salvage and needs_new_grid(new_landscape or run.last_landscape, path):
                 began = time.perf_counter()
                 new_landscape = run.landscape(path, minimum)
                 paused += time.perf_counter() - began
@@ -306,7 +306,7 @@ def run_training(
                 run.last_landscape = new_landscape
         outputs = None
         began = time.perf_counter()
-        if fit and (final or diverged_at is not None or began >= next_fit):
+        if fit and not salvage and (final or diverged_at is not None or began >= next_fit):
             outputs = run.fit()
             next_fit = began + (time.perf_counter() - began) * (1 / FIT_SHARE - 1)
         batch = LossBatch(first, history.extend(values), outputs, data, time.perf_counter() - start - paused,
@@ -355,7 +355,21 @@ def run_training(
         on_phase(TO_CPU)
         model = run.model.to("cpu")
     except (RuntimeError, MemoryError) as error:
-        raise _failure(config, run, error, history.count + len(pending)) from None
+        failure = error
+    else:
+        failure = None
+    if failure is not None:
+        # Nothing lost: the epochs done before the fault keep their losses, if the device can still
+        # give them back (a device that is lost cannot; then the run ends with what was read).
+        salvaged = None
+        if pending:
+            try:
+                salvaged = flush(final=False, salvage=True)
+            except Exception:
+                pending.clear()
+        if salvaged is not None:
+            yield salvaged
+        raise _failure(config, run, failure, history.count) from None
     run.release()
     return TrainingResult(status, config, model, history.values, seconds, diverged_at,
                           path.points if path is not None else None)

@@ -14,15 +14,18 @@ def readable_font(font):
 
 
 def build_app(argv: list[str] | None = None):
-    """The application and its window, not shown yet: the language from the saved choice, else the system's."""
+    """The application and its window, not shown yet: the language from the saved choice, else the system's;
+    the log file started, and an exception nobody catches logged and told in the window."""
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
+    from gpudemo.logfile import start_logging
     from gpudemo.ui import i18n
     from gpudemo.ui.main_window import MainWindow, ShownWindow
     from gpudemo.ui.preferences import Preferences, open_store
     from gpudemo.ui.resources import icon_path
 
+    start_logging()
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
     app.setApplicationName("gpudemo")
     app.setApplicationDisplayName("gpudemo")
@@ -37,7 +40,6 @@ def run_app(argv: list[str] | None = None) -> int:
     from PySide6.QtCore import QTimer
 
     from gpudemo.core.training import warm_up
-
     # Not a daemon: the interpreter waits for it rather than dying under an import.
     threading.Thread(target=warm_up, name="gpudemo-warm-up").start()
     app, shown = build_app(argv)

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import html
 import platform
+import shutil
+import subprocess
 import sys
 
 from PySide6.QtCore import QCoreApplication, Qt, qVersion
 from PySide6.QtGui import QGuiApplication, QIcon, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QMainWindow, QPushButton, QTextBrowser, QVBoxLayout
 
+from gpudemo.logfile import current_log, log_path
 from gpudemo.ui.resources import icon_path
 
 
@@ -26,11 +29,29 @@ def versions() -> str:
         lines.append(f"CUDA runtime {torch.version.cuda}")
         if torch.cuda.is_available():
             lines += [f"GPU {index}: {torch.cuda.get_device_name(index)}" for index in range(torch.cuda.device_count())]
+        driver = _driver_version()
+        if driver:
+            lines.append(f"NVIDIA driver {driver}")
     else:
         lines.append("CUDA: none (a CPU-only build of torch)")
     lines += [f"Qt {qVersion()}", f"PySide6 {PySide6.__version__}", f"pyqtgraph {pyqtgraph.__version__}",
-              f"Python {sys.version.split()[0]}", f"{platform.system()} {platform.release()} ({platform.machine()})"]
+              f"Python {sys.version.split()[0]}", f"{platform.system()} {platform.release()} ({platform.machine()})",
+              f"log file {current_log() or log_path()}"]
     return "\n".join(lines)
+
+
+def _driver_version() -> str | None:
+    """The NVIDIA driver's version, from nvidia-smi where it is installed (torch does not say)."""
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return None
+    try:
+        done = subprocess.run([smi, "--query-gpu=driver_version", "--format=csv,noheader"], capture_output=True,
+                              text=True, timeout=3)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    lines = done.stdout.strip().splitlines()
+    return lines[0].strip() if done.returncode == 0 and lines else None
 
 
 def show_about(window: QMainWindow) -> QDialog:

@@ -30,6 +30,7 @@ from gpudemo.core.runs import PAUSED, Run, Session
 from gpudemo.core.script import PREDICTING, generate_script
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
 from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TRAINING, LossBatch, is_warm
+from gpudemo.logfile import current_log
 from gpudemo.ui import format as fmt
 from gpudemo.ui import i18n, theme
 from gpudemo.ui.actions import IDLE, MEASURING, Actions, State, bind, update_actions
@@ -39,6 +40,7 @@ from gpudemo.ui.code_panel import CodePanel
 from gpudemo.ui.compare_view import CompareView
 from gpudemo.ui.devices_panel import DevicePanel
 from gpudemo.ui.dialogs import show_about, show_help
+from gpudemo.ui.faults import FaultReporter
 from gpudemo.ui.file_commands import FileCommands
 from gpudemo.ui.i18n import say
 from gpudemo.ui.landscape_view import LandscapeView
@@ -585,6 +587,12 @@ class MainWindow(QMainWindow):
         self.close()
         return window
 
+    @Slot(str)
+    def show_fault(self, error: str) -> None:
+        """An exception nobody caught (ui/faults.py): say so; it is in the log file with its traceback."""
+        self._set_status(self.tr("Something went wrong: {error}. The details are in {path}; the window goes on.")
+                         .format(error=error, path=current_log() or self.tr("the terminal")), error=True)
+
     @Slot()
     def show_help(self) -> None:
         show_help(self)
@@ -636,15 +644,23 @@ class MainWindow(QMainWindow):
 
 
 class ShownWindow(QObject):
-    """The application's window, followed when a new language replaces it with a rebuilt one."""
+    """The application's window, followed when a new language replaces it with a rebuilt one; an
+    uncaught exception anywhere is logged and told in the window shown."""
 
     def __init__(self, window: MainWindow):
         super().__init__()
+        self.faults = FaultReporter(self)
+        self.faults.install()
         self.window = window
+        self._follow(window)
+
+    def _follow(self, window: MainWindow) -> None:
         window.replaced.connect(self.replace)
+        self.faults.reported.connect(window.show_fault)
 
     @Slot(object)
     def replace(self, window: MainWindow) -> None:
         old, self.window = self.window, window
-        window.replaced.connect(self.replace)
+        self.faults.reported.disconnect(old.show_fault)
+        self._follow(window)
         old.deleteLater()  # it closes now; Qt frees it once back in the event loop

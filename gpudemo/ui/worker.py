@@ -51,6 +51,7 @@ class _Worker(QObject):
         try:
             result = self._work()
         except TrainingError as error:
+            log.warning("%s ended: %s", type(self).__name__, error)
             self.failed.emit(error.message)
         except Exception as error:  # a bug: say so in the window rather than lose the thread
             log.exception("%s failed", type(self).__name__)

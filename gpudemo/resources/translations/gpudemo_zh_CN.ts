@@ -587,6 +587,14 @@
         <translation>界面已切换为简体中文。</translation>
     </message>
     <message>
+        <source>Something went wrong: {error}. The details are in {path}; the window goes on.</source>
+        <translation>出错了：{error}。详细信息在 {path} 中；窗口可以继续使用。</translation>
+    </message>
+    <message>
+        <source>the terminal</source>
+        <translation>终端</translation>
+    </message>
+    <message>
         <source>{rate} epochs/s · ETA {eta}</source>
         <translation>{rate} 轮/秒 · 剩余 {eta}</translation>
     </message>
