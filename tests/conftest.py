@@ -1,5 +1,6 @@
 import os
 import tempfile
+import threading
 
 # Qt runs headless in the tests; set before anything imports Qt.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -39,3 +40,34 @@ def _alive(qobject) -> bool:
     import shiboken6
 
     return shiboken6.isValid(qobject)
+
+
+@pytest.fixture(autouse=True)
+def nothing_left_behind():
+    """Fail a test that leaves a Python thread running, a closed window's timer ticking, or CUDA memory held."""
+    before = set(threading.enumerate())
+    yield
+    import sys
+
+    # A QThread that ran Python shows as a "dummy" thread for good: those are checked above, by their owners.
+    left = [t for t in threading.enumerate()
+            if t not in before and t.is_alive() and not isinstance(t, threading._DummyThread)]
+    for thread in left:
+        thread.join(timeout=30)  # a thread the test started may still be finishing its last step
+    still = [t.name for t in left if t.is_alive()]
+    if still:
+        pytest.fail(f"thread(s) still running after the test: {still}")
+    if "PySide6.QtWidgets" in sys.modules:
+        from PySide6.QtCore import QTimer
+        from PySide6.QtWidgets import QApplication, QMainWindow
+
+        app = QApplication.instance()
+        if app is not None:
+            ticking = [timer.objectName() or repr(timer) for widget in app.topLevelWidgets()
+                       if _alive(widget) and isinstance(widget, QMainWindow) and not widget.isVisible()
+                       for timer in widget.findChildren(QTimer) if timer.isActive()]
+            if ticking:
+                pytest.fail(f"a closed window left {len(ticking)} timer(s) running: {ticking}")
+    if torch.cuda.is_available():
+        torch.cuda.synchronize()
+        assert torch.cuda.memory_allocated() == 0, "CUDA memory still held after the test"
