@@ -6,9 +6,11 @@ half a file.
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
@@ -27,3 +29,19 @@ def write_atomically(path: str | os.PathLike, write: Callable[[IO], None], binar
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+@contextmanager
+def replaced_when_done(path: str | os.PathLike) -> Iterator[str]:
+    """A temporary path beside `path` (same ending) for a writer that wants a name; renamed to `path` when
+    the block ends well, removed when it fails. OSError when the writer left it empty."""
+    target = Path(path)
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=target.suffix, dir=target.parent)
+    os.close(handle)
+    try:
+        yield temporary
+        if not Path(temporary).stat().st_size:
+            raise OSError(errno.EIO, "nothing was written", str(target))
+        os.replace(temporary, target)
+    finally:
+        Path(temporary).unlink(missing_ok=True)

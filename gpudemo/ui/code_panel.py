@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gpudemo.core.files import write_atomically
 from gpudemo.core.script import PREDICTING, Script
 from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING
 
@@ -173,8 +174,7 @@ class CodePanel(QDockWidget):
 
     def save(self, path: str) -> bool:
         try:
-            with open(path, "w", encoding="utf-8") as out:
-                out.write(self.text())
+            write_atomically(path, lambda out: out.write(self.text()))
         except OSError as error:
             self.stepLabel.setText(self.tr("Could not save {path}: {reason}").format(path=path, reason=error.strerror))
             return False

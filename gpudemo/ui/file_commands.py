@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow
 
 from gpudemo.core import checkpoint
 from gpudemo.core.export import write_losses_csv
+from gpudemo.core.files import replaced_when_done
 from gpudemo.ui.i18n import problem_text, say
 
 
@@ -69,12 +70,13 @@ class FileCommands(QObject):
             return self._say(self.tr("Export the plot as a .png or an .svg file, not {name}.").format(
                 name=Path(path).name), error=True)
         try:
-            if suffix == ".svg":
-                _write_svg(widget, path)
-            else:
-                exporter = exporters.ImageExporter(widget.getPlotItem())
-                exporter.parameters()["width"] = max(1200, int(widget.width()))  # crisp on a slide
-                exporter.export(str(path))
+            with replaced_when_done(path) as temporary:  # a kill in the middle leaves no half picture
+                if suffix == ".svg":
+                    _write_svg(widget, temporary)
+                else:
+                    exporter = exporters.ImageExporter(widget.getPlotItem())
+                    exporter.parameters()["width"] = max(1200, int(widget.width()))  # crisp on a slide
+                    exporter.export(temporary)
         except OSError as error:
             return self._say(self.tr("Could not write {path}: {reason}").format(path=path, reason=error.strerror),
                              error=True)

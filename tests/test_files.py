@@ -1,0 +1,204 @@
+"""Files: a kill in the middle of a write never leaves a damaged file, and every file the app reads is
+untrusted (truncated, oversized, of the wrong kind, carrying code): a clear message, no code run."""
+
+import configparser
+import csv
+import os
+import pickle
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+import torch
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gpudemo.core import checkpoint
+from gpudemo.core.checkpoint import CheckpointError
+from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.training import train
+from tests.windows import open_window
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Each child writes its file again and again, a new version each time, and says so; the test kills it
+# at a random moment and reads what is there.
+WRITERS = {
+    "checkpoint": """
+        from gpudemo.core import checkpoint
+        from gpudemo.core.settings import TrainingConfig
+        from gpudemo.core.problems import PROBLEMS
+        config = TrainingConfig(problem="sine", width=1024, depth=4)
+        model = PROBLEMS["sine"].make_model(config)
+        for version in range(1, 10**6):
+            checkpoint.save(PATH, model, config, version)
+            print(version, flush=True)
+    """,
+    "export": """
+        import numpy as np
+        from gpudemo.core.export import write_losses_csv
+        from gpudemo.core.runs import Run
+        from gpudemo.core.settings import TrainingConfig
+        run = Run(1, TrainingConfig(epochs=200_000))
+        run.history.extend(np.linspace(1, 0, 200_000, dtype=np.float32))
+        run.count = 200_000
+        for version in range(1, 10**6):
+            run.number = version
+            write_losses_csv(PATH, [run])
+            print(version, flush=True)
+    """,
+    "settings": """
+        from PySide6.QtCore import QSettings
+        store = QSettings(PATH, QSettings.Format.IniFormat)
+        for version in range(1, 10**6):
+            for key in range(2000):
+                store.setValue(f"form/key{key}", f"{version}-{key}")
+            store.setValue("version", version)
+            store.sync()
+            print(version, flush=True)
+    """,
+}
+
+
+def whole(kind: str, path: Path) -> bool:
+    """The file is one complete version of what the writer writes."""
+    if kind == "checkpoint":
+        return checkpoint.load(path).epochs >= 1
+    if kind == "export":
+        rows = list(csv.reader(path.read_text().splitlines()))
+        numbers = {row[0] for row in rows[1:]}
+        return len(rows) == 1 + 200_000 and len(numbers) == 1 and rows[-1][9] == "200000"
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read(path)
+    version = parser["General"]["version"]
+    return all(parser["form"][f"key{key}"] == f"{version}-{key}" for key in range(2000))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", WRITERS)
+def test_a_kill_during_a_write_never_leaves_a_damaged_file(tmp_path, kind):
+    path = tmp_path / {"checkpoint": "model.pt", "export": "losses.csv", "settings": "gpudemo.ini"}[kind]
+    script = f"PATH = {str(path)!r}\n" + textwrap.dedent(WRITERS[kind])
+    randomly = random.Random(kind)
+    for _ in range(4):
+        with subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True,
+                              env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}) as child:
+            try:
+                assert child.stdout.readline().strip()  # one version is whole on disk
+                time.sleep(randomly.uniform(0.0, 0.4))  # then somewhere in a later write
+            finally:
+                child.send_signal(signal.SIGKILL)
+                child.wait()
+        assert whole(kind, path)
+    # A killed write may leave its temporary file beside the target (never the target itself).
+    assert all(p.name.startswith(".") or p == path or p.suffix == ".lock" for p in tmp_path.iterdir())
+
+
+@pytest.fixture(scope="module")
+def good_checkpoint(tmp_path_factory) -> bytes:
+    path = tmp_path_factory.mktemp("good") / "model.pt"
+    result = train(TrainingConfig(epochs=3))
+    checkpoint.save(path, result.model, result.config, 3)
+    return path.read_bytes()
+
+
+def test_a_checkpoint_cut_anywhere_is_refused(tmp_path, good_checkpoint):
+    path = tmp_path / "cut.pt"
+    for end in range(0, len(good_checkpoint), max(1, len(good_checkpoint) // 97)):
+        path.write_bytes(good_checkpoint[:end])
+        with pytest.raises(CheckpointError, match="damaged or cut short|not a gpudemo checkpoint"):
+            checkpoint.load(path)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.binary(max_size=4096), flips=st.lists(st.integers(min_value=0), max_size=8))
+def test_random_or_damaged_bytes_are_refused_with_a_reason(tmp_path, good_checkpoint, data, flips):
+    damaged = bytearray(good_checkpoint)
+    for flip in flips:
+        damaged[flip % len(damaged)] ^= 0xFF
+    for content in (data, bytes(damaged)):
+        path = tmp_path / "file.pt"
+        path.write_bytes(content)
+        try:
+            loaded = checkpoint.load(path)
+        except CheckpointError as error:
+            assert str(error).startswith(str(path))
+        else:
+            assert content == bytes(damaged)  # a flip that only touched padding: still a valid model
+            assert isinstance(loaded.config, TrainingConfig)
+
+
+def test_an_oversized_file_is_refused_before_it_is_read(tmp_path):
+    path = tmp_path / "huge.pt"
+    with open(path, "wb") as out:
+        out.truncate(checkpoint.MAX_BYTES + 1)  # sparse: no disk used
+    with pytest.raises(CheckpointError, match="larger than any gpudemo model"):
+        checkpoint.load(path)
+
+
+class _Exploit:
+    def __reduce__(self):
+        return (os.system, ("touch " + str(Path(os.environ.get("EXPLOIT_MARKER", "/nonexistent")) / "ran"),))
+
+
+@pytest.mark.parametrize("payload", ["plain pickle", "torch.save", "inside a dict"])
+def test_a_file_that_carries_code_runs_nothing(tmp_path, monkeypatch, payload):
+    monkeypatch.setenv("EXPLOIT_MARKER", str(tmp_path))
+    path = tmp_path / "evil.pt"
+    if payload == "plain pickle":
+        path.write_bytes(pickle.dumps(_Exploit()))
+    elif payload == "torch.save":
+        torch.save(_Exploit(), path)
+    else:
+        torch.save({"format": "gpudemo-checkpoint", "version": 1, "config": {}, "epochs": 1,
+                    "state_dict": {"weight": _Exploit()}}, path)
+    with pytest.raises(CheckpointError):
+        checkpoint.load(path)
+    assert not (tmp_path / "ran").exists()
+
+
+@pytest.mark.parametrize("data", [
+    {"format": "gpudemo-checkpoint", "version": 1, "config": "lr=0.1", "state_dict": {}, "epochs": 1},
+    {"format": "gpudemo-checkpoint", "version": 1, "config": {"epochs": "many"}, "state_dict": {}, "epochs": 1},
+    {"format": "gpudemo-checkpoint", "version": 1, "config": {}, "state_dict": [1, 2], "epochs": 1},
+    {"format": "gpudemo-checkpoint", "version": 1, "config": {}, "state_dict": {}, "epochs": -5},
+    {"format": "gpudemo-checkpoint", "version": "1", "config": {}, "state_dict": {}, "epochs": 1},
+    {"format": "gpudemo-checkpoint", "version": 1, "config": {"problem": "sine", "width": 10**9},
+     "state_dict": {}, "epochs": 1},
+    [1, 2, 3],
+    torch.zeros(3),
+])
+def test_a_file_of_the_wrong_kind_gets_a_reason(tmp_path, data):
+    path = tmp_path / "wrong.pt"
+    torch.save(data, path)
+    with pytest.raises(CheckpointError) as refused:
+        checkpoint.load(path)
+    assert str(refused.value).startswith(str(path)) and "Traceback" not in str(refused.value)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(content=st.one_of(st.binary(max_size=2000), st.text(max_size=2000).map(str.encode),
+                         st.sampled_from([b"[General]\nversion=1\nform/epochs=\xff\xfe\n",
+                                          b"[General]\nversion=1\n[form]\nepochs=-1\nlr=nan\nseed=x\n",
+                                          b"[General]\nversion=1\n[window]\ngeometry=@ByteArray(\\0\\0garbage)\n",
+                                          b"\x00" * 1000])))
+def test_a_damaged_settings_file_opens_the_window_with_defaults(qtbot, content):
+    from PySide6.QtCore import QSettings
+
+    from gpudemo.core import settings as rules
+    from gpudemo.ui.preferences import Preferences
+
+    folder = Path(os.environ["XDG_CONFIG_HOME"]) / "fuzzed"
+    folder.mkdir(exist_ok=True)
+    path = folder / "gpudemo.ini"
+    path.write_bytes(content)
+    window = open_window(qtbot, preferences=Preferences(QSettings(str(path), QSettings.Format.IniFormat)))
+    rules.parse_epochs(window.epochsSpin.value())
+    rules.parse_learning_rate(window.lrInput.text())
+    rules.parse_seed(window.seedInput.text())
+    window.close()
