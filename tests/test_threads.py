@@ -16,6 +16,7 @@ def window(qtbot):
     return open_window(qtbot)
 
 
+@pytest.mark.slow
 def test_start_and_stop_a_hundred_times_in_quick_succession(qtbot, window):
     window.epochsSpin.setValue(10_000_000)
     for _ in range(100):
@@ -114,6 +115,7 @@ def test_closing_while_profiling(qtbot, window):
     _close_while(qtbot, window, window.profileButton.click, window.is_busy)
 
 
+@pytest.mark.slow
 def test_memory_does_not_grow_from_run_to_run(qtbot, window):
     """50 runs: past the first ones (torch's lazy set-up, the session filling to its 20 runs) the
     process's memory stays flat. The session keeps 20 runs: what the oldest held goes with them."""

@@ -8,6 +8,7 @@ from the window's state. It needs no thread to test.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication, QObject, Slot
@@ -27,9 +28,14 @@ class State:
     held: bool = False  # the paused run has stopped before its next epoch: a step can be asked for
 
 
+def plain(text: str) -> str:
+    """A menu text without its mnemonic: "&Start training" -> "Start training", "开始训练(&S)" -> "开始训练"."""
+    return re.sub(r"\s*\(&\w\)", "", text).replace("&", "")
+
+
 def tooltip(action: QAction) -> str:
     """The action's tip, with its shortcut as the menus show it."""
-    tip = action.toolTip() or action.text().replace("&", "")
+    tip = action.toolTip() or plain(action.text())
     keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
     return f"{tip} ({keys})" if keys else tip
 
@@ -134,7 +140,7 @@ class _ButtonBinding(QObject):
 
     @Slot()
     def sync(self) -> None:
-        self.button.setText(self.action.text().replace("&", ""))
+        self.button.setText(plain(self.action.text()))
         self.button.setToolTip(tooltip(self.action))
         self.button.setEnabled(self.action.isEnabled())
 

@@ -13,6 +13,7 @@ from PySide6.QtGui import QGuiApplication, QIcon, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QMainWindow, QPushButton, QTextBrowser, QVBoxLayout
 
 from gpudemo.logfile import current_log, log_path
+from gpudemo.ui.actions import plain
 from gpudemo.ui.resources import icon_path
 
 
@@ -81,10 +82,15 @@ def help_html(window: QMainWindow) -> str:
     rows = []
     for action in window.actions.all():
         keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
-        rows.append((action.text().replace("&", ""), keys, action.toolTip()))
+        rows.append((plain(action.text()), keys, action.toolTip()))
     panel = window.trainingPanel
-    for label, widget in ((QCoreApplication.translate("Dialogs", "Samples"), panel.samplesSpin),
+    for label, widget in ((QCoreApplication.translate("Dialogs", "Device"), window.deviceList),
+                          (QCoreApplication.translate("Dialogs", "Problem"), panel.problemCombo),
+                          (QCoreApplication.translate("Dialogs", "Samples"), panel.samplesSpin),
+                          (QCoreApplication.translate("Dialogs", "MLP width"), panel.widthSpin),
+                          (QCoreApplication.translate("Dialogs", "MLP depth"), panel.depthSpin),
                           (QCoreApplication.translate("Dialogs", "Batch"), panel.batchSpin),
+                          (QCoreApplication.translate("Dialogs", "Optimizer"), panel.optimizerCombo),
                           (QCoreApplication.translate("Dialogs", "Epochs"), panel.epochsSpin),
                           (QCoreApplication.translate("Dialogs", "Learning rate"), panel.lrInput),
                           (QCoreApplication.translate("Dialogs", "Seed"), panel.seedInput),

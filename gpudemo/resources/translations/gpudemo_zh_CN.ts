@@ -324,12 +324,32 @@
         <translation>复制，用于报告问题</translation>
     </message>
     <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation>问题</translation>
+    </message>
+    <message>
         <source>Samples</source>
         <translation>样本数</translation>
     </message>
     <message>
+        <source>MLP width</source>
+        <translation>MLP 宽度</translation>
+    </message>
+    <message>
+        <source>MLP depth</source>
+        <translation>MLP 深度</translation>
+    </message>
+    <message>
         <source>Batch</source>
         <translation>批大小</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
     </message>
     <message>
         <source>Epochs</source>
