@@ -1,6 +1,8 @@
 """The benchmark suite runs (tiny sizes) and writes its table as JSON; the figures are not judged here."""
 
 import json
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -13,12 +15,18 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.mark.slow
 def test_the_benchmark_suite_runs(tmp_path):
     out_json = tmp_path / "bench.json"
-    out = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "--quick", "--only", "headless", "window", "first_loss", "large", "scale", "gpu",
-         "--json", str(out_json)],
-        capture_output=True, text=True, cwd=ROOT, timeout=300,
-    )
-    assert out.returncode == 0, out.stderr
+    command = [sys.executable, "-m", "benchmarks", "--quick", "--only", "headless", "window", "first_loss", "large",
+               "scale", "gpu", "--json", str(out_json)]
+    # In a session of its own: on a timeout the harness and the children it started all go, not just the harness.
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                          start_new_session=True) as child:
+        try:
+            stdout, stderr = child.communicate(timeout=300)
+        except subprocess.TimeoutExpired:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.communicate()
+            raise
+    assert child.returncode == 0, stderr
     rows = json.loads(out_json.read_text())["rows"]
     figures = {row["figure"] for row in rows}
     assert "headless: core / bare" in figures and "window: window / bare" in figures
@@ -26,4 +34,4 @@ def test_the_benchmark_suite_runs(tmp_path):
     assert "first loss: Start to first point, later run" in figures
     assert "window: window / headless core" in figures and "large: core / bare" in figures
     assert all(isinstance(row["value"], (int, float)) or row["value"] is None for row in rows)
-    assert "headless: core / bare" in out.stdout
+    assert "headless: core / bare" in stdout
