@@ -1,6 +1,7 @@
 """Helpers for the window tests."""
 
 from gpudemo.core.devices import DeviceInfo, DeviceList
+from gpudemo.core.messages import Message
 
 GIB = 2**30
 
@@ -14,7 +15,7 @@ TWO_GPUS = DeviceList(
 
 CPU_ONLY = DeviceList(
     (DeviceInfo("cpu", "cpu", "Test CPU", 16 * GIB, 8 * GIB, threads=8),),
-    note="No GPU listed: this PyTorch (2.13.0+cpu) is a CPU-only build.",
+    note=Message("No GPU listed: this PyTorch ({version}) is a CPU-only build.", {"version": "2.13.0+cpu"}),
 )
 
 
