@@ -21,8 +21,9 @@ def build_app(argv: list[str] | None = None):
 
     from gpudemo.logfile import start_logging
     from gpudemo.ui import i18n
-    from gpudemo.ui.main_window import MainWindow, ShownWindow
+    from gpudemo.ui.main_window import MainWindow
     from gpudemo.ui.preferences import Preferences, open_store
+    from gpudemo.ui.rebuild import ShownWindow
     from gpudemo.ui.resources import icon_path
 
     start_logging()

@@ -6,9 +6,8 @@ import dataclasses
 import math
 import time
 from collections.abc import Sequence
-from tempfile import TemporaryDirectory
 
-from PySide6.QtCore import QCoreApplication, QObject, QSettings, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -40,7 +39,6 @@ from gpudemo.ui.code_panel import CodePanel
 from gpudemo.ui.compare_view import CompareView
 from gpudemo.ui.devices_panel import DevicePanel
 from gpudemo.ui.dialogs import show_about, show_help
-from gpudemo.ui.faults import FaultReporter
 from gpudemo.ui.file_commands import FileCommands
 from gpudemo.ui.i18n import say
 from gpudemo.ui.landscape_view import LandscapeView
@@ -49,6 +47,7 @@ from gpudemo.ui.menus import build_menus, fit_to_screen, widen_code_panel
 from gpudemo.ui.prediction_panel import PredictionPanel
 from gpudemo.ui.preferences import Preferences
 from gpudemo.ui.profile_view import ProfileView
+from gpudemo.ui.rebuild import rebuild_in
 from gpudemo.ui.style import set_style_flag, style_sheet
 from gpudemo.ui.sweep_view import SweepView
 from gpudemo.ui.training_panel import TrainingPanel
@@ -541,51 +540,9 @@ class MainWindow(QMainWindow):
          theme.DARK_KEY: self.actions.theme_dark}[choice].setChecked(True)
 
     def set_language(self, language: str) -> MainWindow:
-        """Show the window in `language` (i18n.LANGUAGES) at once: returns the window that shows it.
-
-        Qt's translations are applied when a text is set, so the window is built again, in the
-        new language, over the same devices, runs and settings, with its views' results and its
-        layout; then this one closes. Not while a job goes (the language actions are disabled).
-        """
-        if language == i18n.current() or self.is_busy():
-            self.actions.language_actions[i18n.current()].setChecked(True)
-            return self
-        previous = i18n.current()
-        with TemporaryDirectory() as folder:
-            carry = self._preferences or Preferences(QSettings(f"{folder}/carry.ini", QSettings.Format.IniFormat))
-            carry.save(self)
-            if not i18n.install(language):
-                i18n.install(previous)
-                self.actions.language_actions[previous].setChecked(True)
-                self._set_status(self.tr("The {language} translation could not be loaded.").format(
-                    language=i18n.LANGUAGES.get(language, language)), error=True)
-                return self
-            window = MainWindow(self._devices, self.session, self._preferences)
-            if self._preferences is None:
-                carry.restore(window)
-                carry.store.sync()
-        for old, new in ((self.compareView, window.compareView), (self.sweepView, window.sweepView),
-                         (self.profileView, window.profileView)):
-            old.replay_into(new)
-        for run in self.session.runs:
-            if not self.lossView.is_shown(run):
-                window.lossView.set_shown(run, False)
-        selected = self.runsTable.selected_run()
-        if selected is not None:
-            window.runsTable.select(selected)
-        window.viewTabs.setCurrentIndex(self.viewTabs.currentIndex())
-        current = self.session.current
-        if current is not None and current.result is not None:
-            window._show_result(current.result)
-        window._set_status(QCoreApplication.translate("MainWindow", "The window is in English now.")
-                           if language == i18n.ENGLISH
-                           else QCoreApplication.translate("MainWindow", "The window is in Simplified Chinese now."))
-        if self.isVisible():
-            window.show()
-        self._preferences = None  # the new window saves them from now on
-        self.replaced.emit(window)
-        self.close()
-        return window
+        """Show the window in `language` (i18n.LANGUAGES) at once: returns the window that shows it
+        (a new one, see ui/rebuild.py; this one, unchanged, while a job goes)."""
+        return rebuild_in(self, language)
 
     @Slot(str)
     def show_fault(self, error: str) -> None:
@@ -642,25 +599,3 @@ class MainWindow(QMainWindow):
         self.measurements.shutdown()
         super().closeEvent(event)
 
-
-class ShownWindow(QObject):
-    """The application's window, followed when a new language replaces it with a rebuilt one; an
-    uncaught exception anywhere is logged and told in the window shown."""
-
-    def __init__(self, window: MainWindow):
-        super().__init__()
-        self.faults = FaultReporter(self)
-        self.faults.install()
-        self.window = window
-        self._follow(window)
-
-    def _follow(self, window: MainWindow) -> None:
-        window.replaced.connect(self.replace)
-        self.faults.reported.connect(window.show_fault)
-
-    @Slot(object)
-    def replace(self, window: MainWindow) -> None:
-        old, self.window = self.window, window
-        self.faults.reported.disconnect(old.show_fault)
-        self._follow(window)
-        old.deleteLater()  # it closes now; Qt frees it once back in the event loop
