@@ -21,42 +21,29 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
-def no_training_thread_left_running():
-    """Fail a test that leaves a training QThread running (and stop it, for the next test)."""
-    yield
-    import sys
-
-    worker = sys.modules.get("gpudemo.ui.worker")
-    if worker is None:
-        return
-    running = [c for c in list(worker.LIVE_CONTROLLERS) if _alive(c) and c.is_running()]
-    for controller in running:
-        controller.shutdown()
-    if running:
-        pytest.fail(f"{len(running)} training thread(s) still running after the test")
-
-
-def _alive(qobject) -> bool:
-    import shiboken6
-
-    return shiboken6.isValid(qobject)
-
-
-@pytest.fixture(autouse=True)
 def nothing_left_behind():
-    """Fail a test that leaves a Python thread running, a closed window's timer ticking, or CUDA memory held."""
+    """Fail a test that leaves a training QThread or a Python thread running, a closed window's timer
+    ticking, or CUDA memory held (and stop the QThread, for the next test)."""
     before = set(threading.enumerate())
     yield
     import sys
 
+    problems = []
+    worker = sys.modules.get("gpudemo.ui.worker")
+    if worker is not None:
+        running = [c for c in list(worker.LIVE_CONTROLLERS) if _alive(c) and c.is_running()]
+        for controller in running:
+            controller.shutdown()
+        if running:
+            problems.append(f"{len(running)} training thread(s) still running after the test")
     # A QThread that ran Python shows as a "dummy" thread for good: those are checked above, by their owners.
     left = [t for t in threading.enumerate()
             if t not in before and t.is_alive() and not isinstance(t, threading._DummyThread)]
     for thread in left:
-        thread.join(timeout=30)  # a thread the test started may still be finishing its last step
+        thread.join(timeout=30)  # a deadline: a thread the test started may be finishing its last step
     still = [t.name for t in left if t.is_alive()]
     if still:
-        pytest.fail(f"thread(s) still running after the test: {still}")
+        problems.append(f"thread(s) still running after the test: {still}")
     if "PySide6.QtWidgets" in sys.modules:
         from PySide6.QtCore import QTimer
         from PySide6.QtWidgets import QApplication, QMainWindow
@@ -67,7 +54,16 @@ def nothing_left_behind():
                        if _alive(widget) and isinstance(widget, QMainWindow) and not widget.isVisible()
                        for timer in widget.findChildren(QTimer) if timer.isActive()]
             if ticking:
-                pytest.fail(f"a closed window left {len(ticking)} timer(s) running: {ticking}")
+                problems.append(f"a closed window left {len(ticking)} timer(s) running: {ticking}")
     if torch.cuda.is_available():
         torch.cuda.synchronize()
-        assert torch.cuda.memory_allocated() == 0, "CUDA memory still held after the test"
+        if torch.cuda.memory_allocated():
+            problems.append("CUDA memory still held after the test")
+    if problems:
+        pytest.fail("; ".join(problems))
+
+
+def _alive(qobject) -> bool:
+    import shiboken6
+
+    return shiboken6.isValid(qobject)

@@ -167,7 +167,8 @@ def test_the_app_logs_an_uncaught_exception_and_tells_it_in_the_window(tmp_path)
         "app, shown = build_app([])\n"
         "def broken(): raise LookupError('from a slot')\n"
         "QTimer.singleShot(0, broken)\n"
-        "QTimer.singleShot(300, app.quit)\n"
+        "shown.faults.reported.connect(app.quit)\n"  # the condition: the fault was told
+        "QTimer.singleShot(60_000, app.quit)\n"  # a deadline only
         "app.exec()\n"
         "print(shown.window.statusLabel.text())\n"
     )

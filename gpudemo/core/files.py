@@ -17,31 +17,29 @@ from typing import IO
 
 def write_atomically(path: str | os.PathLike, write: Callable[[IO], None], binary: bool = False) -> None:
     """Call `write(file)` on a temporary file in `path`'s folder, then rename it to `path`."""
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        mode = "wb" if binary else "w"
-        with os.fdopen(handle, mode, **({} if binary else {"encoding": "utf-8", "newline": ""})) as out:
+    text = {} if binary else {"encoding": "utf-8", "newline": ""}
+    with replaced_when_done(path, empty_ok=True) as temporary:
+        with open(temporary, "wb" if binary else "w", **text) as out:
             write(out)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 @contextmanager
-def replaced_when_done(path: str | os.PathLike) -> Iterator[str]:
-    """A temporary path beside `path` (same ending) for a writer that wants a name; renamed to `path` when
-    the block ends well, removed when it fails. OSError when the writer left it empty."""
+def replaced_when_done(path: str | os.PathLike, empty_ok: bool = False) -> Iterator[str]:
+    """A temporary path beside `path` (same ending) for a writer; once the block ends well, the file is flushed
+    to the disk and renamed to `path`; when it fails, removed. OSError when the writer left it empty (unless
+    `empty_ok`): an exporter that wrote nothing has failed."""
     target = Path(path)
     handle, temporary = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=target.suffix, dir=target.parent)
     os.close(handle)
     try:
         yield temporary
-        if not Path(temporary).stat().st_size:
+        if not empty_ok and not Path(temporary).stat().st_size:
             raise OSError(errno.EIO, "nothing was written", str(target))
+        written = os.open(temporary, os.O_RDONLY)
+        try:
+            os.fsync(written)
+        finally:
+            os.close(written)
         os.replace(temporary, target)
     finally:
         Path(temporary).unlink(missing_ok=True)

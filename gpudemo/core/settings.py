@@ -91,6 +91,13 @@ def quoted(value: object) -> str:
     return shown if len(shown) <= SHOWN_MAX else shown[: SHOWN_MAX - 1] + "…"
 
 
+def _integer(text: str) -> int:
+    """The whole number `text` spells (digits, a sign); past DIGITS_MAX digits, ±10**DIGITS_MAX: out of range."""
+    if len(text) <= DIGITS_MAX:
+        return int(text)
+    return (-1 if text.startswith("-") else 1) * 10**DIGITS_MAX
+
+
 def _shown(number: int, text: str, grouped: bool = True) -> str:
     """An out-of-range number as typed: 12,000,000 (or what was typed, cut, when it is too long to show)."""
     shown = f"{number:,}" if grouped else str(number)
@@ -113,7 +120,7 @@ def _whole_number(setting: str, value: object, low: int, high: int, unit: Messag
     elif isinstance(value, float) and value.is_integer():
         number = int(value)
     elif isinstance(value, str) and re.fullmatch(r"[+-]?\d+", text):
-        number = int(text) if len(text) <= DIGITS_MAX else (-1 if text.startswith("-") else 1) * 10**DIGITS_MAX
+        number = _integer(text)
     else:
         raise _refuse(setting, QT_TRANSLATE_NOOP("core", "{setting} must be a whole number from {low} to {high},"
                                                          " not {value}"),
@@ -220,7 +227,7 @@ def parse_seed(value: object) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
     elif isinstance(value, str) and re.fullmatch(r"\+?\d+", text):
-        number = int(text) if len(text) <= DIGITS_MAX else 10**DIGITS_MAX
+        number = _integer(text)
     else:
         raise _refuse("seed", QT_TRANSLATE_NOOP("core", "{setting} must be a whole number from {low} to {high}, not"
                                                         " {value}"),

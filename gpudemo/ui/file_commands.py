@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow
 from gpudemo.core import checkpoint
 from gpudemo.core.export import write_losses_csv
 from gpudemo.core.files import replaced_when_done
-from gpudemo.ui.i18n import problem_text, say
+from gpudemo.ui.i18n import name_text, say
 
 
 class FileCommands(QObject):
@@ -123,7 +123,7 @@ class FileCommands(QObject):
         window.trainingPanel.set_config(config)
         run = window.session.add_loaded(config, loaded.model, loaded.epochs)
         return self._say(self.tr("Loaded {path} as run #{number}: {problem}, {epochs} epochs; Predict uses it.").format(
-            path=Path(path).name, number=run.number, problem=problem_text(config.problem),
+            path=Path(path).name, number=run.number, problem=name_text(config.problem),
             epochs=f"{loaded.epochs:,}"))
 
     # --- inside -----------------------------------------------------------------------------

@@ -10,7 +10,7 @@ and the choice is remembered. Messages from the core (which imports no Qt) arriv
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from gpudemo.core.messages import CONTEXT, Message, PersonError
 from gpudemo.ui.resources import translations_dir
@@ -60,39 +60,35 @@ def install(language: str) -> bool:
     return True
 
 
+# What a person reads for a key of the core: a run's status (core.runs, core.training), a problem and an
+# optimizer (core.settings): English as the command line takes them, translated where shown.
+STATUSES = {
+    "preparing": QT_TRANSLATE_NOOP("Status", "preparing"),
+    "running": QT_TRANSLATE_NOOP("Status", "training"),
+    "paused": QT_TRANSLATE_NOOP("Status", "paused"),
+    "completed": QT_TRANSLATE_NOOP("Status", "completed"),
+    "stopped": QT_TRANSLATE_NOOP("Status", "stopped"),
+    "diverged": QT_TRANSLATE_NOOP("Status", "diverged"),
+    "failed": QT_TRANSLATE_NOOP("Status", "failed"),
+    "loaded": QT_TRANSLATE_NOOP("Status", "loaded"),
+}
+NAMES = {
+    "tutorial": QT_TRANSLATE_NOOP("Names", "tutorial"),
+    "line": QT_TRANSLATE_NOOP("Names", "line"),
+    "sine": QT_TRANSLATE_NOOP("Names", "sine"),
+    "sgd": QT_TRANSLATE_NOOP("Names", "sgd"),
+    "momentum": QT_TRANSLATE_NOOP("Names", "momentum"),
+    "adam": QT_TRANSLATE_NOOP("Names", "adam"),
+}
+
+
 def status_text(status: str) -> str:
-    """A run's status (core.runs, core.training) as a person reads it."""
-    texts = {
-        "preparing": QCoreApplication.translate("Status", "preparing"),
-        "running": QCoreApplication.translate("Status", "training"),
-        "paused": QCoreApplication.translate("Status", "paused"),
-        "completed": QCoreApplication.translate("Status", "completed"),
-        "stopped": QCoreApplication.translate("Status", "stopped"),
-        "diverged": QCoreApplication.translate("Status", "diverged"),
-        "failed": QCoreApplication.translate("Status", "failed"),
-        "loaded": QCoreApplication.translate("Status", "loaded"),
-    }
-    return texts.get(status, status)
+    return QCoreApplication.translate("Status", STATUSES[status]) if status in STATUSES else status
 
 
-def problem_text(key: str) -> str:
-    """A problem's short name (core.settings.PROBLEM_KEYS): the key itself in English, as the CLI takes it."""
-    texts = {
-        "tutorial": QCoreApplication.translate("Names", "tutorial"),
-        "line": QCoreApplication.translate("Names", "line"),
-        "sine": QCoreApplication.translate("Names", "sine"),
-    }
-    return texts.get(key, key)
-
-
-def optimizer_text(key: str) -> str:
-    """An optimizer's short name (core.settings.OPTIMIZER_KEYS), as problem_text."""
-    texts = {
-        "sgd": QCoreApplication.translate("Names", "sgd"),
-        "momentum": QCoreApplication.translate("Names", "momentum"),
-        "adam": QCoreApplication.translate("Names", "adam"),
-    }
-    return texts.get(key, key)
+def name_text(key: str) -> str:
+    """A problem's or an optimizer's key as a person reads it."""
+    return QCoreApplication.translate("Names", NAMES[key]) if key in NAMES else key
 
 
 def say(text: Message | BaseException | str | None) -> str:

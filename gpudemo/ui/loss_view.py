@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from gpudemo.core.runs import Run
 from gpudemo.ui import theme
-from gpudemo.ui.i18n import optimizer_text, problem_text
+from gpudemo.ui.i18n import name_text
 from gpudemo.ui.loss_plot import LossCurve
 from gpudemo.ui.plot_style import colour, new_plot
 
@@ -32,8 +32,8 @@ TOP = 1_000_000  # the z of the highlighted run's curves: above every run
 def run_label(run: Run) -> str:
     config = run.config
     return QCoreApplication.translate("LossView", "#{number} {device} · {problem} · {optimizer} · lr {lr}").format(
-        number=run.number, device=config.device, problem=problem_text(config.problem),
-        optimizer=optimizer_text(config.optimizer),
+        number=run.number, device=config.device, problem=name_text(config.problem),
+        optimizer=name_text(config.optimizer),
         lr=f"{config.lr:g}")
 
 

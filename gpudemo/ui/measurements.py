@@ -15,7 +15,7 @@ from gpudemo.core.profile import StepProfile, profile_steps
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.sweep import MATMUL_SIZES, STEP, STEP_SIZES, SweepResult, SweepRow, sweep
 from gpudemo.ui.compare_view import CompareView
-from gpudemo.ui.i18n import problem_text, say
+from gpudemo.ui.i18n import name_text, say
 from gpudemo.ui.profile_view import ProfileView
 from gpudemo.ui.sweep_view import SweepView
 from gpudemo.ui.worker import TaskController
@@ -71,12 +71,12 @@ class Measurements(QObject):
 
     def start_profile(self, config: TrainingConfig) -> None:
         self._job, self._order = PROFILE, [config.device]
-        self._problem = problem_text(config.problem)
+        self._problem = name_text(config.problem)
         self.profileView.clear()
         self.progressed.emit(0, 0)  # busy: a profile says nothing until it is done
         self.deviceBusy.emit(config.device)
         self.status.emit(self.tr("Profiling a step of {problem} on {device} under torch.profiler…").format(
-            problem=problem_text(config.problem), device=config.device), False)
+            problem=name_text(config.problem), device=config.device), False)
         self._tasks.start(lambda should_stop, report: profile_steps(config))
 
     def stop(self) -> None:

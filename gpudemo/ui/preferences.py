@@ -77,7 +77,7 @@ class Preferences:
                 values[key] = PARSE[key](str(text))
             except InvalidSetting:
                 skipped.append(key)
-        self._apply_form(window, values)
+        window.trainingPanel.set_values(values)
         device = store.value("device")
         if device is not None and str(device) in window._devices.ids:
             window.devicePanel.select(str(device))
@@ -95,21 +95,6 @@ class Preferences:
                                                              " defaults: {names}.").format(
                 names=", ".join(skipped))
         return ""
-
-    def _apply_form(self, window, values: dict) -> None:
-        panel = window.trainingPanel
-        if "problem" in values:
-            panel.problemCombo.setCurrentIndex(panel.problemCombo.findData(values["problem"]))
-        if "optimizer" in values:
-            panel.optimizerCombo.setCurrentIndex(panel.optimizerCombo.findData(values["optimizer"]))
-        for key, spin in (("samples", panel.samplesSpin), ("width", panel.widthSpin), ("depth", panel.depthSpin),
-                          ("batch_size", panel.batchSpin), ("epochs", panel.epochsSpin)):
-            if key in values:
-                spin.setValue(values[key])
-        if "lr" in values:
-            panel.lrInput.setText(f"{values['lr']:g}")
-        if "seed" in values:
-            panel.seedInput.setText(str(values["seed"]))
 
     def _apply_views(self, window, skipped: list[str]) -> None:
         store = self.store

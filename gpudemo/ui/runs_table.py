@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTab
 from gpudemo.core.runs import LOADED, Run
 from gpudemo.core.training import FAILED
 from gpudemo.ui import format as fmt
-from gpudemo.ui.i18n import optimizer_text, problem_text, say, status_text
+from gpudemo.ui.i18n import name_text, say, status_text
 from gpudemo.ui.plot_style import colour
 
 
@@ -91,7 +91,7 @@ class RunsTable(QTableWidget):
         config = run.config
         loss = run.final_loss
         cells = (
-            f"#{run.number}", config.device, problem_text(config.problem), optimizer_text(config.optimizer), f"{config.lr:g}",
+            f"#{run.number}", config.device, name_text(config.problem), name_text(config.optimizer), f"{config.lr:g}",
             self.tr("full") if config.batch_size == 0 else f"{config.batch_size:,}",
             f"{run.model_epochs:,}" if run.status == LOADED else f"{run.count:,} / {config.epochs:,}",
             status_text(run.status),

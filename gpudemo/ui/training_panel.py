@@ -7,6 +7,8 @@ hidden, so the layout does not jump.
 
 from __future__ import annotations
 
+import dataclasses
+
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
@@ -197,14 +199,21 @@ class TrainingPanel(QGroupBox):
 
     def set_config(self, config: TrainingConfig) -> None:
         """Fill the form with `config`'s values (a loaded model's settings)."""
-        self.problemCombo.setCurrentIndex(self.problemCombo.findData(config.problem))
-        self.optimizerCombo.setCurrentIndex(self.optimizerCombo.findData(config.optimizer))
-        for spin, value in ((self.samplesSpin, config.samples), (self.widthSpin, config.width),
-                            (self.depthSpin, config.depth), (self.batchSpin, config.batch_size),
-                            (self.epochsSpin, config.epochs)):
-            spin.setValue(value)
-        self.lrInput.setText(f"{config.lr:g}")
-        self.seedInput.setText(str(config.seed))
+        self.set_values(dataclasses.asdict(config))
+
+    def set_values(self, values: dict) -> None:
+        """Fill the fields named in `values` (TrainingConfig's field names, valid values); leave the others."""
+        for key, combo in (("problem", self.problemCombo), ("optimizer", self.optimizerCombo)):
+            if key in values:
+                combo.setCurrentIndex(combo.findData(values[key]))
+        for key, spin in (("samples", self.samplesSpin), ("width", self.widthSpin), ("depth", self.depthSpin),
+                          ("batch_size", self.batchSpin), ("epochs", self.epochsSpin)):
+            if key in values:
+                spin.setValue(values[key])
+        if "lr" in values:
+            self.lrInput.setText(f"{values['lr']:g}")
+        if "seed" in values:
+            self.seedInput.setText(str(values["seed"]))
 
     @Slot()
     def _apply_problem(self) -> None:
