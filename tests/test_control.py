@@ -18,19 +18,16 @@ from gpudemo.core.training import COMPLETED, STOPPED, train
                                                    optimizer="adam", lr=0.01)])
 def test_a_paused_and_resumed_run_gives_exactly_the_same_losses(config):
     control = RunControl()
+    control.pause_after(10)  # at the tenth epoch, however the read-backs fall
     pauses = []
-
-    def pause_at_the_tenth_epoch(batch):
-        if batch.last_epoch >= 10 and not pauses:
-            control.pause()
 
     def on_pause(epochs, model):
         pauses.append(epochs)
         control.resume()
 
-    paused = train(config, on_batch=pause_at_the_tenth_epoch, control=control, on_pause=on_pause)
+    paused = train(config, control=control, on_pause=on_pause)
     plain = train(config)
-    assert len(pauses) == 1 and pauses[0] >= 10
+    assert pauses == [10]
     assert paused.losses.tobytes() == plain.losses.tobytes()  # bit for bit
     for a, b in zip(paused.model.parameters(), plain.model.parameters()):
         assert torch.equal(a, b)
@@ -55,6 +52,31 @@ def test_each_step_runs_one_epoch_and_the_snapshot_is_the_model_then():
     assert seen[0][1] == torch.nn.Linear(1, 1).weight.item()  # epoch 0: the initial weights
     assert result.status == COMPLETED and result.epochs_run == 20
     np.testing.assert_array_equal(result.losses, train(TrainingConfig(epochs=20)).losses)
+
+
+def test_pause_after_holds_at_that_epoch_even_when_no_read_back_comes_near_it(monkeypatch):
+    # No read-back until the end (the first-epoch one aside): the pause must still fall at epoch 7.
+    monkeypatch.setattr(training, "FLUSH_EPOCHS", 10**9)
+    control = RunControl()
+    control.pause_after(7)
+    seen = []
+
+    def on_pause(epochs, model):
+        seen.append((epochs, model.weight.item()))
+        control.resume()
+
+    run = training.run_training(TrainingConfig(epochs=300), control=control, on_pause=on_pause, flush_seconds=1e9)
+    batches = []
+    while True:
+        try:
+            batches.append(next(run))
+        except StopIteration as finished:
+            result = finished.value
+            break
+    assert [epochs for epochs, _ in seen] == [7] and result.epochs_run == 300
+    # the pause reads back what came before it, and the first epoch after it comes back at once
+    assert [batch.last_epoch for batch in batches] == [1, 7, 8, 300]
+    assert seen[0][1] == train(TrainingConfig(epochs=7)).model.weight.item()
 
 
 def test_a_stop_while_paused_ends_the_run():

@@ -16,11 +16,17 @@ class RunControl:
         self._stop = False
         self._paused = False
         self._steps = 0  # epochs asked for while paused, not yet run
+        self._pause_at: int | None = None  # pause once this many epochs are done
 
     def should_stop(self) -> bool:
         return self._stop
 
-    def is_paused(self) -> bool:
+    def is_paused(self, epochs_done: int | None = None) -> bool:
+        """Whether the run holds before its next epoch; `epochs_done` lets a `pause_after` fall due."""
+        if self._pause_at is not None and epochs_done is not None and epochs_done >= self._pause_at:
+            with self._condition:
+                self._pause_at = None
+                self._paused = True
         return self._paused
 
     def stop(self) -> None:
@@ -33,6 +39,11 @@ class RunControl:
         """Hold the run before its next epoch."""
         with self._condition:
             self._paused = True
+
+    def pause_after(self, epochs: int) -> None:
+        """Hold the run once `epochs` epochs are done: at that epoch exactly, whenever losses are read back."""
+        with self._condition:
+            self._pause_at = epochs
 
     def resume(self) -> None:
         with self._condition:

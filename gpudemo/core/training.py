@@ -323,7 +323,7 @@ def run_training(
     next_flush = start  # due after the first epoch
     try:
         for _epoch in range(config.epochs):
-            if control is not None and control.is_paused():
+            if control is not None and control.is_paused(history.count + len(pending)):
                 if pending:  # the plot shows every epoch up to the pause
                     yield flush(final=True)
                     if diverged_at is not None:
