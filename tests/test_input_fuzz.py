@@ -13,7 +13,7 @@ from gpudemo import cli
 from gpudemo.core import settings as rules
 from gpudemo.core.messages import Message
 from gpudemo.core.settings import InvalidSetting
-from tests.windows import TWO_GPUS
+from tests.devices import TWO_GPUS
 
 # Text as people paste it: anything, and the awkward cases on purpose.
 AWKWARD = ["", " ", "\t\n", "\u3000", "１２", "١٢٣", "1e3", "-0", "+5", "nan", "inf", "-inf", "1_000", "0x10", "٣.٥",
@@ -100,38 +100,6 @@ def test_the_command_line_takes_or_refuses_any_value_with_status_2(option, text)
             assert exit_.code == 2
             assert "Traceback" not in err.getvalue() and "gpudemo train: error:" in err.getvalue()
 
-
-WINDOW_TEXT = st.one_of(st.text(max_size=200), st.sampled_from(AWKWARD))
-
-
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(lr=WINDOW_TEXT, seed=WINDOW_TEXT, values=WINDOW_TEXT)
-def test_whatever_is_pasted_into_the_window_it_answers_calmly(qtbot, lr, seed, values):
-    window = _window(qtbot)
-    window.lrInput.setText(lr)
-    window.seedInput.setText(seed)
-    window.predictInput.setText(values)
-    ok = window.trainingPanel.check()
-    error = window.settingsError.text()
-    lr_ok = _accepts(rules.parse_learning_rate, lr)
-    seed_ok = _accepts(rules.parse_seed, seed)
-    assert ok == (lr_ok and seed_ok)
-    assert ("learning rate" in error) == (not lr_ok) and ("seed" in error) == (not seed_ok)
-    window.predictButton.click()  # no model yet: a message, whatever the values
-    assert window.predictMessage.text()
-    for spin in (window.epochsSpin, window.samplesSpin, window.batchSpin):
-        spin.lineEdit().setText(lr)
-        spin.interpretText()
-        assert spin.minimum() <= spin.value() <= spin.maximum()
-
-
-def _window(qtbot):
-    """One window for every example of a test (a window per example would take minutes)."""
-    from tests.windows import open_window
-
-    if not hasattr(qtbot, "gpudemo_window"):
-        qtbot.gpudemo_window = open_window(qtbot)
-    return qtbot.gpudemo_window
 
 
 def _accepts(parse, text) -> bool:

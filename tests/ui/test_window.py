@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QAbstractItemView, QApplication, QLabel, QLineEdit
 
 from gpudemo.ui import MainWindow
 from tests.tutorial import tutorial_run
-from tests.windows import CPU_ONLY, TWO_GPUS, first_curve, open_window, run_to_end
+from tests.ui.windows import CPU_ONLY, TWO_GPUS, first_curve, open_window, run_to_end
 
 
 @pytest.fixture

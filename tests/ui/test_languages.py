@@ -27,7 +27,7 @@ from gpudemo.core import settings
 from gpudemo.core.messages import Message
 from gpudemo.core.runs import Session
 from gpudemo.ui import i18n
-from tests.windows import open_window, run_to_end
+from tests.ui.windows import open_window, run_to_end
 
 ROOT = Path(__file__).resolve().parent.parent
 TS = ROOT / "gpudemo" / "resources" / "translations" / "gpudemo_zh_CN.ts"

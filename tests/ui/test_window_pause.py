@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from tests.windows import first_curve, open_window, run_to_end
+from tests.ui.windows import first_curve, open_window, run_to_end
 
 
 def pause_and_wait(qtbot, window):

@@ -12,7 +12,7 @@ from gpudemo.core.prediction import predict
 from gpudemo.ui.actions import IDLE, MEASURING, PAUSED, TRAINING, State, tooltip, update_actions
 from gpudemo.ui.menus import fit_to_screen
 from gpudemo.ui.preferences import Preferences
-from tests.windows import open_window, run_to_end
+from tests.ui.windows import open_window, run_to_end
 
 
 def choose(combo, key):

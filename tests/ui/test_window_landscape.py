@@ -3,7 +3,7 @@
 import numpy as np
 
 from tests.tutorial import tutorial_run
-from tests.windows import open_window, run_to_end
+from tests.ui.windows import open_window, run_to_end
 
 
 def choose(combo, key):

@@ -8,7 +8,7 @@ import pytest
 
 from gpudemo.core.memory import process_resident_bytes
 from gpudemo.ui.worker import LIVE_CONTROLLERS
-from tests.windows import open_window, run_to_end
+from tests.ui.windows import open_window, run_to_end
 
 
 @pytest.fixture

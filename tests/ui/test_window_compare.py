@@ -5,7 +5,7 @@ import pytest
 from PySide6.QtWidgets import QTableWidget
 
 from gpudemo.core.sweep import SweepResult, SweepRow
-from tests.windows import TWO_GPUS, open_window
+from tests.ui.windows import TWO_GPUS, open_window
 
 
 def table_rows(table: QTableWidget) -> list[list[str]]:

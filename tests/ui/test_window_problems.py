@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QSpinBox
 from gpudemo.core import memory, settings, training
 from gpudemo.core.script import generate_script
 from gpudemo.core.settings import TrainingConfig
-from tests.windows import open_window, run_to_end
+from tests.ui.windows import open_window, run_to_end
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from gpudemo.core.runs import Session
 from gpudemo.ui.loss_view import SECONDS, TOP
 from gpudemo.ui.plot_style import colour
 from tests.test_runs import tensorboard_smoothing
-from tests.windows import open_window, run_to_end
+from tests.ui.windows import open_window, run_to_end
 
 
 def three_runs(qtbot, window):

@@ -14,7 +14,7 @@ from gpudemo import logfile
 from gpudemo.core import training
 from gpudemo.core.devices import list_devices
 from gpudemo.ui.faults import FaultReporter
-from tests.windows import open_window, run_to_end
+from tests.ui.windows import open_window, run_to_end
 
 
 @pytest.fixture

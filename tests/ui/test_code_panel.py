@@ -12,7 +12,7 @@ from gpudemo.core.script import PREDICTING, generate_script
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.training import TRAINING
 from gpudemo.ui import MainWindow
-from tests.windows import CPU_ONLY, TWO_GPUS, first_curve, open_window, run_to_end
+from tests.ui.windows import CPU_ONLY, TWO_GPUS, first_curve, open_window, run_to_end
 
 
 @pytest.fixture

@@ -1,0 +1,38 @@
+"""Whatever a person pastes into the window's fields, it answers calmly (hypothesis)."""
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gpudemo.core import settings as rules
+from tests.test_input_fuzz import AWKWARD, _accepts
+from tests.ui.windows import open_window
+
+WINDOW_TEXT = st.one_of(st.text(max_size=200), st.sampled_from(AWKWARD))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lr=WINDOW_TEXT, seed=WINDOW_TEXT, values=WINDOW_TEXT)
+def test_whatever_is_pasted_into_the_window_it_answers_calmly(qtbot, lr, seed, values):
+    window = _window(qtbot)
+    window.lrInput.setText(lr)
+    window.seedInput.setText(seed)
+    window.predictInput.setText(values)
+    ok = window.trainingPanel.check()
+    error = window.settingsError.text()
+    lr_ok = _accepts(rules.parse_learning_rate, lr)
+    seed_ok = _accepts(rules.parse_seed, seed)
+    assert ok == (lr_ok and seed_ok)
+    assert ("learning rate" in error) == (not lr_ok) and ("seed" in error) == (not seed_ok)
+    window.predictButton.click()  # no model yet: a message, whatever the values
+    assert window.predictMessage.text()
+    for spin in (window.epochsSpin, window.samplesSpin, window.batchSpin):
+        spin.lineEdit().setText(lr)
+        spin.interpretText()
+        assert spin.minimum() <= spin.value() <= spin.maximum()
+
+
+def _window(qtbot):
+    """One window for every example of a test (a window per example would take minutes)."""
+    if not hasattr(qtbot, "gpudemo_window"):
+        qtbot.gpudemo_window = open_window(qtbot)
+    return qtbot.gpudemo_window
