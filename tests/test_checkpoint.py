@@ -84,7 +84,7 @@ def test_a_failed_save_leaves_the_old_file_whole(tmp_path, monkeypatch):
 
 def test_the_command_saves_and_predicts_as_train_does(tmp_path):
     path = tmp_path / "m.pt"
-    trained = gpudemo("train", "--epochs", "40", "--save", str(path), "--predict", "4", "-2", "--json")
+    trained = gpudemo("train", "--device", "cpu", "--epochs", "40", "--save", str(path), "--predict", "4", "-2", "--json")
     assert trained.returncode == 0, trained.stderr
     out = gpudemo("predict", "--model", str(path), "4", "-2", "--json")
     assert out.returncode == 0, out.stderr

@@ -58,7 +58,7 @@ def test_train_json_matches_the_tutorial(tmp_path):
 
 
 def test_train_summary_is_readable():
-    out = gpudemo("train", "--epochs", "200", "--lr", "1e-2", "--predict", "4,5")
+    out = gpudemo("train", "--device", "cpu", "--epochs", "200", "--lr", "1e-2", "--predict", "4,5")
     assert out.returncode == 0, out.stderr
     text = out.stdout
     assert text.startswith("completed: 200 of 200 epochs on cpu")
@@ -67,7 +67,7 @@ def test_train_summary_is_readable():
 
 
 def test_divergence_exits_1_with_a_reason_and_still_prints_json():
-    out = gpudemo("train", "--lr", "100", "--epochs", "1000", "--json")
+    out = gpudemo("train", "--device", "cpu", "--lr", "100", "--epochs", "1000", "--json")
     assert out.returncode == 1
     result = json.loads(out.stdout)
     assert result["status"] == "diverged" and result["diverged_at"] == result["epochs_run"]
@@ -125,7 +125,7 @@ def test_no_display_gets_a_clear_message_not_a_qt_abort():
 
 
 def test_train_the_line_with_minibatches_and_adam():
-    out = gpudemo("train", "--problem", "line", "--samples", "5000", "--batch-size", "500", "--optimizer", "adam",
+    out = gpudemo("train", "--device", "cpu", "--problem", "line", "--samples", "5000", "--batch-size", "500", "--optimizer", "adam",
                   "--lr", "0.05", "--epochs", "60", "--json")
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
@@ -135,13 +135,13 @@ def test_train_the_line_with_minibatches_and_adam():
 
 
 def test_train_the_sine_describes_the_mlp():
-    out = gpudemo("train", "--problem", "sine", "--width", "16", "--depth", "3", "--samples", "200", "--epochs", "20")
+    out = gpudemo("train", "--device", "cpu", "--problem", "sine", "--width", "16", "--depth", "3", "--samples", "200", "--epochs", "20")
     assert out.returncode == 0, out.stderr
     assert "learned     an MLP of 593 parameters" in out.stdout
 
 
 def test_a_run_too_large_for_the_device_exits_1_with_the_figures():
-    out = gpudemo("train", "--problem", "sine", "--samples", "10000000", "--width", "4096", "--depth", "8")
+    out = gpudemo("train", "--device", "cpu", "--problem", "sine", "--samples", "10000000", "--width", "4096", "--depth", "8")
     assert out.returncode == 1
     assert "needs about" in out.stderr and "TiB" in out.stderr and "is free there" in out.stderr
     assert "Traceback" not in out.stderr and out.stdout == ""

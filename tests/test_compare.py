@@ -93,7 +93,7 @@ def test_a_stopped_sweep_says_so():
 
 
 def test_compare_json_has_the_promised_fields():
-    out = gpudemo("compare", "--epochs", "200", "--json")
+    out = gpudemo("compare", "--device", "cpu", "--epochs", "200", "--json")
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)
     assert [r["device"] for r in rows][-1] == "cpu"
@@ -106,7 +106,7 @@ def test_compare_table_and_sweep_json_and_bad_values():
     out = gpudemo("compare", "--device", "cpu", "--problem", "line", "--samples", "1000", "--epochs", "50")
     assert out.returncode == 0, out.stderr
     assert "SPEEDUP VS CPU" in out.stdout and "1.00x" in out.stdout
-    out = gpudemo("sweep", "--max-size", "100", "--json")
+    out = gpudemo("sweep", "--device", "cpu", "--max-size", "100", "--json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["kind"] == "step" and [r["size"] for r in data["rows"]] == [10, 100] and data["crossover"] == {}
