@@ -3,17 +3,18 @@
 import json
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
 import torch
 
-from gpudemo.core import memory
+from gpudemo.core import compare, memory
 from gpudemo.core import sweep as sweep_module
 from gpudemo.core.compare import FAILED, NOT_RUN, CompareProgress, compare_devices, devices_to_compare
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.sweep import SweepResult, SweepRow, sweep
-from gpudemo.core.training import COMPLETED
+from gpudemo.core.training import COMPLETED, train
 from tests.tutorial import tutorial_run
 
 
@@ -121,7 +122,36 @@ def test_on_cuda_compare_and_the_sweep_measure_the_gpu():
     timings = compare_devices(TrainingConfig(problem="line", samples=1_000_000, epochs=50), ["cuda:0"])
     gpu, cpu = timings
     assert gpu.status == cpu.status == COMPLETED and gpu.speedup_vs_cpu > 0
+    assert abs(gpu.final_loss - cpu.final_loss) <= 1e-4 * abs(cpu.final_loss)  # the same data on both
     result = sweep("step", ["cuda:0"], max_size=100_000)
-    assert {r.device for r in result.rows} == {"cpu", "cuda:0"} and "cuda:0" in result.crossover
+    assert {r.device for r in result.rows} == {"cpu", "cuda:0"}
+    assert result.crossover["cuda:0"] in (None, *(r.size for r in result.rows))
     assert torch.cuda.memory_allocated() < 2**30
     assert memory.read_memory("cuda:0").reserved is not None
+
+
+def test_the_warm_up_lasts_its_time_keeps_the_cache_and_the_timed_run_hands_it_back(monkeypatch):
+    calls = []
+    real_train = compare.train
+
+    def recording_train(config, should_stop=None, **kwargs):
+        began = time.perf_counter()
+        result = real_train(config, should_stop, **kwargs)
+        calls.append(("train", kwargs.get("keep_cache", False), time.perf_counter() - began))
+        return result
+
+    monkeypatch.setattr(compare, "train", recording_train)
+    monkeypatch.setattr(compare, "release_cache", lambda device: calls.append(("release", device, 0.0)))
+    config = TrainingConfig(epochs=50)
+    compare.compare_devices(config, ["cpu"])
+    *warm_ups, timed, released = calls
+    assert warm_ups and all(keep for _, keep, _ in warm_ups)  # the warm-up's allocations stay cached...
+    assert sum(seconds for _, _, seconds in warm_ups) >= compare.WARM_UP_SECONDS  # ...for a time, not 20 epochs
+    assert timed[:2] == ("train", False) and released[:2] == ("release", "cpu")  # ...until the timed run is done
+
+
+def test_compare_gives_the_final_loss_of_a_plain_run_bit_for_bit():
+    # The same data on every device (made on the CPU, then moved): here, against a second CPU-side run.
+    config = TrainingConfig(problem="line", samples=2000, epochs=60, seed=3)
+    (timing,) = compare.compare_devices(config, ["cpu"])
+    assert timing.final_loss == train(config).final_loss

@@ -24,8 +24,8 @@ from tests.tutorial import drain, tutorial_run
 
 def line_data(samples=500, device="cpu"):
     config = TrainingConfig(problem="line", samples=samples, device=device)
-    generator = torch.Generator(device=device).manual_seed(0)
-    return PROBLEMS["line"].make_data(config, torch.device(device), generator)
+    x, y = PROBLEMS["line"].make_data(config, torch.Generator().manual_seed(0))
+    return x.to(device), y.to(device)
 
 
 def direct_loss(x, y, w, b):

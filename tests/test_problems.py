@@ -32,7 +32,7 @@ def test_the_tutorial_is_unchanged_bit_for_bit(batch):
 def make_data(config):
     torch.manual_seed(config.seed)
     generator = torch.Generator().manual_seed(config.seed)
-    return PROBLEMS[config.problem].make_data(config, torch.device("cpu"), generator)
+    return PROBLEMS[config.problem].make_data(config, generator)
 
 
 def test_the_line_is_2x_plus_the_stated_noise_on_the_stated_range():

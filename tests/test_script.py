@@ -4,6 +4,7 @@ import ast
 import json
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import pytest
 
@@ -99,7 +100,7 @@ def test_every_problem_optimizer_and_batch_setting_has_a_script_that_reproduces_
 
 
 @pytest.mark.parametrize("device, fallback", [("cpu", None), ("cuda:0", "torch.cuda.is_available()"),
-                                              ("cuda:1", "torch.cuda.is_available()"),
+                                              ("cuda:1", "torch.cuda.is_available() and torch.cuda.device_count() > 1"),
                                               ("mps", "torch.backends.mps.is_available()")])
 def test_the_device_line_falls_back_to_the_cpu(device, fallback):
     text = generate_script(TrainingConfig(device=device)).text
@@ -110,6 +111,16 @@ def test_the_device_line_falls_back_to_the_cpu(device, fallback):
     if fallback:
         assert f"has_gpu = {fallback}" in lines
         assert device_line == f'device = torch.device("{device}" if has_gpu else "cpu")'
+
+
+@pytest.mark.parametrize("count, chosen", [(1, "cpu"), (2, "cuda:1")])
+def test_the_script_for_a_second_gpu_runs_on_the_cpu_where_there_is_one_gpu(count, chosen):
+    lines = generate_script(TrainingConfig(device="cuda:1")).text.splitlines()
+    device_lines = [line for line in lines if line.startswith(("has_gpu = ", "device = "))]
+    cuda = SimpleNamespace(is_available=lambda: True, device_count=lambda: count)
+    namespace = {"torch": SimpleNamespace(cuda=cuda, device=str)}
+    exec("\n".join(device_lines), namespace)
+    assert namespace["device"] == chosen
 
 
 def test_each_phase_spans_its_own_code():

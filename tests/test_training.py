@@ -1,3 +1,6 @@
+import time
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 import torch
@@ -133,7 +136,7 @@ def test_phases_follow_the_tutorial():
 
 
 def test_a_failing_device_raises_training_error(monkeypatch):
-    def broken(config, device, generator):
+    def broken(config, generator):
         raise RuntimeError("CUDA error: an illegal memory access was encountered")
 
     monkeypatch.setattr(training.PROBLEMS["tutorial"], "make_data", broken)
@@ -163,3 +166,79 @@ def test_cuda_matches_the_tutorial_on_cuda(seed):
     assert abs(result.final_loss - expected["losses"][-1]) <= 1e-6
     assert abs(predict(result.model, [4.0])[0] - expected["prediction"]) <= 1e-5
     assert all(p.device.type == "cpu" for p in result.model.parameters())
+
+
+# --- what a run's clock holds, and what it leaves out (honest GPU figures) ---
+
+def _offset_clock(monkeypatch):
+    """The loop's perf_counter, which a test can move on without waiting."""
+    real, offset = time.perf_counter, [0.0]
+    monkeypatch.setattr(training, "time", SimpleNamespace(perf_counter=lambda: real() + offset[0]))
+    return offset
+
+
+@pytest.mark.parametrize("config", [TrainingConfig(epochs=30),
+                                    TrainingConfig(problem="sine", samples=300, batch_size=64, epochs=5,
+                                                   optimizer="adam", lr=0.01)])
+def test_the_warm_up_step_is_untimed_and_changes_nothing(monkeypatch, config):
+    plain = train(config)
+    assert plain.warm_up_seconds == 0.0  # the CPU has no first-step costs to take out
+    monkeypatch.setattr(training, "WARMED_DEVICE_TYPES", frozenset({"cpu"}))  # warm the CPU as a GPU would be
+    offset = _offset_clock(monkeypatch)
+    real_warm_up = training._Run.warm_up
+
+    def slow_first_step(run):
+        offset[0] += 1000.0  # a cold device's first step, on the loop's clock
+        return real_warm_up(run) + 1000.0
+
+    monkeypatch.setattr(training._Run, "warm_up", slow_first_step)
+    warmed = train(config)
+    assert warmed.warm_up_seconds > 1000.0 and warmed.seconds < 100  # not inside the run's figure
+    assert warmed.losses.tobytes() == plain.losses.tobytes()  # same model, optimizer and random numbers
+    for a, b in zip(warmed.model.parameters(), plain.model.parameters()):
+        assert torch.equal(a, b)
+
+
+def test_moving_the_data_is_timed_apart(monkeypatch):
+    offset = _offset_clock(monkeypatch)
+    real_to = torch.Tensor.to
+    phases = []
+
+    def slow_copy(tensor, *args, **kwargs):
+        if phases == [TO_DEVICE]:
+            offset[0] += 100.0  # each copy to the device, on the loop's clock
+        return real_to(tensor, *args, **kwargs)
+
+    monkeypatch.setattr(torch.Tensor, "to", slow_copy)
+    result = train(TrainingConfig(problem="line", samples=100, epochs=20), on_phase=phases.append)
+    assert result.to_device_seconds >= 200.0 and result.seconds < 100
+
+
+@pytest.mark.parametrize("problem", ["tutorial", "line", "sine"])
+def test_the_data_is_made_on_the_cpu_from_the_seed_and_moved(problem):
+    config = TrainingConfig(problem=problem, samples=1000, seed=7)
+    x, y = training.PROBLEMS[problem].make_data(config, torch.Generator().manual_seed(7))
+    assert x.device.type == y.device.type == "cpu"  # every device gets these very numbers
+    with training.prepared(config) as run:
+        assert torch.equal(run.x_train.cpu(), x) and torch.equal(run.y_train.cpu(), y)
+
+
+def test_after_a_failure_the_frames_are_freed_before_the_cache_is_emptied(monkeypatch):
+    order = []
+    real_clear, real_release = training.traceback.clear_frames, training._Run.release
+    monkeypatch.setattr(training.traceback, "clear_frames", lambda tb: order.append("clear frames") or real_clear(tb))
+    monkeypatch.setattr(training._Run, "release",
+                        lambda run, keep_cache=False: order.append("release") or real_release(run, keep_cache))
+    calls = [0]
+    real_epoch = training._Run.epoch
+
+    def out_of_memory_at_the_fifth(run):
+        calls[0] += 1
+        if calls[0] == 5:
+            raise torch.cuda.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")
+        return real_epoch(run)
+
+    monkeypatch.setattr(training._Run, "epoch", out_of_memory_at_the_fifth)
+    with pytest.raises(TrainingError, match="ran out of memory after 4 epochs"):
+        train(TrainingConfig(epochs=10))
+    assert order == ["clear frames", "release"]

@@ -30,7 +30,9 @@ COMMENTS = {
                                               "#    torch.device(\"cuda\" if torch.cuda.is_available() else \"cpu\")"),
     "seed": QT_TRANSLATE_NOOP("script", "#    Same seed, same starting weights, same run."),
     "to_device": QT_TRANSLATE_NOOP("script", "# 2. Model, data and loss on that device; then the optimizer."),
-    "generator": QT_TRANSLATE_NOOP("script", "#    The data is drawn on the device, from the seed."),
+    "generator": QT_TRANSLATE_NOOP("script", "#    The data is drawn on the CPU from the seed, then moved: the same"
+                                             " numbers on every device."),
+    "shuffle": QT_TRANSLATE_NOOP("script", "#    Each epoch's shuffle is drawn on the device, from the seed."),
     "training": QT_TRANSLATE_NOOP("script", "# 3. Train: {epochs} epochs of forward, loss, backward, step."),
     "minibatch": QT_TRANSLATE_NOOP("script", "# 3. Train: {epochs} epochs; each one passes over the data in shuffled"
                                              " batches of {batch},\n#    and its loss is the mean over its batches"
@@ -65,9 +67,12 @@ def _device_lines(device: str) -> list[str]:
     """The tutorial's check for a GPU, for the device picked, falling back to the CPU."""
     checks = {"cuda": "torch.cuda.is_available()", "mps": "torch.backends.mps.is_available()",
               "xpu": "torch.xpu.is_available()"}
-    check = checks.get(device.split(":")[0])
+    kind, _, index = device.partition(":")
+    check = checks.get(kind)
     if check is None:
         return ['device = torch.device("cpu")']
+    if index and int(index) > 0:  # cuda:1 on a machine with one GPU would be "invalid device ordinal"
+        check += f" and torch.{kind}.device_count() > {int(index)}"
     return [f"has_gpu = {check}", f'device = torch.device("{device}" if has_gpu else "cpu")']
 
 
@@ -88,7 +93,7 @@ def _minibatch_loop(config: TrainingConfig, batch: int, say: dict[str, str]) -> 
         say["minibatch"].format(epochs=f"{config.epochs:,}", batch=f"{batch:,}"),
         f"batch_size = {batch}",
         f"for epoch in range({config.epochs}):",
-        "    order = torch.randperm(len(x_train), generator=generator, device=device)",
+        "    order = torch.randperm(len(x_train), generator=shuffle, device=device)",
         "    total, batches = 0.0, 0",
         "    for start in range(0, len(x_train), batch_size):",
         "        index = order[start:start + batch_size]",
@@ -113,8 +118,10 @@ def generate_script(
     batch, samples = batch_size(config), problem.samples(config)
     minibatch = batch < samples
     generator = []
-    if problem.uses_generator(config) or minibatch:
-        generator = [say["generator"], f"generator = torch.Generator(device=device).manual_seed({config.seed})"]
+    if problem.uses_generator(config):
+        generator = [say["generator"], f"generator = torch.Generator().manual_seed({config.seed})"]
+    if minibatch:
+        generator += [say["shuffle"], f"shuffle = torch.Generator(device=device).manual_seed({config.seed})"]
     optimizer = OPTIMIZERS[config.optimizer].script.format(lr=repr(config.lr))
     sections: list[tuple[str | None, list[str]]] = [
         (None, [say["title"], say["run"].format(filename=filename), *problem.script_imports(), "import torch", ""]),

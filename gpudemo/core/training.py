@@ -55,6 +55,9 @@ FIT_POINTS = 256  # the model is evaluated at this many x values for the fit vie
 FIT_SHARE = 0.1  # ...at a flush, but so that the evaluations take at most this share of the run
 DATA_SHOWN = 2000  # training points handed to the fit view (the data is i.i.d.: the first ones are a fair sample)
 
+# Devices whose first step pays one-time costs that a run's clock must not see (see _Run.warm_up).
+WARMED_DEVICE_TYPES = frozenset({"cuda", "mps", "xpu"})
+
 _warm = threading.Event()  # set once torch's optimizer code is loaded in this process
 
 
@@ -95,6 +98,8 @@ class TrainingResult:
     seconds: float  # from the first step to the last loss on the host
     diverged_at: int | None = None  # the first epoch whose loss was not finite
     path: np.ndarray | None = None  # (epochs_run + 1, 2): (w, b) at the start and after every epoch, when asked
+    to_device_seconds: float = 0.0  # moving the model and the data to the device (not in `seconds`)
+    warm_up_seconds: float = 0.0  # the untimed first step on the device (not in `seconds`)
 
     @property
     def epochs_run(self) -> int:
@@ -132,15 +137,23 @@ class _Run:
         problem = PROBLEMS[config.problem]
         self.device = torch.device(config.device)
         torch.manual_seed(config.seed)
-        self.model = problem.make_model(config).to(self.device)
-        self.generator = torch.Generator(device=self.device).manual_seed(config.seed)
-        self.x_train, self.y_train = problem.make_data(config, self.device, self.generator)
+        model = problem.make_model(config)
+        x_train, y_train = problem.make_data(config, torch.Generator().manual_seed(config.seed))
+        # As the tutorial does: model and data made on the CPU, then moved. Timed apart from training.
+        began = time.perf_counter()
+        self.model = model.to(self.device)
+        self.x_train, self.y_train = x_train.to(self.device), y_train.to(self.device)
+        synchronize(self.device)
+        self.to_device_seconds = time.perf_counter() - began
+        del x_train, y_train
+        self.generator = torch.Generator(device=self.device).manual_seed(config.seed)  # the minibatch shuffles
         self.criterion = problem.make_loss().to(self.device)
         self.optimizer = OPTIMIZERS[config.optimizer].make(self.model.parameters(), config.lr)
         _warm.set()
         low, high = problem.x_range
         self.grid = torch.linspace(low, high, FIT_POINTS, device=self.device).unsqueeze(1)
         self.samples, self.batch = len(self.x_train), batch_size(config)
+        self.config = config
         self.should_stop = should_stop
         self.forward, self.loss_of = direct_call(self.model), direct_call(self.criterion)
         self.zero_grad, self.step = zero_grad_function(self.optimizer), step_function(self.optimizer)
@@ -179,6 +192,33 @@ class _Run:
             batches += 1
         return total / batches
 
+    def warm_up(self) -> float:
+        """One untimed step on a copy of the model, on the run's device: the seconds it took.
+
+        A device's first step pays once for what later steps reuse: on a GPU the CUDA context's
+        first use, the cuBLAS handle and workspace, kernel modules loaded on first launch and
+        the first allocations (the caching allocator keeps them for the run). None of that
+        belongs in the run's epochs per second. The copy, with an optimizer of its own, leaves
+        the run's model, optimizer state and random numbers exactly as they were.
+        """
+        if self.device.type not in WARMED_DEVICE_TYPES:
+            return 0.0  # the CPU loads nothing per device (the optimizer's import is warm_up()'s)
+        began = time.perf_counter()
+        model = copy.deepcopy(self.model)
+        optimizer = OPTIMIZERS[self.config.optimizer].make(model.parameters(), self.config.lr)
+        x, y = self.x_train, self.y_train
+        if self.batch < self.samples:  # the same kernels as a minibatch: a gather by index
+            index = torch.arange(self.batch, device=self.device)
+            x, y = x[index], y[index]
+        optimizer.zero_grad()
+        self.loss_of(model(x), y).backward()
+        optimizer.step()
+        with torch.no_grad():
+            model(self.grid)
+        del model, optimizer, x, y
+        synchronize(self.device)
+        return time.perf_counter() - began
+
     def snapshot(self) -> nn.Module:
         """A CPU copy of the model as it stands, for predictions while the run is paused."""
         return copy.deepcopy(self.model).to("cpu")
@@ -195,18 +235,22 @@ class _Run:
             grid=self.grid.reshape(-1).to("cpu", torch.float32).numpy(),
         )
 
-    def release(self) -> None:
+    def release(self, keep_cache: bool = False) -> None:
+        """Let go of everything; on a GPU also hand the allocator's cache back, unless `keep_cache`
+        (a warm-up whose allocations the timed run that follows should find ready)."""
         device = getattr(self, "device", None)
         self.__dict__.clear()
-        if device is not None and device.type == "cuda":
+        if device is not None and device.type == "cuda" and not keep_cache:
             torch.cuda.empty_cache()
 
 
 def _failure(config: TrainingConfig, run: _Run | None, error: BaseException, epochs: int) -> TrainingError:
     """A TrainingError for `error`, after freeing everything the run held (frames of the traceback too)."""
+    # The failing frames hold tensors of the run (an out-of-memory error's frames, the largest):
+    # free them first, so that emptying the cache can hand their memory back too.
+    traceback.clear_frames(error.__traceback__)
     if run is not None:
         run.release()
-    traceback.clear_frames(error.__traceback__)
     device, count = config.device, epochs_phrase(epochs)
     if isinstance(error, (MemoryError, torch.cuda.OutOfMemoryError)):
         if epochs == 0:
@@ -238,6 +282,7 @@ def run_training(
     control: RunControl | None = None,
     on_pause: Callable[[int, nn.Module], None] | None = None,
     path: PathHistory | None = None,
+    keep_cache: bool = False,
 ) -> Generator[LossBatch, None, TrainingResult]:
     """Train as the tutorial does, yielding losses in batches; returns the TrainingResult.
 
@@ -255,6 +300,11 @@ def run_training(
     With a `path` (for a model of two parameters, see Problem.plane), the parameters at the
     start and after every epoch go into it, and batches carry a loss landscape around the
     path at the start and whenever the path leaves it (its time left out of the timing too).
+
+    The clock (`seconds`, epochs per second) covers the epochs and the read-backs of their
+    losses. Moving the model and data to the device and one warm-up step on a copy of the
+    model (on a GPU: the one-time costs of a device's first step) come before it, and are
+    reported apart. With `keep_cache`, a GPU's allocator keeps its cache after the run.
     """
     if control is not None:
         should_stop = control.should_stop
@@ -316,8 +366,8 @@ def run_training(
 
     on_phase(TRAINING)
     try:
-        synchronize(run.device)  # the clock starts when the device has made the data, not before
-    except RuntimeError as error:
+        warm_up_seconds = run.warm_up()  # ends synchronised: the clock starts on an idle, warm device
+    except (RuntimeError, MemoryError) as error:
         raise _failure(config, run, error, 0) from None
     start = time.perf_counter()
     next_flush = start  # due after the first epoch
@@ -370,9 +420,10 @@ def run_training(
         if salvaged is not None:
             yield salvaged
         raise _failure(config, run, failure, history.count) from None
-    run.release()
+    to_device_seconds = run.to_device_seconds
+    run.release(keep_cache)
     return TrainingResult(status, config, model, history.values, seconds, diverged_at,
-                          path.points if path is not None else None)
+                          path.points if path is not None else None, to_device_seconds, warm_up_seconds)
 
 
 def train(
@@ -385,6 +436,7 @@ def train(
     control: RunControl | None = None,
     on_pause: Callable[[int, nn.Module], None] | None = None,
     path: PathHistory | None = None,
+    keep_cache: bool = False,
 ) -> TrainingResult:
     """Run `run_training` to the end, handing each batch of losses to `on_batch`.
 
@@ -392,7 +444,7 @@ def train(
     command line does not).
     """
     run = run_training(config, should_stop, on_phase, history=history, fit=fit, control=control, on_pause=on_pause,
-                       path=path)
+                       path=path, keep_cache=keep_cache)
     while True:
         try:
             batch = next(run)

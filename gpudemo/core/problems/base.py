@@ -20,9 +20,12 @@ class Problem:
     def make_model(self, config: TrainingConfig) -> nn.Module:
         raise NotImplementedError
 
-    def make_data(self, config: TrainingConfig, device: torch.device,
-                  generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
-        """(x_train, y_train), each of shape (samples, 1), made on `device`."""
+    def make_data(self, config: TrainingConfig, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+        """(x_train, y_train), each of shape (samples, 1), made on the CPU from `generator` (a CPU one).
+
+        The run moves them to its device, as the tutorial moves its data: the same seed gives the
+        same numbers on every device (a CUDA generator's draws differ from the CPU's, and even
+        between GPU models)."""
         raise NotImplementedError
 
     def make_loss(self) -> nn.Module:
@@ -46,13 +49,14 @@ class Problem:
     # --- its part of the generated script (tests run the script against the core) ---
 
     def uses_generator(self, config: TrainingConfig) -> bool:
-        """Whether its data draws from the seeded `generator` on the device."""
+        """Whether its data draws from the seeded `generator` (on the CPU)."""
         return True
 
     def script_model(self, config: TrainingConfig) -> list[str]:
         raise NotImplementedError
 
     def script_data(self, config: TrainingConfig) -> list[str]:
+        """Lines that make x_train and y_train on `device` (drawing on the CPU from `generator`)."""
         raise NotImplementedError
 
     def script_result(self) -> list[str]:

@@ -20,10 +20,10 @@ class Line(Problem):
     def make_model(self, config: TrainingConfig) -> nn.Module:
         return nn.Linear(1, 1)
 
-    def make_data(self, config, device, generator):
+    def make_data(self, config, generator):
         n = config.samples
-        x_train = torch.rand(n, 1, generator=generator, device=device) * (X_HIGH - X_LOW) - (-X_LOW)
-        y_train = 2 * x_train + NOISE * torch.randn(n, 1, generator=generator, device=device)
+        x_train = torch.rand(n, 1, generator=generator) * (X_HIGH - X_LOW) - (-X_LOW)
+        y_train = 2 * x_train + NOISE * torch.randn(n, 1, generator=generator)
         return x_train, y_train
 
     def script_model(self, config: TrainingConfig) -> list[str]:
@@ -31,7 +31,7 @@ class Line(Problem):
 
     def script_data(self, config: TrainingConfig) -> list[str]:
         return [
-            f"x_train = torch.rand({config.samples}, 1, generator=generator, device=device)"
-            f" * {X_HIGH - X_LOW!r} - {-X_LOW!r}",
-            f"y_train = 2 * x_train + {NOISE!r} * torch.randn({config.samples}, 1, generator=generator, device=device)",
+            f"x_train = torch.rand({config.samples}, 1, generator=generator) * {X_HIGH - X_LOW!r} - {-X_LOW!r}",
+            f"y_train = 2 * x_train + {NOISE!r} * torch.randn({config.samples}, 1, generator=generator)",
+            "x_train, y_train = x_train.to(device), y_train.to(device)",
         ]

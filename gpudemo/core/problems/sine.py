@@ -31,10 +31,10 @@ class Sine(Problem):
     def make_model(self, config: TrainingConfig) -> nn.Module:
         return mlp(config.width, config.depth)
 
-    def make_data(self, config, device, generator):
+    def make_data(self, config, generator):
         n = config.samples
-        x_train = (torch.rand(n, 1, generator=generator, device=device) * 2 - 1) * math.pi
-        y_train = torch.sin(x_train) + NOISE * torch.randn(n, 1, generator=generator, device=device)
+        x_train = (torch.rand(n, 1, generator=generator) * 2 - 1) * math.pi
+        y_train = torch.sin(x_train) + NOISE * torch.randn(n, 1, generator=generator)
         return x_train, y_train
 
     def describe(self, model: nn.Module) -> dict[str, float]:
@@ -64,9 +64,9 @@ class Sine(Problem):
 
     def script_data(self, config: TrainingConfig) -> list[str]:
         return [
-            f"x_train = (torch.rand({config.samples}, 1, generator=generator, device=device) * 2 - 1) * math.pi",
-            f"y_train = torch.sin(x_train) + {NOISE!r} * torch.randn({config.samples}, 1, generator=generator,"
-            " device=device)",
+            f"x_train = (torch.rand({config.samples}, 1, generator=generator) * 2 - 1) * math.pi",
+            f"y_train = torch.sin(x_train) + {NOISE!r} * torch.randn({config.samples}, 1, generator=generator)",
+            "x_train, y_train = x_train.to(device), y_train.to(device)",
         ]
 
     def script_result(self) -> list[str]:

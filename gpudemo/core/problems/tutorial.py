@@ -19,9 +19,9 @@ class Tutorial(Problem):
     def make_model(self, config: TrainingConfig) -> nn.Module:
         return nn.Linear(1, 1)
 
-    def make_data(self, config, device, generator):
-        x_train = torch.tensor([[1.0], [2.0], [3.0]], device=device)
-        y_train = torch.tensor([[2.0], [4.0], [6.0]], device=device)
+    def make_data(self, config, generator):
+        x_train = torch.tensor([[1.0], [2.0], [3.0]])
+        y_train = torch.tensor([[2.0], [4.0], [6.0]])
         return x_train, y_train
 
     def uses_generator(self, config: TrainingConfig) -> bool:
