@@ -254,6 +254,8 @@ def _result_json(result, predictions: list[tuple[float, float]]) -> dict:
         "predictions": [{"x": x, "y": _finite(y)} for x, y in predictions],
         "seconds": result.seconds,
         "epochs_per_second": result.epochs_per_second,
+        "to_device_seconds": result.to_device_seconds,
+        "warm_up_seconds": result.warm_up_seconds,
     }
 
 
@@ -262,6 +264,8 @@ def _summary(result, predictions: list[tuple[float, float]]) -> str:
         f"{result.status}: {result.epochs_run:,} of {result.config.epochs:,} epochs on {result.config.device}"
         f" in {result.seconds:.3g} s ({result.epochs_per_second:,.0f} epochs/s)",
         f"final loss  {result.final_loss:.6g}" if result.final_loss is not None else "final loss  -",
+        f"not timed   moving model and data to {result.config.device} {result.to_device_seconds * 1e3:.3g} ms,"
+        f" a warm-up step {result.warm_up_seconds * 1e3:.3g} ms",
     ]
     params = result.parameters
     if set(params) == {"weight", "bias"}:

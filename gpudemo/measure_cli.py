@@ -98,7 +98,8 @@ def run_profile(args: argparse.Namespace, config: TrainingConfig) -> int:
     print(f"{profile.steps} steps of {config.problem} on {config.device}, after {WARM_UP_STEPS} that are not profiled")
     if profile.on_gpu:
         print(f"per step: {profile.cpu_us:,.1f} us on the CPU side to issue it, {profile.device_us:,.1f} us of GPU work"
-              f" in {profile.kernels:,.0f} kernels; {profile.wall_us:,.1f} us from start to the GPU done")
+              f" in {profile.kernels:,.0f} kernels; {profile.wall_us:,.1f} us from start to the GPU done;"
+              f" {profile.waiting_us:,.1f} us of it the CPU waited for the GPU (not work)")
     else:
         print(f"per step: {profile.wall_us:,.1f} us on the CPU, {profile.device_us:,.1f} us of it inside"
               f" {profile.kernels:,.0f} PyTorch operator calls ({profile.per_kernel_us:,.1f} us each)")

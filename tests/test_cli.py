@@ -50,6 +50,7 @@ def test_train_json_matches_the_tutorial(tmp_path):
     assert [p["x"] for p in result["predictions"]] == [4.0, -1.0]
     assert abs(result["predictions"][0]["y"] - expected["prediction"]) <= 1e-5
     assert result["seconds"] > 0 and result["epochs_per_second"] > 0
+    assert result["to_device_seconds"] >= 0 and result["warm_up_seconds"] == 0  # the CPU needs no warm-up step
     assert out.stderr == ""  # no progress bar when stderr is not a terminal
     with csv_path.open() as file:
         rows = list(csv.reader(file))
@@ -63,6 +64,7 @@ def test_train_summary_is_readable():
     text = out.stdout
     assert text.startswith("completed: 200 of 200 epochs on cpu")
     assert "final loss" in text and "learned     y = " in text
+    assert "not timed   moving model and data to cpu" in text
     assert "x = 4  ->  y = " in text and "x = 5  ->  y = " in text
 
 

@@ -1,10 +1,15 @@
 """Where a step's time goes: the profile in the core, on the command line and in the window."""
 
 import json
+from types import SimpleNamespace
 
 import pytest
+import torch
 
-from gpudemo.core.profile import DEVICE_BOUND, HOST_BOUND, StepProfile, profile_steps
+from gpudemo import cli
+from gpudemo.core import training
+from gpudemo.core.errors import TrainingError
+from gpudemo.core.profile import DEVICE_BOUND, HOST_BOUND, StepProfile, profile_steps, summarize
 from gpudemo.core.settings import TrainingConfig
 from tests.test_cli import gpudemo
 
@@ -58,4 +63,51 @@ def test_the_command_explains_in_words_and_refuses_bad_steps():
 def test_a_gpu_profile_counts_kernels_and_their_time():
     profile = profile_steps(TrainingConfig(device="cuda:0", problem="line", samples=1_000_000), steps=5)
     assert profile.on_gpu and profile.kernels > 0 and profile.device_us > 0
-    assert any(op.device_us > 0 for op in profile.ops)
+    assert any(op.device_us > 0 for op in profile.ops) and all(op.name.startswith("aten::") for op in profile.ops)
+
+
+def _event(name, device_type, device_time=0.0, self_cpu=0.0, annotation=False):
+    return SimpleNamespace(name=name, device_type=device_type, device_time=device_time,
+                           self_cpu_time_total=self_cpu, is_user_annotation=annotation)
+
+
+def _average(key, count, self_cpu, self_device=0.0):
+    return SimpleNamespace(key=key, count=count, self_cpu_time_total=self_cpu, self_device_time_total=self_device)
+
+
+def test_a_gpu_profile_counts_each_kernel_once_and_waiting_apart_from_work():
+    from torch.autograd import DeviceType
+
+    steps = 2
+    events = [
+        _event("aten::addmm", DeviceType.CPU, self_cpu=40.0),
+        _event("void gemv2T_kernel", DeviceType.CUDA, device_time=6.0),
+        _event("void mse_kernel", DeviceType.CUDA, device_time=3.0),
+        _event("Memcpy DtoD (Device -> Device)", DeviceType.CUDA, device_time=1.0),
+        _event("Optimizer.step#SGD.step", DeviceType.CUDA, device_time=9.0, annotation=True),  # spans kernels above
+    ]
+    averages = [
+        _average("aten::addmm", 2, 40.0, 6.0),
+        _average("aten::mse_loss", 2, 30.0, 3.0),
+        _average("void gemv2T_kernel", 2, 0.0, 6.0),  # the same time as aten::addmm's, as a kernel row
+        _average("cudaLaunchKernel", 8, 20.0),
+        _average("cudaDeviceSynchronize", 1, 500.0),
+        _average("Optimizer.step#SGD.step", 2, 10.0, 9.0),
+    ]
+    device_us, kernels, ops, waiting_us = summarize(events, averages, steps, on_gpu=True)
+    assert device_us == 5.0 and kernels == 1.5  # (6 + 3 + 1) / 2 and 3 / 2: the annotation not again
+    assert [op.name for op in ops] == ["aten::addmm", "aten::mse_loss"]  # ATen's operators only
+    assert ops[0].device_us == 3.0 and ops[0].calls == 1.0
+    assert waiting_us == 250.0  # shown apart, not as any operation's work
+
+
+def test_a_device_that_runs_out_of_memory_while_profiled_ends_as_a_training_error(monkeypatch, capsys):
+    def out_of_memory(run):
+        raise torch.cuda.OutOfMemoryError("CUDA out of memory. Tried to allocate 20.00 GiB")
+
+    monkeypatch.setattr(training._Run, "epoch", out_of_memory)
+    with pytest.raises(TrainingError, match="cpu ran out of memory before it began"):
+        profile_steps(TrainingConfig(), steps=3)
+    assert cli.main(["profile", "--device", "cpu", "--steps", "3"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("gpudemo: cpu ran out of memory") and len(err.strip().splitlines()) == 1

@@ -9,6 +9,13 @@ Three readings per step, on the run's own device:
 - kernels: kernels run per step (GPU kernel launches; on the CPU, ATen operator calls).
 At 3 samples the arithmetic takes microseconds and the issuing takes a hundred: a GPU
 cannot help. At a million samples the arithmetic dominates, and that is what it is for.
+
+The operations table holds ATen's operators only: on a GPU the profiler also lists each
+kernel, memcpy and memset (the operators' own device time, again) and the CUDA runtime's
+calls. Kernels, copies and sets count once in the device time; user-annotation ranges
+(which span kernels already counted) not at all; and the runtime's synchronising calls
+(cudaDeviceSynchronize and kin) are the host waiting for the device: shown apart as
+waiting, never as work.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gpudemo.core.devices import synchronize
@@ -52,6 +60,7 @@ class StepProfile:
     kernels: float  # kernels run per step
     ops: tuple[OpTiming, ...]  # the costliest operations first
     on_gpu: bool = False
+    waiting_us: float = 0.0  # the host blocked in the runtime's synchronising calls, per step
 
     @property
     def per_kernel_us(self) -> float:
@@ -74,7 +83,7 @@ class StepProfile:
             "device": self.device,
             "steps": self.steps,
             "per_step": {"cpu_us": self.cpu_us, "device_us": self.device_us, "kernels": self.kernels,
-                         "wall_us": self.wall_us},
+                         "wall_us": self.wall_us, "waiting_us": self.waiting_us},
             "bound": self.bound,
             "ops": [{"name": op.name, "calls": op.calls, "cpu_us": op.cpu_us, "device_us": op.device_us}
                     for op in self.ops],
@@ -82,8 +91,9 @@ class StepProfile:
 
 
 def profile_steps(config: TrainingConfig, steps: int = STEPS, top: int = TOP) -> StepProfile:
-    """Run `steps` epochs of `config` (after an untimed warm-up) and say where their time went."""
-    from torch.autograd import DeviceType
+    """Run `steps` epochs of `config` (after an untimed warm-up) and say where their time went.
+
+    Raises TrainingError, as a run does, when the device fails or runs out of memory."""
     from torch.profiler import ProfilerActivity, profile
 
     on_gpu = config.device.startswith("cuda")
@@ -102,21 +112,38 @@ def profile_steps(config: TrainingConfig, steps: int = STEPS, top: int = TOP) ->
             for _ in range(steps):
                 run.epoch()
             synchronize(run.device)
-    events = profiler.events()
-    if on_gpu:
-        kernels = [event for event in events if event.device_type == DeviceType.CUDA]
+    device_us, kernels, ops, waiting_us = summarize(profiler.events(), profiler.key_averages(), steps, on_gpu, top)
+    return StepProfile(config.device, steps, (issued - began) / steps * 1e6, (done - began) / steps * 1e6,
+                       device_us, kernels, ops, on_gpu, waiting_us)
+
+
+# The CUDA runtime's calls in which the host only waits for the device.
+WAITING_CALLS = ("cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize", "cudaStreamWaitEvent")
+
+
+def summarize(events: Iterable, averages: Iterable, steps: int, on_gpu: bool,
+              top: int = TOP) -> tuple[float, float, tuple[OpTiming, ...], float]:
+    """(device µs, kernels, the costliest ATen operators, waiting µs), each per step, from the
+    profiler's events and key averages."""
+    from torch.autograd import DeviceType
+
+    if on_gpu:  # kernels, memcpys and memsets once each; annotation ranges span them again
+        kernels = [event for event in events
+                   if event.device_type == DeviceType.CUDA and not getattr(event, "is_user_annotation", False)]
         device_us = sum(event.device_time for event in kernels)
     else:  # ATen's operators are the CPU's kernels: their own time is the arithmetic
         kernels = [event for event in events if _is_aten(event.name)]
         device_us = sum(event.self_cpu_time_total for event in kernels)
-    ops = []
-    for average in profiler.key_averages():
-        device = average.self_device_time_total if on_gpu else (
-            average.self_cpu_time_total if _is_aten(average.key) else 0.0)
+    ops, waiting_us = [], 0.0
+    for average in averages:
+        if average.key in WAITING_CALLS:
+            waiting_us += average.self_cpu_time_total
+        if not _is_aten(average.key):
+            continue
+        device = average.self_device_time_total if on_gpu else average.self_cpu_time_total
         ops.append(OpTiming(average.key, average.count / steps, average.self_cpu_time_total / steps, device / steps))
     ops.sort(key=lambda op: op.cpu_us + op.device_us, reverse=True)
-    return StepProfile(config.device, steps, (issued - began) / steps * 1e6, (done - began) / steps * 1e6,
-                       device_us / steps, len(kernels) / steps, tuple(ops[:top]), on_gpu)
+    return device_us / steps, len(kernels) / steps, tuple(ops[:top]), waiting_us / steps
 
 
 def _is_aten(name: str) -> bool:

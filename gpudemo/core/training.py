@@ -456,11 +456,20 @@ def train(
 
 @contextmanager
 def prepared(config: TrainingConfig) -> Iterator[_Run]:
-    """A run's model, data and step on its device, for measuring steps outside the loop (see profile)."""
+    """A run's model, data and step on its device, for measuring steps outside the loop (see profile).
+
+    A device that fails or runs out of memory, while the run is made or while it is used,
+    ends as the same TrainingError as in a run, with what it held freed.
+    """
     check_fits(config)
-    run = _Run(config, _never)
+    try:
+        run = _Run(config, _never)
+    except Exception as error:  # as in run_training: a device fails to start in many ways
+        raise _failure(config, None, error, 0) from None
     try:
         yield run
+    except (RuntimeError, MemoryError) as error:
+        raise _failure(config, run, error, 0) from None
     finally:
         run.release()
 
