@@ -181,22 +181,26 @@ def _gigabytes(value: int | None) -> str:
 
 
 def run_devices(args: argparse.Namespace) -> int:
-    from gpudemo.core.devices import list_devices
+    from gpudemo.core.devices import list_devices, with_free_memory
 
     found = list_devices()
+    # Asked for: each GPU's free memory too (a CUDA context on each, for this short process only).
+    described = [with_free_memory(device) if device.kind == "cuda" else device for device in found]
     if args.json:
-        print(json.dumps([device.to_json() for device in found], indent=2))
+        print(json.dumps([device.to_json() for device in described], indent=2))
     else:
         rows = [("ID", "NAME", "MEMORY", "FREE", "DETAILS")]
-        for device in found:
+        for device in described:
             if device.kind == "cuda":
                 details = f"compute {device.capability[0]}.{device.capability[1]}, {device.multiprocessors} SMs"
+                details += f", PCI {device.pci_bus_id}" if device.pci_bus_id else ""
             elif device.kind == "cpu":
                 details = f"{device.threads} threads"
             else:
                 details = ""
             rows.append(
-                (device.id, device.name, _gigabytes(device.total_memory), _gigabytes(device.free_memory), details)
+                (device.id, found.label(device), _gigabytes(device.total_memory), _gigabytes(device.free_memory),
+                 details)
             )
         widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
         for row in rows:

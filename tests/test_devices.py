@@ -60,23 +60,44 @@ def test_no_gpu_on_a_cuda_build(monkeypatch):
     assert "no CUDA GPU" in str(found.note)
 
 
-def test_cuda_devices_are_described(monkeypatch):
+def _two_h200s(monkeypatch, contexts):
     monkeypatch.setattr(torch.version, "cuda", "12.4")
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
-    props = types.SimpleNamespace(
-        name="NVIDIA H200", total_memory=141 * 2**30, major=9, minor=0, multi_processor_count=132
-    )
-    monkeypatch.setattr(torch.cuda, "get_device_properties", lambda index: props)
-    monkeypatch.setattr(torch.cuda, "mem_get_info", lambda index: (100 * 2**30, 141 * 2**30))
+
+    def props(index):
+        return types.SimpleNamespace(name="NVIDIA H200", total_memory=141 * 2**30, major=9, minor=0,
+                                     multi_processor_count=132, pci_domain_id=0, pci_bus_id=0x1B + index,
+                                     pci_device_id=0)
+
+    def mem_get_info(device):
+        index = torch.device(device).index
+        contexts.append(index)  # reading free memory makes a CUDA context on that GPU
+        return (100 * 2**30 + index, 141 * 2**30)
+
+    monkeypatch.setattr(torch.cuda, "get_device_properties", props)
+    monkeypatch.setattr(torch.cuda, "mem_get_info", mem_get_info)
+
+
+def test_cuda_devices_are_described_without_a_context_on_every_gpu(monkeypatch):
+    contexts = []
+    _two_h200s(monkeypatch, contexts)
     found = list_devices()
     assert found.ids == ("cuda:0", "cuda:1", "cpu")
-    assert found.note is None
+    assert found.note is None and contexts == []  # listing started no GPU
     gpu = found[0]
     assert (gpu.name, gpu.capability, gpu.multiprocessors) == ("NVIDIA H200", (9, 0), 132)
-    assert gpu.total_memory == 141 * 2**30 and gpu.free_memory == 100 * 2**30
-    assert gpu.to_json()["capability"] == "9.0"
+    assert gpu.total_memory == 141 * 2**30 and gpu.free_memory is None
+    assert gpu.to_json()["capability"] == "9.0" and gpu.to_json()["pci_bus_id"] == "0000:1b:00.0"
     assert found.default().id == "cuda:0"
+    assert devices.with_free_memory(found[1]).free_memory == 100 * 2**30 + 1 and contexts == [1]  # the chosen one
+
+
+def test_two_gpus_of_one_name_are_told_apart_by_their_bus(monkeypatch):
+    _two_h200s(monkeypatch, [])
+    found = list_devices()
+    assert [found.label(device) for device in found][:2] == ["NVIDIA H200 (0000:1b:00.0)", "NVIDIA H200 (0000:1c:00.0)"]
+    assert found.label(found[-1]) == found[-1].name  # a name of its own needs no bus
 
 
 def test_resolve_names_the_missing_device():

@@ -2,10 +2,15 @@
 
 Discovery never raises: a CPU-only build of torch, a missing driver or a broken
 CUDA install all end in a list with the CPU alone and a note that says why.
+
+Discovery reads each GPU's properties, which needs no CUDA context. A GPU's free memory
+does (0.3-0.5 GiB and about 0.2 s on each GPU): it is read only for a device a person
+chose or asked about (`with_free_memory`), never for every GPU at start-up.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import platform
 import subprocess
@@ -29,6 +34,7 @@ class DeviceInfo:
     capability: tuple[int, int] | None = None  # CUDA compute capability
     multiprocessors: int | None = None  # CUDA streaming multiprocessors
     threads: int | None = None  # CPU hardware threads
+    pci_bus_id: str | None = None  # a CUDA GPU's place on the bus, "0000:3b:00.0": tells two of one model apart
 
     def to_json(self) -> dict:
         data = asdict(self)
@@ -56,6 +62,11 @@ class DeviceList:
 
     def __getitem__(self, index: int) -> DeviceInfo:
         return self.devices[index]
+
+    def label(self, device: DeviceInfo) -> str:
+        """Its name, with its PCI bus id where another listed device has the same name."""
+        twins = sum(other.name == device.name for other in self.devices)
+        return f"{device.name} ({device.pci_bus_id})" if twins > 1 and device.pci_bus_id else device.name
 
     def default(self) -> DeviceInfo:
         """The best device to train on: the first accelerator, else the CPU."""
@@ -144,26 +155,42 @@ def _cuda_devices() -> tuple[list[DeviceInfo], Message | None]:
     devices = []
     for index in range(count):
         try:
-            props = torch.cuda.get_device_properties(index)
-            try:
-                free, _total = torch.cuda.mem_get_info(index)
-            except Exception:
-                free = None
+            props = torch.cuda.get_device_properties(index)  # no CUDA context is made for this
             devices.append(
                 DeviceInfo(
                     id=f"cuda:{index}",
                     kind="cuda",
                     name=props.name,
                     total_memory=int(props.total_memory),
-                    free_memory=None if free is None else int(free),
                     capability=(int(props.major), int(props.minor)),
                     multiprocessors=int(props.multi_processor_count),
+                    pci_bus_id=_pci_bus_id(props),
                 )
             )
         except Exception as error:
             return devices, message(QT_TRANSLATE_NOOP("core", "GPU cuda:{index} could not be read ({reason})."),
                                     index=index, reason=_one_line(error))
     return devices, None
+
+
+def _pci_bus_id(props) -> str | None:
+    """"domain:bus:device.0" as nvidia-smi writes it, where torch gives the three numbers."""
+    try:
+        return f"{int(props.pci_domain_id):04x}:{int(props.pci_bus_id):02x}:{int(props.pci_device_id):02x}.0"
+    except (AttributeError, TypeError, ValueError):
+        return None
+
+
+def with_free_memory(device: DeviceInfo) -> DeviceInfo:
+    """`device` with its free memory read now (on a CUDA GPU this starts its context: only for
+    a device chosen or asked about). Unchanged where the reading fails."""
+    from gpudemo.core.memory import free_bytes
+
+    try:
+        free = free_bytes(device.id)
+    except Exception:  # a driver that fails now leaves the figure unknown, not the app down
+        return device
+    return device if free is None else dataclasses.replace(device, free_memory=free)
 
 
 def _other_accelerators() -> list[DeviceInfo]:

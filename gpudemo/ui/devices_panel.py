@@ -6,7 +6,7 @@ from PySide6.QtCore import QItemSelectionModel, Qt, Signal, Slot
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QGroupBox, QLabel, QListView, QVBoxLayout
 
-from gpudemo.core.devices import DeviceInfo, DeviceList
+from gpudemo.core.devices import DeviceInfo, DeviceList, with_free_memory
 from gpudemo.core.memory import MemoryReading, size
 from gpudemo.ui import format as fmt
 from gpudemo.ui.i18n import say
@@ -28,7 +28,7 @@ class DevicePanel(QGroupBox):
         self._shown: str | None = None  # the id whose details are shown
         self._model = QStandardItemModel(self)
         for device in devices:
-            item = QStandardItem(f"{device.id}  —  {device.name}\n      {self._summary(device)}")
+            item = QStandardItem(f"{device.id}  —  {devices.label(device)}\n      {self._summary(device)}")
             item.setData(device.id, DEVICE_ROLE)
             item.setEditable(False)
             item.setToolTip(self._details(device))
@@ -84,10 +84,15 @@ class DevicePanel(QGroupBox):
     def _details(self, device: DeviceInfo) -> str:
         lines = [device.name]
         if device.kind == "cuda":
-            lines.append(self.tr("Memory: {total} total, {free} free").format(
-                total=fmt.gib(device.total_memory), free=fmt.gib(device.free_memory)))
+            if device.free_memory is None:  # not read: a GPU's free memory is read once it is picked
+                lines.append(self.tr("Memory: {total} total").format(total=fmt.gib(device.total_memory)))
+            else:
+                lines.append(self.tr("Memory: {total} total, {free} free").format(
+                    total=fmt.gib(device.total_memory), free=fmt.gib(device.free_memory)))
             lines.append(self.tr("Compute capability {major}.{minor} · {sms} multiprocessors").format(
                 major=device.capability[0], minor=device.capability[1], sms=device.multiprocessors))
+            if device.pci_bus_id:
+                lines.append(self.tr("PCI bus {bus}").format(bus=device.pci_bus_id))
         elif device.kind == "cpu":
             lines.append(self.tr("{threads} threads · memory: {total} total, {free} free").format(
                 threads=device.threads or "?", total=fmt.gib(device.total_memory), free=fmt.gib(device.free_memory)))
@@ -130,5 +135,7 @@ class DevicePanel(QGroupBox):
         if device.id == self._shown:
             return
         self._shown = device.id
+        if device.kind == "cuda":  # its free memory, read for the picked GPU only (a context on it)
+            device = with_free_memory(device)
         self.details.setText(self._details(device))
         self.deviceChanged.emit(device.id)

@@ -29,7 +29,7 @@ from gpudemo.core.runs import Session
 from gpudemo.ui import i18n
 from tests.ui.windows import open_window, run_to_end
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TS = ROOT / "gpudemo" / "resources" / "translations" / "gpudemo_zh_CN.ts"
 CJK = re.compile(r"[\u4e00-\u9fff]")
 # Text that is the same in every language: numbers, units, symbols, names of things.

@@ -285,6 +285,10 @@
         <translation>计算能力 {major}.{minor} · {sms} 个多处理器</translation>
     </message>
     <message>
+        <source>PCI bus {bus}</source>
+        <translation>PCI 总线 {bus}</translation>
+    </message>
+    <message>
         <source>{threads} threads · memory: {total} total, {free} free</source>
         <translation>{threads} 个线程 · 内存：共 {total}，可用 {free}</translation>
     </message>
@@ -1440,8 +1444,12 @@
         <translation># 2. 把模型、数据和损失放到这个设备上；然后建优化器。</translation>
     </message>
     <message>
-        <source>#    The data is drawn on the device, from the seed.</source>
-        <translation>#    数据由种子在设备上生成。</translation>
+        <source>#    The data is drawn on the CPU from the seed, then moved: the same numbers on every device.</source>
+        <translation>#    数据由种子在 CPU 上生成，再移动到设备：每个设备上的数值都相同。</translation>
+    </message>
+    <message>
+        <source>#    Each epoch&apos;s shuffle is drawn on the device, from the seed.</source>
+        <translation>#    每个轮次的打乱顺序由种子在设备上生成。</translation>
     </message>
     <message>
         <source># 3. Train: {epochs} epochs of forward, loss, backward, step.</source>
