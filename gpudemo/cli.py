@@ -111,7 +111,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="step: a training step of the line on 10 to 10,000,000 samples;"
                        " matmul: an n x n matrix product, n from 16 (default step)")
     sweep.add_argument("--dtype", type=_argument(settings.parse_dtype), default="float32",
-                       metavar="|".join(settings.DTYPE_KEYS), help="the numbers' type (default float32)")
+                       metavar="|".join(settings.DTYPE_KEYS),
+                       help="float32 (TF32 off: full float32 matmuls), tf32 (float32 data, CUDA matmuls in TF32 on"
+                       " tensor cores) or bfloat16 (default float32)")
     sweep.add_argument("--max-size", type=_argument(settings.parse_max_size), metavar="N",
                        help="stop growing at this size (default: as far as memory and time allow)")
     sweep.add_argument("--json", action="store_true", help="print one JSON object instead of a table")

@@ -12,6 +12,8 @@ import threading
 from gpudemo.core.settings import TrainingConfig
 
 EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED = 0, 1, 130
+PRECISIONS = {"float32": "float32 (TF32 off)", "tf32": "TF32 (float32 data; CUDA matmuls on tensor cores)",
+              "bfloat16": "bfloat16"}
 
 
 def _table(rows: list[tuple[str, ...]]) -> str:
@@ -46,6 +48,10 @@ def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingCo
                  for t in timings]
         print(f"{config.epochs:,} epochs of {config.problem} on each device, after a warm-up that is not timed")
         print(_table(rows))
+        for timing in timings:
+            if timing.busy:
+                print(f"{timing.device}: timed while other programs took the cores its threads needed: its figure"
+                      " is too slow. Close them and compare again.")
     for timing in timings:
         if timing.status == FAILED:
             print(f"gpudemo: {timing.device}: {timing.message}", file=sys.stderr)
@@ -70,9 +76,16 @@ def run_sweep(args: argparse.Namespace, devices: list[str]) -> int:
     else:
         unit = "SAMPLES/S" if args.kind == STEP else "GFLOP/S"
         rows = [("DEVICE", "SIZE", "US/STEP", unit)]
-        rows += [(r.device, f"{r.size:,}", f"{r.seconds * 1e6:,.1f}", f"{r.throughput:,.3g}") for r in result.rows]
-        print(f"{args.kind} in {args.dtype}: median time per step, the device synchronised before each clock read")
+        rows += [(r.device, f"{r.size:,}", f"{r.seconds * 1e6:,.1f}" + (" *" if r.busy else ""), f"{r.throughput:,.3g}")
+                 for r in result.rows]
+        print(f"{args.kind} in {PRECISIONS[args.dtype]}: median time per step, the device synchronised before each"
+              " clock read")
         print(_table(rows))
+        if result.busy:
+            slowest = max((r for r in result.rows if r.busy), key=lambda r: r.seconds / r.one_thread_seconds)
+            print(f"* the machine was busy: another process took a core, and torch's CPU threads waited for each"
+                  f" other at every operator ({slowest.seconds / slowest.one_thread_seconds:,.0f}x slower than one"
+                  f" thread at size {slowest.size:,}). Close other programs and run again.")
         for device, size in result.crossover.items():
             print(f"{device} beats the CPU from {size:,} on" if size else f"{device} does not beat the CPU here")
         if not result.crossover:

@@ -1,6 +1,7 @@
 """Compare and sweep in the core and on the command line, with the CPU as the only device here."""
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from gpudemo.core import compare, memory
+from gpudemo.core import compare, load, memory
 from gpudemo.core import sweep as sweep_module
 from gpudemo.core.compare import FAILED, NOT_RUN, CompareProgress, compare_devices, devices_to_compare
 from gpudemo.core.settings import TrainingConfig
@@ -155,3 +156,73 @@ def test_compare_gives_the_final_loss_of_a_plain_run_bit_for_bit():
     config = TrainingConfig(problem="line", samples=2000, epochs=60, seed=3)
     (timing,) = compare.compare_devices(config, ["cpu"])
     assert timing.final_loss == train(config).final_loss
+
+
+def test_float32_runs_with_tf32_off_and_tf32_with_it_on_whatever_was_set(monkeypatch):
+    seen = []
+    real = sweep_module._time
+
+    def recording(make, size, device, dtype):
+        seen.append(torch.backends.cuda.matmul.allow_tf32)
+        return real(make, size, device, dtype)
+
+    monkeypatch.setattr(sweep_module, "_time", recording)
+    saved = torch.backends.cuda.matmul.allow_tf32
+    torch.backends.cuda.matmul.allow_tf32 = True  # a global setting the sweep overrides
+    try:
+        sweep("matmul", ["cpu"], dtype="float32", max_size=16)
+        sweep("matmul", ["cpu"], dtype="tf32", max_size=16)
+        assert seen == [False, True] and torch.backends.cuda.matmul.allow_tf32 is True  # restored
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = saved
+
+
+def test_a_cpu_figure_taken_while_threads_wait_for_each_other_is_marked_busy(monkeypatch):
+    monkeypatch.setattr(torch, "get_num_threads", lambda: 2)
+    monkeypatch.setattr(torch, "set_num_threads", lambda n: threads.append(n))
+    threads = []
+
+    def timed(step, device):  # 16 ms on two threads, 8 us on one: another process held a core
+        return 8e-6 if threads and threads[-1] == 1 else 16e-3
+
+    monkeypatch.setattr(sweep_module, "_median_step_seconds", timed)
+    result = sweep("matmul", ["cpu"], max_size=32)
+    assert [row.busy for row in result.rows] == [True, True] and result.busy
+    assert result.rows[0].one_thread_seconds == 8e-6 and result.to_json()["busy"] is True
+    assert threads == [1, 2, 1, 2]  # one thread for the check, then back
+
+
+def test_a_quiet_machine_leaves_the_figures_unmarked():
+    result = sweep("step", ["cpu"], max_size=10)
+    (row,) = result.rows
+    assert row.one_thread_seconds is not None  # a short CPU step is always checked...
+    assert row.busy == load.contended(row.seconds, row.one_thread_seconds)  # ...and marked only when contended
+
+
+def test_other_processes_load_is_measured_beside_our_own():
+    spinner = subprocess.Popen([sys.executable, "-c", "import time\nend = time.time() + 1.0\nwhile time.time() < end: pass"])
+    try:
+        with load.OtherLoad() as other:
+            spin_until = time.perf_counter() + 0.6
+            while time.perf_counter() < spin_until:  # our own busy core is not counted as another's
+                pass
+    finally:
+        spinner.wait()
+    assert other.cores is not None and other.cores >= 0.5 and other.busy
+
+
+def test_the_load_arithmetic():
+    ticks = iter([10.0, 12.0])  # the machine's busy CPU seconds
+    own = iter([1.0, 1.5])
+    clock = iter([0.0, 1.0])
+    with load.OtherLoad(None, lambda: next(ticks), lambda: next(own), lambda: next(clock)) as other:
+        pass
+    assert other.cores == 1.5 and other.busy
+    ticks, own, clock = iter([10.0, 12.0]), iter([1.0, 1.5]), iter([0.0, 1.0])
+    with load.OtherLoad(1, lambda: next(ticks), lambda: next(own), lambda: next(clock)) as other:
+        pass  # our one thread left os.cpu_count() - 1 cores to the others
+    assert other.busy == (1.5 >= (os.cpu_count() - 1) + load.BUSY_CORES)
+    short = iter([0.0, 0.01])
+    with load.OtherLoad(None, lambda: 1.0, lambda: 0.0, lambda: next(short)) as other:
+        pass
+    assert other.cores is None and not other.busy  # too short to tell

@@ -20,8 +20,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import torch
 
 from gpudemo.core.errors import TrainingError
+from gpudemo.core.load import OtherLoad
 from gpudemo.core.messages import Message
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.training import COMPLETED, FAILED, STOPPED, LossBatch, train
@@ -49,6 +51,7 @@ class DeviceTiming:
     seconds: float | None = None
     final_loss: float | None = None
     speedup_vs_cpu: float | None = None
+    busy: bool = False  # other processes took cores its threads needed while it was timed
     message: Message | None = None  # why it failed (str() for English)
     curve: tuple[np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0))  # (seconds, loss) at each read-back
 
@@ -58,7 +61,7 @@ class DeviceTiming:
 
         return {"device": self.device, "status": self.status, "epochs_per_second": self.epochs_per_second,
                 "seconds": self.seconds, "final_loss": finite(self.final_loss),
-                "speedup_vs_cpu": self.speedup_vs_cpu,
+                "speedup_vs_cpu": self.speedup_vs_cpu, "busy": self.busy,
                 "message": None if self.message is None else str(self.message)}
 
 
@@ -112,8 +115,6 @@ def warm_up(config: TrainingConfig, should_stop: Callable[[], bool] = _never,
 def release_cache(device: str) -> None:
     """Hand a GPU allocator's cache back (after a timed run that a warm-up filled it for)."""
     if device.startswith("cuda"):
-        import torch
-
         torch.cuda.empty_cache()
 
 
@@ -130,12 +131,13 @@ def _time_one(config: TrainingConfig, should_stop: Callable[[], bool],
 
     try:
         warm_up(config, should_stop)
-        result = train(config, should_stop, on_batch=on_batch)
+        with OtherLoad(torch.get_num_threads()) as other:
+            result = train(config, should_stop, on_batch=on_batch)
     except TrainingError as error:
         return DeviceTiming(config.device, FAILED, message=error.message)
     finally:
         release_cache(config.device)
     return DeviceTiming(
         config.device, result.status, result.epochs_per_second, result.seconds, result.final_loss,
-        curve=(np.array(times), np.array(losses)),
+        curve=(np.array(times), np.array(losses)), busy=other.busy,
     )

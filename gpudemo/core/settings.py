@@ -40,7 +40,7 @@ DEFAULT_OPTIMIZER = "sgd"
 PROBLEM_KEYS = ("tutorial", "line", "sine")
 OPTIMIZER_KEYS = ("sgd", "momentum", "adam")
 SWEEP_KINDS = ("step", "matmul")  # core/sweep.py
-DTYPE_KEYS = ("float32", "bfloat16")
+DTYPE_KEYS = ("float32", "tf32", "bfloat16")  # float32 with TF32 off; tf32: float32 data, TF32 matmuls
 
 
 # Each setting's name as messages say it, to be translated with them.

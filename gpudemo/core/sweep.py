@@ -10,6 +10,15 @@ Each figure is the median of several timings, each over enough repeats to last a
 milliseconds, with the device synchronised before every clock read. A device stops
 growing when the next size would not fit in its free memory or one step already takes
 longer than STEP_CAP_S.
+
+Precisions: `float32` is full float32 arithmetic, TF32 off (PyTorch's default for
+matmuls; on an Ampere or newer GPU it runs on the general cores, not the tensor cores);
+`tf32` keeps float32 data but lets CUDA matmuls round their inputs to TF32 on the tensor
+cores (no effect on the CPU); `bfloat16` stores and multiplies in bfloat16.
+
+A CPU figure under 25 ms is also timed on one thread: when all threads are much
+slower than one, another process took a core and torch's threads waited for it at every
+operator (see core/load.py). Such a row is marked `busy`, its one-thread time beside it.
 """
 
 from __future__ import annotations
@@ -17,17 +26,20 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import torch
 
 from gpudemo.core.devices import synchronize
+from gpudemo.core.load import contended
 from gpudemo.core.memory import estimate, free_bytes
 from gpudemo.core.settings import SWEEP_KINDS, TrainingConfig
 
 STEP, MATMUL = SWEEP_KINDS
-DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16}  # keyed as settings.DTYPE_KEYS
+DTYPES = {"float32": torch.float32, "tf32": torch.float32, "bfloat16": torch.bfloat16}  # keyed as settings.DTYPE_KEYS
+ONE_THREAD_BELOW_S = 0.025  # CPU steps shorter than this are timed on one thread too (a busy 10 us op took 16 ms)
 STEP_SIZES = tuple(10**k for k in range(1, 8))  # 10 ... 10,000,000 samples
 MATMUL_SIZES = tuple(2**k for k in range(4, 15))  # 16 ... 16,384
 STEP_CAP_S = 0.25  # a device stops growing once a step takes this long
@@ -41,10 +53,13 @@ class SweepRow:
     size: int
     seconds: float  # median time per step
     throughput: float  # samples/s (step) or GFLOP/s (matmul)
+    one_thread_seconds: float | None = None  # the CPU's short steps, timed on one thread as well
+    busy: bool = False  # the CPU's threads waited for each other: another process took a core
 
     def to_json(self, kind: str) -> dict:
         unit = "samples_per_second" if kind == STEP else "gflops"
-        return {"device": self.device, "size": self.size, "seconds": self.seconds, unit: self.throughput}
+        return {"device": self.device, "size": self.size, "seconds": self.seconds, unit: self.throughput,
+                "one_thread_seconds": self.one_thread_seconds, "busy": self.busy}
 
 
 @dataclass(frozen=True)
@@ -67,9 +82,14 @@ class SweepResult:
                 found[row.device] = row.size
         return found
 
+    @property
+    def busy(self) -> bool:
+        """Whether any CPU figure was taken while another process held a core."""
+        return any(row.busy for row in self.rows)
+
     def to_json(self) -> dict:
         return {"kind": self.kind, "dtype": self.dtype, "rows": [row.to_json(self.kind) for row in self.rows],
-                "crossover": self.crossover, "complete": self.complete}
+                "crossover": self.crossover, "complete": self.complete, "busy": self.busy}
 
 
 def _median_step_seconds(step: Callable[[], object], device: torch.device) -> float:
@@ -90,6 +110,38 @@ def _median_step_seconds(step: Callable[[], object], device: torch.device) -> fl
         synchronize(device)
         timings.append((time.perf_counter() - began) / repeats)
     return statistics.median(timings)
+
+
+@contextmanager
+def precision(dtype: str) -> Iterator[None]:
+    """CUDA matmuls in TF32 for `tf32`, in full float32 otherwise (whatever the global setting); restored after."""
+    matmul, cudnn = torch.backends.cuda.matmul, torch.backends.cudnn
+    saved = matmul.allow_tf32, cudnn.allow_tf32
+    matmul.allow_tf32 = cudnn.allow_tf32 = dtype == "tf32"
+    try:
+        yield
+    finally:
+        matmul.allow_tf32, cudnn.allow_tf32 = saved
+
+
+@contextmanager
+def one_thread() -> Iterator[None]:
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _time(make: Callable, size: int, device: torch.device, dtype: torch.dtype) -> tuple[float, float | None]:
+    """(median seconds per step, and on the CPU for a short step, the same on one thread)."""
+    step = make(size, device, dtype)
+    seconds = _median_step_seconds(step, device)
+    if device.type != "cpu" or torch.get_num_threads() == 1 or seconds >= ONE_THREAD_BELOW_S:
+        return seconds, None
+    with one_thread():
+        return seconds, _median_step_seconds(step, device)
 
 
 def _training_step(size: int, device: torch.device, dtype: torch.dtype) -> Callable[[], object]:
@@ -155,7 +207,8 @@ def sweep(
                 continue
             torch_device = torch.device(device)
             try:
-                seconds = _median_step_seconds(make(size, torch_device, torch_dtype), torch_device)
+                with precision(dtype):
+                    seconds, one = _time(make, size, torch_device, torch_dtype)
             except (RuntimeError, MemoryError):  # out of memory, or a dtype the device lacks
                 growing[device] = False
                 continue
@@ -163,7 +216,7 @@ def sweep(
                 if torch_device.type == "cuda":
                     torch.cuda.empty_cache()
             throughput = size / seconds if kind == STEP else 2 * size**3 / seconds / 1e9
-            row = SweepRow(device, size, seconds, throughput)
+            row = SweepRow(device, size, seconds, throughput, one, one is not None and contended(seconds, one))
             rows.append(row)
             if on_row is not None:
                 on_row(row)

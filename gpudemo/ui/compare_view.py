@@ -77,4 +77,9 @@ class CompareView(QWidget, Replayable):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if timing.message:
                     item.setToolTip(say(timing.message))
+                elif timing.busy and column == 2:
+                    item.setText(f"{text} *")
+                    item.setToolTip(self.tr(
+                        "* Timed while other programs took the cores this device's threads needed: the figure is too"
+                        " slow. Close them and compare again."))
                 self.table.setItem(row, column, item)

@@ -21,8 +21,13 @@ class SweepView(QWidget, Replayable):
         self.kindCombo.addItem(self.tr("a training step of the line, 10 to 10,000,000 samples"), "step")
         self.kindCombo.addItem(self.tr("an n × n matrix product, n from 16"), "matmul")
         self.dtypeCombo = QComboBox(objectName="sweepDtypeCombo")
-        self.dtypeCombo.addItem("float32", "float32")
-        self.dtypeCombo.addItem("bfloat16", "bfloat16")
+        self.dtypeCombo.addItem(self.tr("float32 (TF32 off)"), "float32")
+        self.dtypeCombo.addItem(self.tr("TF32"), "tf32")
+        self.dtypeCombo.addItem(self.tr("bfloat16"), "bfloat16")
+        self.dtypeCombo.setToolTip(self.tr(
+            "float32: full float32 arithmetic (PyTorch's default; a GPU's tensor cores are not used). TF32: float32"
+            " data, but a GPU's matrix products round to 10-bit mantissas on its tensor cores, several times faster."
+            " bfloat16: numbers of 16 bits, the tensor cores' fastest. On the CPU, TF32 is float32."))
         self.button = QPushButton(objectName="sweepButton")  # bound to the window's sweep action
         self.button.setToolTip(self.tr("Time one step at growing sizes on every device; the CPU is the baseline"))
         self.plot = new_plot("sweepPlot", self.tr("size"), self.tr("throughput"))
@@ -99,4 +104,12 @@ class SweepView(QWidget, Replayable):
             lines.append(self.tr("Only the CPU was measured: with a GPU listed, the sweep shows where it overtakes."))
         if not result.complete:
             lines.append(self.tr("Stopped before the end."))
+        busy = [row for row in result.rows if row.busy]
+        if busy:
+            worst = max(busy, key=lambda row: row.seconds / row.one_thread_seconds)
+            lines.append(self.tr(
+                "The machine was busy: the CPU's figures at {sizes} are too slow, {ratio}x slower than on one thread"
+                " (another program took a core, and torch's threads waited for each other at every step). Close"
+                " other programs and sweep again.").format(
+                    sizes=", ".join(f"{row.size:,}" for row in busy), ratio=f"{worst.seconds / worst.one_thread_seconds:,.0f}"))
         self.summary.setText(" ".join(lines))

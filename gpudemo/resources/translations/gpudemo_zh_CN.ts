@@ -257,6 +257,10 @@
         <source>speedup vs CPU</source>
         <translation>相对 CPU 的加速比</translation>
     </message>
+    <message>
+        <source>* Timed while other programs took the cores this device&apos;s threads needed: the figure is too slow. Close them and compare again.</source>
+        <translation>* 计时期间其他程序占用了该设备线程所需的 CPU 核心：这个数字偏慢。请关闭它们后再比较一次。</translation>
+    </message>
 </context>
 <context>
     <name>DevicePanel</name>
@@ -1014,6 +1018,22 @@
         <translation>一次 n × n 矩阵乘法，n 从 16 起</translation>
     </message>
     <message>
+        <source>float32 (TF32 off)</source>
+        <translation>float32（关闭 TF32）</translation>
+    </message>
+    <message>
+        <source>TF32</source>
+        <translation>TF32</translation>
+    </message>
+    <message>
+        <source>bfloat16</source>
+        <translation>bfloat16</translation>
+    </message>
+    <message>
+        <source>float32: full float32 arithmetic (PyTorch&apos;s default; a GPU&apos;s tensor cores are not used). TF32: float32 data, but a GPU&apos;s matrix products round to 10-bit mantissas on its tensor cores, several times faster. bfloat16: numbers of 16 bits, the tensor cores&apos; fastest. On the CPU, TF32 is float32.</source>
+        <translation>float32：完整的 float32 运算（PyTorch 的默认设置；不使用 GPU 的张量核心）。TF32：数据仍是 float32，但 GPU 的矩阵乘法在张量核心上把尾数舍入到 10 位，快好几倍。bfloat16：16 位的数，张量核心上最快。在 CPU 上，TF32 就是 float32。</translation>
+    </message>
+    <message>
         <source>Time one step at growing sizes on every device; the CPU is the baseline</source>
         <translation>在每个设备上按递增的规模为一步计时；以 CPU 为基准</translation>
     </message>
@@ -1060,6 +1080,10 @@
     <message>
         <source>Stopped before the end.</source>
         <translation>在结束前停止。</translation>
+    </message>
+    <message>
+        <source>The machine was busy: the CPU&apos;s figures at {sizes} are too slow, {ratio}x slower than on one thread (another program took a core, and torch&apos;s threads waited for each other at every step). Close other programs and sweep again.</source>
+        <translation>机器正忙：CPU 在 {sizes} 处的数字偏慢，比单线程慢 {ratio} 倍（另一个程序占用了一个核心，torch 的线程在每一步都互相等待）。请关闭其他程序后再扫描一次。</translation>
     </message>
 </context>
 <context>
