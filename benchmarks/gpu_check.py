@@ -1,0 +1,208 @@
+"""The GPU check: everything gpudemo can show on a CUDA machine without Qt, in one command.
+
+    python -m benchmarks.gpu_check [--out DIR]
+
+Made for a machine with a CUDA GPU, torch and pytest but no Qt (a GPU server), in under
+8 minutes on one GPU. Each step writes what it printed to NAME.txt in DIR (default
+gpu-check-<time>), its command and stderr to NAME.log, and summary.txt says what passed, failed or was skipped, with times:
+1. env: Python, torch, numpy, pytest, the driver and every device's properties;
+2. probes: a 2,000-epoch line run under CUDA's sync debug mode (about one host sync per
+   read-back), cold against warm epochs/s, the cuBLAS workspace after a run, a real
+   out-of-memory error and what it leaves reserved, the same data on CPU and GPU
+   (compare's final losses within 1e-4 relative), matmul in fp32/tf32/bf16 at n = 8192;
+3. suite: the Qt-free tests, every `cuda` test among them;
+4. cli: `gpudemo devices/train/compare/sweep/profile` on the GPU, the tutorial and the line
+   at 1,000,000 samples;
+5. benchmarks: `python -m benchmarks --only gpu`.
+
+Without a GPU it runs the parts the CPU can (the environment, the CLI on the CPU at small
+sizes) and says of each other step that it was skipped and why: the suite runs it that way
+(tests/test_gpu_check.py), so the script cannot rot between GPU sessions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+QT_FREE_SUITE = ["-m", "pytest", "-m", "not gui and not slow", "-p", "no:cacheprovider", "-q", "-rs"]
+
+
+def _has_cuda() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
+
+
+def _run(out: Path, name: str, command: list[str], timeout: float) -> tuple[bool, str]:
+    """Run `command` from the repository's root, its output to out/name.txt; (passed, a short note)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+               PYTHONUNBUFFERED="1")
+    try:
+        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as expired:
+        text = expired.stdout.decode() if isinstance(expired.stdout, bytes) else (expired.stdout or "")
+        (out / f"{name}.txt").write_text(text)
+        (out / f"{name}.log").write_text(f"$ {' '.join(command)}\nTIMED OUT after {timeout:.0f} s\n")
+        return False, f"timed out after {timeout:.0f} s"
+    (out / f"{name}.txt").write_text(done.stdout)  # what the command printed: JSON where it prints JSON
+    (out / f"{name}.log").write_text(f"$ {' '.join(command)}\n{done.stderr}\nexit status {done.returncode}\n")
+    said = [line for line in (done.stderr + done.stdout).strip().splitlines() if line.strip(" {}[],")]
+    return done.returncode == 0, (said[-1].strip()[:100] if said and not said[-1].startswith(" ") else "")
+
+
+def gpudemo(*args: str) -> list[str]:
+    return [sys.executable, "-m", "gpudemo", *args]
+
+
+def cli_commands(device: str, quick: bool) -> dict[str, list[str]]:
+    """The commands a person would type, on `device`; at small sizes where `quick`."""
+    samples = "10000" if quick else "1000000"
+    epochs = "50" if quick else "500"
+    commands = {
+        "cli-devices": gpudemo("devices", "--json"),
+        "cli-train-tutorial": gpudemo("train", "--device", device, "--json"),
+        "cli-train-line": gpudemo("train", "--device", device, "--problem", "line", "--samples", samples,
+                                  "--epochs", epochs, "--json"),
+        "cli-compare-line": gpudemo("compare", "--device", device, "--problem", "line", "--samples", samples,
+                                    "--epochs", epochs, "--json"),
+        "cli-profile-tutorial": gpudemo("profile", "--device", device, "--json"),
+        "cli-profile-line": gpudemo("profile", "--device", device, "--problem", "line", "--samples", samples,
+                                    "--json"),
+        "cli-sweep-step": gpudemo("sweep", "--device", device, "--json", *(["--max-size", "1000"] if quick else [])),
+    }
+    for dtype in ("float32", "tf32", "bfloat16"):
+        commands[f"cli-sweep-matmul-{dtype}"] = gpudemo("sweep", "--device", device, "--kind", "matmul", "--dtype",
+                                                        dtype, "--max-size", "64" if quick else "8192", "--json")
+    return commands
+
+
+PROBES = r'''
+import json, sys, time, warnings
+import torch
+from benchmarks.gpu import syncs_per_read_back
+from gpudemo.core.compare import compare_devices
+from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.training import TrainingError, train
+
+device = "cuda:0"
+found = {}
+began = time.perf_counter()
+cold = train(TrainingConfig(device=device, epochs=2000))  # the first run in this process
+warm = train(TrainingConfig(device=device, epochs=2000))
+found["cold_vs_warm"] = {"cold_epochs_per_second": cold.epochs_per_second, "cold_warm_up_seconds": cold.warm_up_seconds,
+                         "cold_to_device_seconds": cold.to_device_seconds,
+                         "warm_epochs_per_second": warm.epochs_per_second, "warm_warm_up_seconds": warm.warm_up_seconds}
+syncs, read_backs = syncs_per_read_back(device)
+found["syncs"] = {"syncs": syncs, "read_backs": read_backs}
+found["after_a_run"] = {"allocated": torch.cuda.memory_allocated()}
+clear = getattr(torch._C, "_cuda_clearCublasWorkspaces", None)
+if clear is not None:
+    clear()
+found["after_a_run"]["allocated_after_clearing_cublas"] = torch.cuda.memory_allocated()
+timings = compare_devices(TrainingConfig(problem="line", samples=100_000, epochs=200), [device])
+gpu, cpu = timings
+found["same_data"] = {"gpu_final_loss": gpu.final_loss, "cpu_final_loss": cpu.final_loss,
+                      "relative": abs(gpu.final_loss - cpu.final_loss) / abs(cpu.final_loss),
+                      "speedup_vs_cpu": gpu.speedup_vs_cpu}
+from gpudemo.core import memory
+estimate_free, memory.free_bytes = memory.free_bytes, lambda device: 2**60  # past the estimate, to a real OOM
+try:
+    train(TrainingConfig(device=device, problem="sine", samples=10_000_000, width=4096, depth=8, epochs=1))
+    found["out_of_memory"] = {"raised": False}
+except TrainingError as error:
+    found["out_of_memory"] = {"raised": True, "message": str(error), "reserved_after": torch.cuda.memory_reserved()}
+finally:
+    memory.free_bytes = estimate_free
+for name, dtype, tf32 in (("fp32", torch.float32, False), ("tf32", torch.float32, True), ("bf16", torch.bfloat16, False)):
+    torch.backends.cuda.matmul.allow_tf32 = tf32
+    a = torch.randn(8192, 8192, device=device, dtype=dtype)
+    b = torch.randn(8192, 8192, device=device, dtype=dtype)
+    torch.mm(a, b)
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(10):
+        torch.mm(a, b)
+    end.record()
+    torch.cuda.synchronize()
+    seconds = start.elapsed_time(end) / 1e3 / 10
+    found[f"matmul_8192_{name}"] = {"seconds": seconds, "tflops": 2 * 8192**3 / seconds / 1e12}
+    del a, b
+torch.backends.cuda.matmul.allow_tf32 = False
+torch.cuda.empty_cache()
+found["seconds"] = time.perf_counter() - began
+print(json.dumps(found, indent=2))
+ok = (syncs <= 2 * read_backs and found["same_data"]["relative"] <= 1e-4
+      and found["after_a_run"]["allocated_after_clearing_cublas"] == 0)
+sys.exit(0 if ok else 1)
+'''
+
+ENV = r'''
+import json, platform, sys
+import numpy, torch
+try:
+    import pytest
+    pytest_version = pytest.__version__
+except ImportError:
+    pytest_version = None
+found = {"python": sys.version, "platform": platform.platform(), "torch": torch.__version__,
+         "torch_cuda": torch.version.cuda, "numpy": numpy.__version__, "pytest": pytest_version,
+         "cuda_available": torch.cuda.is_available(), "threads": torch.get_num_threads()}
+from gpudemo.core.devices import list_devices
+began = __import__("time").perf_counter()
+devices = list_devices()
+found["list_devices_seconds"] = __import__("time").perf_counter() - began
+found["devices"] = [device.to_json() for device in devices]
+found["note"] = None if devices.note is None else str(devices.note)
+print(json.dumps(found, indent=2))
+'''
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.gpu_check", description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, help="the folder for every output (default gpu-check-<time>)")
+    parser.add_argument("--quick", action="store_true", help="small sizes for the CLI (the CPU's dry run uses them)")
+    args = parser.parse_args(argv)
+    out = args.out or ROOT / time.strftime("gpu-check-%Y%m%d-%H%M%S")
+    out.mkdir(parents=True, exist_ok=True)
+    cuda = _has_cuda()
+    quick = args.quick or not cuda
+    device = "cuda:0" if cuda else "cpu"
+    no_gpu = "skipped: torch sees no CUDA GPU here"
+    steps: list[tuple[str, list[str] | None, float, str]] = [
+        ("env", [sys.executable, "-c", ENV], 60, ""),
+        ("nvidia-smi", ["nvidia-smi", "-q"] if cuda else None, 30, no_gpu),
+        ("probes", [sys.executable, "-c", PROBES] if cuda else None, 120, no_gpu),
+        ("suite", [sys.executable, *QT_FREE_SUITE] if cuda else None, 240,
+         "skipped: no GPU here, and CI runs the whole suite on the CPU (.ci/run)"),
+        *((name, command, 120, "") for name, command in cli_commands(device, quick).items()),
+        ("benchmarks", [sys.executable, "-m", "benchmarks", "--only", "gpu", "--json", str(out / "benchmarks.json")]
+         if cuda else None, 180, no_gpu),
+    ]
+    lines, failed, began = [], 0, time.perf_counter()
+    for name, command, timeout, why_not in steps:
+        if command is None:
+            lines.append(f"{name:<28} SKIPPED  {why_not}")
+            continue
+        started = time.perf_counter()
+        passed, note = _run(out, name, command, timeout)
+        failed += not passed
+        lines.append(f"{name:<28} {'ok' if passed else 'FAILED':<8} {time.perf_counter() - started:6.1f} s  {note}")
+        print(lines[-1], flush=True)
+    lines.append(f"\n{'on ' + device if cuda else 'no GPU: a dry run on the CPU'}; {failed} failed;"
+                 f" {time.perf_counter() - began:.0f} s in all; outputs in {out}")
+    (out / "summary.txt").write_text("\n".join(lines) + "\n")
+    (out / "summary.json").write_text(json.dumps({"cuda": cuda, "failed": failed, "lines": lines}, indent=2))
+    print("\n".join(line for line in lines if "SKIPPED" in line))
+    print(lines[-1].strip())
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

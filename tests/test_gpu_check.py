@@ -1,0 +1,31 @@
+"""The GPU check runs here too, as a dry run on the CPU: it cannot rot between GPU sessions."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(torch.cuda.is_available(), reason="on a GPU machine the check is run by hand, at full size")
+def test_without_a_gpu_the_check_runs_the_cpu_side_and_says_what_it_skipped(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "benchmarks.gpu_check", "--out", str(tmp_path)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["cuda"] is False and summary["failed"] == 0
+    lines = (tmp_path / "summary.txt").read_text().splitlines()
+    skipped = {line.split()[0] for line in lines if " SKIPPED " in line}
+    assert skipped == {"nvidia-smi", "probes", "suite", "benchmarks"}
+    assert all("torch sees no CUDA GPU" in line or "no GPU here" in line for line in lines if " SKIPPED " in line)
+    env = json.loads((tmp_path / "env.txt").read_text())
+    assert env["cuda_available"] is False and env["devices"][-1]["id"] == "cpu"
+    train = json.loads((tmp_path / "cli-train-tutorial.txt").read_text())
+    assert train["device"] == "cpu" and train["status"] == "completed"
+    for dtype in ("float32", "tf32", "bfloat16"):
+        assert json.loads((tmp_path / f"cli-sweep-matmul-{dtype}.txt").read_text())["dtype"] == dtype
