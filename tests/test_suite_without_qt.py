@@ -98,3 +98,7 @@ def test_without_qt_core_cli_and_cuda_tests_pass(tmp_path):
                   "tests/test_layering.py")
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     assert " passed" in out.stdout and " failed" not in out.stdout and " error" not in out.stdout
+
+
+def test_the_readme_gives_the_qt_free_command():
+    assert f"    {QT_FREE}\n" in (ROOT / "README.md").read_text(encoding="utf-8")
