@@ -22,6 +22,11 @@ def loss(value: float | None) -> str:
     return f"{value:.6g}" if math.isfinite(value) else str(value)
 
 
+def short_time(seconds: float) -> str:
+    """A time that is often under a second (a copy, a warm-up): in ms there, else as `duration`."""
+    return f"{seconds * 1e3:.3g} ms" if 0 <= seconds < 1 else duration(seconds)
+
+
 def duration(seconds: float) -> str:
     if not math.isfinite(seconds):
         return "?"

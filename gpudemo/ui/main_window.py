@@ -476,6 +476,11 @@ class MainWindow(QMainWindow):
     def _show_result(self, result) -> None:
         """The rate and the learned model of a finished run, under the plots."""
         self.rateLabel.setText(self.tr("{rate} epochs/s").format(rate=fmt.rate(result.epochs_per_second)))
+        self.rateLabel.setToolTip(self.tr(
+            "Not in this figure: moving the model and the data to {device} took {moving}, and a warm-up step before"
+            " the clock {warm} (a GPU's first step pays once for its context, libraries and kernels).").format(
+                device=result.config.device, moving=fmt.short_time(result.to_device_seconds),
+                warm=fmt.short_time(result.warm_up_seconds)))
         params = result.parameters
         if "weight" in params:
             learned = self.tr("learned  y = {weight} · x + {bias}").format(

@@ -1,11 +1,14 @@
 """The window, driven as a person would: pytest-qt, offscreen."""
 
+import dataclasses
+
 import numpy as np
 import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QItemSelectionModel, QThread, QTimer
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QLabel, QLineEdit, QProgressBar, QPushButton, QSpinBox
 
+from gpudemo.core.devices import DeviceInfo, DeviceList
 from gpudemo.ui import MainWindow
 from tests.tutorial import tutorial_run
 from tests.ui.windows import CPU_ONLY, TWO_GPUS, first_curve, open_window, run_to_end
@@ -44,6 +47,27 @@ def test_real_discovery_lists_the_cpu_and_says_why_no_gpu(qtbot):
 
     if not torch.cuda.is_available():
         assert window.devicePanel.note.isVisibleTo(window) and "No GPU" in window.devicePanel.note.text()
+
+
+def test_twin_gpus_show_their_bus_and_only_the_picked_one_is_asked_its_free_memory(make_window, monkeypatch):
+    from gpudemo.ui import devices_panel
+
+    asked = []
+
+    def read_free(device):
+        asked.append(device.id)
+        return dataclasses.replace(device, free_memory=100 * 2**30)
+
+    monkeypatch.setattr(devices_panel, "with_free_memory", read_free)
+    twin = DeviceInfo("cuda:1", "cuda", "NVIDIA H200", 141 * 2**30, None, (9, 0), 132, pci_bus_id="0000:1c:00.0")
+    devices = DeviceList((dataclasses.replace(twin, id="cuda:0", pci_bus_id="0000:1b:00.0"), twin, TWO_GPUS[-1]))
+    window = make_window(devices)
+    model = window.deviceList.model()
+    texts = [model.index(row, 0).data() for row in range(model.rowCount())]
+    assert "NVIDIA H200 (0000:1b:00.0)" in texts[0] and "NVIDIA H200 (0000:1c:00.0)" in texts[1]
+    assert asked == ["cuda:0"]  # the picked GPU only: no CUDA context on the others
+    details = window.devicePanel.details.text()
+    assert "100.0 GiB free" in details and "PCI bus 0000:1b:00.0" in details
 
 
 def test_every_device_is_listed_with_its_details(make_window):
@@ -91,6 +115,7 @@ def test_a_run_completes_with_the_tutorials_numbers(qtbot, window):
     assert window.predictionTable.model().index(0, 0).data() == "4"
     assert abs(float(window.predictionTable.model().index(0, 1).data()) - expected["prediction"]) < 1e-5
     assert window.startButton.isEnabled() and not window.stopButton.isEnabled()
+    assert "Not in this figure: moving the model and the data to cpu took" in window.rateLabel.toolTip()
 
 
 def test_settings_lock_while_a_run_goes_and_stop_keeps_the_partial_run(qtbot, window):

@@ -647,6 +647,10 @@
         <translation>第 {epoch} 轮发散：损失变成了 {loss}。请试一个比 {lr} 更小的学习率。</translation>
     </message>
     <message>
+        <source>Not in this figure: moving the model and the data to {device} took {moving}, and a warm-up step before the clock {warm} (a GPU&apos;s first step pays once for its context, libraries and kernels).</source>
+        <translation>这个数字不包括：把模型和数据移动到 {device} 用了 {moving}，计时前的一次预热步骤用了 {warm}（GPU 的第一步要为它的上下文、库和内核付出一次性的代价）。</translation>
+    </message>
+    <message>
         <source>learned  y = {weight} · x + {bias}</source>
         <translation>学到  y = {weight} · x + {bias}</translation>
     </message>
