@@ -51,7 +51,7 @@ def nothing_left_behind():
     import sys
 
     problems = []
-    worker = sys.modules.get("gpudemo.ui.worker")
+    worker = sys.modules.get("gpudemo.ui.jobs.worker")
     if worker is not None:
         running = [c for c in list(worker.LIVE_CONTROLLERS) if _alive(c) and c.is_running()]
         for controller in running:

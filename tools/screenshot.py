@@ -89,7 +89,7 @@ def scene(name: str, out: Path) -> int:
         elif name == "small":
             from PySide6.QtCore import QRect
 
-            from gpudemo.ui.menus import fit_to_screen
+            from gpudemo.ui.shell.menus import fit_to_screen
 
             fit_to_screen(window, QRect(0, 0, 1024, 768))
         else:

@@ -3,7 +3,7 @@
 The core imports no Qt, so it cannot translate; it only marks its templates with
 `QT_TRANSLATE_NOOP("core", ...)`, which pyside6-lupdate finds by name. The command line
 prints a message as it is (`str(message)`); the window renders it through Qt's
-translator (`gpudemo.ui.i18n.say`). A field may be a Message itself (a setting's name),
+translator (`gpudemo.ui.base.i18n.say`). A field may be a Message itself (a setting's name),
 rendered in the same language.
 """
 

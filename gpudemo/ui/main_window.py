@@ -30,29 +30,29 @@ from gpudemo.core.script import PREDICTING, generate_script
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
 from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TRAINING, LossBatch, is_warm
 from gpudemo.logfile import current_log
-from gpudemo.ui import format as fmt
-from gpudemo.ui import i18n, theme
-from gpudemo.ui.actions import IDLE, MEASURING, Actions, State, bind, update_actions
-from gpudemo.ui.actions import PAUSED as PAUSED_ACTIVITY
-from gpudemo.ui.actions import TRAINING as TRAINING_ACTIVITY
-from gpudemo.ui.code_panel import CodePanel
-from gpudemo.ui.compare_view import CompareView
-from gpudemo.ui.devices_panel import DevicePanel
-from gpudemo.ui.dialogs import show_about, show_help
-from gpudemo.ui.file_commands import FileCommands
-from gpudemo.ui.i18n import say
-from gpudemo.ui.landscape_view import LandscapeView
-from gpudemo.ui.measurements import Measurements
-from gpudemo.ui.menus import build_menus, fit_to_screen, widen_code_panel
-from gpudemo.ui.prediction_panel import PredictionPanel
-from gpudemo.ui.preferences import Preferences
-from gpudemo.ui.profile_view import ProfileView
-from gpudemo.ui.rebuild import rebuild_in
-from gpudemo.ui.style import set_style_flag, style_sheet
-from gpudemo.ui.sweep_view import SweepView
-from gpudemo.ui.training_panel import TrainingPanel
-from gpudemo.ui.training_view import TrainingView
-from gpudemo.ui.worker import TrainingController
+from gpudemo.ui.base import format as fmt
+from gpudemo.ui.base import i18n, theme
+from gpudemo.ui.shell.actions import IDLE, MEASURING, Actions, State, bind, update_actions
+from gpudemo.ui.shell.actions import PAUSED as PAUSED_ACTIVITY
+from gpudemo.ui.shell.actions import TRAINING as TRAINING_ACTIVITY
+from gpudemo.ui.panels.code_panel import CodePanel
+from gpudemo.ui.views.compare_view import CompareView
+from gpudemo.ui.panels.devices_panel import DevicePanel
+from gpudemo.ui.shell.dialogs import show_about, show_help
+from gpudemo.ui.shell.file_commands import FileCommands
+from gpudemo.ui.base.i18n import say
+from gpudemo.ui.views.landscape_view import LandscapeView
+from gpudemo.ui.jobs.measurements import Measurements
+from gpudemo.ui.shell.menus import build_menus, fit_to_screen, widen_code_panel
+from gpudemo.ui.panels.prediction_panel import PredictionPanel
+from gpudemo.ui.shell.preferences import Preferences
+from gpudemo.ui.views.profile_view import ProfileView
+from gpudemo.ui.shell.rebuild import rebuild_in
+from gpudemo.ui.base.style import set_style_flag, style_sheet
+from gpudemo.ui.views.sweep_view import SweepView
+from gpudemo.ui.panels.training_panel import TrainingPanel
+from gpudemo.ui.views.training_view import TrainingView
+from gpudemo.ui.jobs.worker import TrainingController
 
 REFRESH_MS = 50  # the plots redraw at most 20 times a second (painting holds the GIL)...
 COUNTERS_S = 0.1  # ...the progress bar and the rate at most 10 times
@@ -546,12 +546,12 @@ class MainWindow(QMainWindow):
 
     def set_language(self, language: str) -> MainWindow:
         """Show the window in `language` (i18n.LANGUAGES) at once: returns the window that shows it
-        (a new one, see ui/rebuild.py; this one, unchanged, while a job goes)."""
+        (a new one, see ui/shell/rebuild.py; this one, unchanged, while a job goes)."""
         return rebuild_in(self, language)
 
     @Slot(str)
     def show_fault(self, error: str) -> None:
-        """An exception nobody caught (ui/faults.py): say so; it is in the log file with its traceback."""
+        """An exception nobody caught (ui/shell/faults.py): say so; it is in the log file with its traceback."""
         self._set_status(self.tr("Something went wrong: {error}. The details are in {path}; the window goes on.")
                          .format(error=error, path=current_log() or self.tr("the terminal")), error=True)
 

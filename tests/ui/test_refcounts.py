@@ -14,8 +14,8 @@ import numpy as np
 from PySide6.QtWidgets import QLabel
 
 from gpudemo.core.history import LossHistory
-from gpudemo.ui.loss_plot import LossCurve
-from gpudemo.ui.plot_style import new_plot
+from gpudemo.ui.views.loss_plot import LossCurve
+from gpudemo.ui.views.plot_style import new_plot
 
 CALLS = 300
 

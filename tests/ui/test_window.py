@@ -50,7 +50,7 @@ def test_real_discovery_lists_the_cpu_and_says_why_no_gpu(qtbot):
 
 
 def test_twin_gpus_show_their_bus_and_only_the_picked_one_is_asked_its_free_memory(make_window, monkeypatch):
-    from gpudemo.ui import devices_panel
+    from gpudemo.ui.panels import devices_panel
 
     asked = []
 

@@ -8,7 +8,7 @@ def open_window(qtbot, devices=CPU_ONLY, session=None, preferences=None):
     from PySide6.QtCore import QRect
 
     from gpudemo.ui import MainWindow
-    from gpudemo.ui.menus import fit_to_screen
+    from gpudemo.ui.shell.menus import fit_to_screen
 
     window = MainWindow(devices=devices, session=session, preferences=preferences)
     fit_to_screen(window, QRect(0, 0, 1800, 950))  # the offscreen screen is 800 x 600: size it as a desktop

@@ -1,0 +1,142 @@
+"""Compare, sweep and profile in the window: the core's measurements on the worker thread, drawn as they come.
+
+The window owns one of these; it says what to show in the shared status line and
+progress bar through its signals, and the window redraws it on its refresh timer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from gpudemo.core.compare import FAILED, CompareProgress, DeviceTiming, compare_devices, devices_to_compare
+from gpudemo.core.profile import StepProfile, profile_steps
+from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.sweep import MATMUL_SIZES, STEP, STEP_SIZES, SweepResult, SweepRow, sweep
+from gpudemo.ui.views.compare_view import CompareView
+from gpudemo.ui.base.i18n import name_text, say
+from gpudemo.ui.views.profile_view import ProfileView
+from gpudemo.ui.views.sweep_view import SweepView
+from gpudemo.ui.jobs.worker import TaskController
+
+COMPARE, SWEEP, PROFILE = "compare", "sweep", "profile"
+
+
+class Measurements(QObject):
+    status = Signal(str, bool)  # text for the status line, and whether it is an error
+    progressed = Signal(int, int)  # value, maximum
+    deviceBusy = Signal(str)  # the device being measured now (for its memory line)
+    finished = Signal()  # the job's thread has ended
+
+    def __init__(self, compare_view: CompareView, sweep_view: SweepView, profile_view: ProfileView,
+                 parent: QObject | None = None):
+        super().__init__(parent)
+        self.compareView, self.sweepView, self.profileView = compare_view, sweep_view, profile_view
+        self._tasks = TaskController(self)
+        self._tasks.reported.connect(self._on_report)
+        self._tasks.succeeded.connect(self._on_done)
+        self._tasks.failed.connect(self._on_failed)
+        self._tasks.finished.connect(self.finished)
+        self._job: str | None = None
+        self._order: list[str] = []
+        self._epochs = 0
+        self._count = 0  # sweep rows so far
+        self._problem = ""  # the profiled run's problem
+        self._dirty = False
+
+    def is_running(self) -> bool:
+        return self._tasks.is_running()
+
+    def job(self) -> str | None:
+        return self._job if self.is_running() else None
+
+    def start_compare(self, config: TrainingConfig, devices: Sequence[str]) -> None:
+        self._job, self._order, self._epochs = COMPARE, devices_to_compare(devices), config.epochs
+        self.compareView.clear()
+        self.progressed.emit(0, config.epochs * len(self._order))
+        self.status.emit(self.tr("Comparing {devices}: {epochs} epochs on each, after a warm-up…").format(
+            devices=", ".join(self._order), epochs=f"{config.epochs:,}"), False)
+        self._tasks.start(lambda should_stop, report: compare_devices(config, devices, should_stop, report))
+
+    def start_sweep(self, devices: Sequence[str], kind: str, dtype: str) -> None:
+        self._job, self._order = SWEEP, devices_to_compare(devices)
+        self._count = 0
+        self.sweepView.clear(kind)
+        sizes = STEP_SIZES if kind == STEP else MATMUL_SIZES
+        self.progressed.emit(0, len(sizes) * len(self._order))
+        self.status.emit(self.tr("Sweeping {kind} in {dtype} on {devices}…").format(
+            kind=kind, dtype=dtype, devices=", ".join(self._order)), False)
+        self._tasks.start(lambda should_stop, report: sweep(kind, devices, dtype, should_stop, report))
+
+    def start_profile(self, config: TrainingConfig) -> None:
+        self._job, self._order = PROFILE, [config.device]
+        self._problem = name_text(config.problem)
+        self.profileView.clear()
+        self.progressed.emit(0, 0)  # busy: a profile says nothing until it is done
+        self.deviceBusy.emit(config.device)
+        self.status.emit(self.tr("Profiling a step of {problem} on {device} under torch.profiler…").format(
+            problem=name_text(config.problem), device=config.device), False)
+        self._tasks.start(lambda should_stop, report: profile_steps(config))
+
+    def stop(self) -> None:
+        self._tasks.stop()
+
+    def shutdown(self) -> None:
+        self._tasks.shutdown()
+
+    def redraw(self) -> None:
+        if self._dirty and self._job == COMPARE:
+            self.compareView.redraw()
+        self._dirty = False
+
+    @Slot(object)
+    def _on_report(self, report) -> None:
+        if isinstance(report, CompareProgress):
+            self.compareView.add_progress(report)
+            done = self._order.index(report.device) * self._epochs + report.epochs
+            self.progressed.emit(done, self._epochs * len(self._order))
+            self.deviceBusy.emit(report.device)
+            self._dirty = True
+        elif isinstance(report, SweepRow):
+            self.sweepView.add_row(report)
+            self._count += 1
+            self.progressed.emit(self._count, -1)
+            self.deviceBusy.emit(report.device)
+            self.status.emit(self.tr("Sweeping: {device} at {size} took {us} µs a step…").format(
+                device=report.device, size=f"{report.size:,}", us=f"{report.seconds * 1e6:,.1f}"), False)
+
+    @Slot(object)
+    def _on_done(self, result) -> None:
+        if isinstance(result, StepProfile):
+            self.profileView.show_profile(result, self._problem)
+            self.progressed.emit(1, 1)
+            self.status.emit(self.tr("Profiled: {us} µs a step on {device}; see the Step profile tab.").format(
+                us=f"{result.wall_us:,.1f}", device=result.device), False)
+            return
+        if isinstance(result, SweepResult):
+            self.sweepView.show_result(result)
+            self.progressed.emit(self._count, self._count)
+            self.status.emit(self.tr("Sweep done: {summary}").format(summary=self.sweepView.summary.text()),
+                             False)
+            return
+        timings: list[DeviceTiming] = result
+        self.compareView.show_timings(timings)
+        others = [t for t in timings if t.device != "cpu" and t.speedup_vs_cpu is not None]
+        failed = [t for t in timings if t.status == FAILED]
+        if others:
+            best = max(others, key=lambda t: t.speedup_vs_cpu)
+            text = self.tr("Compared: {device} trains {speedup}× as fast as the CPU.").format(
+                device=best.device, speedup=f"{best.speedup_vs_cpu:.2f}")
+        else:
+            text = self.tr("Compared: the CPU alone was measured ({rate} epochs/s).").format(
+                rate=f"{timings[-1].epochs_per_second or 0:,.0f}")
+        if failed:
+            text += " " + self.tr("Failed on {devices}: see the table.").format(
+                devices=", ".join(t.device for t in failed))
+        self.status.emit(text, bool(failed))
+
+    @Slot(object)
+    def _on_failed(self, message) -> None:
+        job = {COMPARE: self.tr("comparison"), SWEEP: self.tr("sweep"), PROFILE: self.tr("profile")}.get(self._job, "")
+        self.status.emit(self.tr("The {job} failed: {message}").format(job=job, message=say(message)), True)

@@ -1,0 +1,221 @@
+"""Training on a QThread: the core loop on a worker thread, its news on the GUI thread.
+
+Every signal of the worker reaches the controller through a slot of the controller,
+a QObject that lives in the GUI thread, so Qt queues it to the GUI thread. (A signal
+connected to a lambda or a plain function would run in the worker's thread.)
+Stopping is cooperative: a flag the loop checks before every epoch.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import weakref
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+
+from gpudemo.core.control import RunControl
+from gpudemo.core.history import LossHistory
+from gpudemo.core.landscape import PathHistory
+from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, message
+from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.training import TrainingError, run_training
+
+log = logging.getLogger(__name__)
+
+# Every controller ever made, so that tests can fail one that leaves a thread running.
+LIVE_CONTROLLERS: weakref.WeakSet[_ThreadOwner] = weakref.WeakSet()
+
+
+class _Worker(QObject):
+    """A job of the core on the worker thread: its result or its failure, then `done`, always."""
+
+    succeeded = Signal(object)  # what the job returns
+    failed = Signal(object)  # a Message, for a person (gpudemo.ui.base.i18n.say translates it)
+    done = Signal()  # always last
+
+    def __init__(self):
+        super().__init__()
+        self._stop = threading.Event()
+
+    def request_stop(self) -> None:
+        """Ask the job to stop at its next check (every step); safe from any thread."""
+        self._stop.set()
+
+    def _work(self) -> object:
+        raise NotImplementedError
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            result = self._work()
+        except TrainingError as error:
+            log.warning("%s ended: %s", type(self).__name__, error)
+            self.failed.emit(error.message)
+        except Exception as error:  # a bug: say so in the window rather than lose the thread
+            log.exception("%s failed", type(self).__name__)
+            self.failed.emit(message(QT_TRANSLATE_NOOP("core", "unexpected error: {reason}"), reason=repr(error)))
+        else:
+            self.succeeded.emit(result)
+        finally:
+            self.done.emit()
+
+
+class TrainingWorker(_Worker):
+    """Steps through the core's training generator; stop, pause and step come through a RunControl."""
+
+    batched = Signal(object)  # LossBatch: its losses are in the history (and its fit, its data, its clock)
+    phaseChanged = Signal(str)
+    paused = Signal(int, object)  # epochs run, a CPU copy of the model as it stands
+
+    def __init__(self, config: TrainingConfig, history: LossHistory, path: PathHistory | None = None):
+        super().__init__()
+        self._config = config
+        self._history = history
+        self._path = path
+        self.control = RunControl()  # pause, step and stop, from the GUI thread
+
+    def request_stop(self) -> None:
+        self.control.stop()
+
+    def _work(self) -> object:
+        batches = run_training(self._config, on_phase=self.phaseChanged.emit, history=self._history, fit=True,
+                               control=self.control, on_pause=self.paused.emit, path=self._path)
+        while True:
+            try:
+                self.batched.emit(next(batches))
+            except StopIteration as finished:
+                return finished.value
+
+
+class TaskWorker(_Worker):
+    """Runs `task(should_stop, report)` on the worker thread: compare, sweep, any long job of the core."""
+
+    reported = Signal(object)  # whatever the task reports as it goes
+
+    def __init__(self, task: Callable[[Callable[[], bool], Callable[[object], None]], object]):
+        super().__init__()
+        self._task = task
+
+    def _work(self) -> object:
+        return self._task(self._stop.is_set, self.reported.emit)
+
+
+class _ThreadOwner(QObject):
+    """Owns one job's thread and worker at a time; lives in the GUI thread and re-emits there."""
+
+    succeeded = Signal(object)  # the job's result
+    failed = Signal(object)  # a Message
+    finished = Signal()  # the thread has ended: a new job may start
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self._thread: QThread | None = None
+        self._worker: QObject | None = None
+        LIVE_CONTROLLERS.add(self)
+
+    def is_running(self) -> bool:
+        return self._thread is not None
+
+    def _launch(self, worker: QObject, name: str) -> None:
+        if self._thread is not None:
+            raise RuntimeError("a job is already going")
+        thread = QThread()
+        thread.setObjectName(name)
+        worker.moveToThread(thread)
+        thread.started.connect(worker.run)
+        worker.succeeded.connect(self._on_succeeded)
+        worker.failed.connect(self._on_failed)
+        # Direct: QThread.quit is thread-safe, and a queued call would wait for the GUI
+        # thread, which may be blocked in shutdown() waiting for this very thread.
+        worker.done.connect(thread.quit, Qt.ConnectionType.DirectConnection)
+        thread.finished.connect(self._on_thread_finished)
+        self._thread, self._worker = thread, worker
+        thread.start()
+
+    def stop(self) -> None:
+        if self._worker is not None:
+            self._worker.request_stop()
+
+    def shutdown(self) -> None:
+        """Stop the job and wait for its thread to end (for closing the window)."""
+        if self._thread is None:
+            return
+        self.stop()
+        self._thread.wait()
+        self._on_thread_finished()
+
+    @Slot(object)
+    def _on_succeeded(self, result) -> None:
+        self.succeeded.emit(result)
+
+    @Slot(object)
+    def _on_failed(self, text: Message) -> None:
+        self.failed.emit(text)
+
+    @Slot()
+    def _on_thread_finished(self) -> None:
+        sender = self.sender()
+        if self._thread is None or (isinstance(sender, QThread) and sender is not self._thread):
+            return  # a late signal from a thread that shutdown() already waited for
+        # `finished` is emitted from the thread just before it ends: wait for the end,
+        # then let Python free the worker and the thread here, in the GUI thread. (No
+        # deleteLater: a delete in the ending thread could race the wrappers' own.)
+        self._thread.wait()
+        self._thread = self._worker = None
+        self.finished.emit()
+
+
+class TrainingController(_ThreadOwner):
+    """One training run at a time."""
+
+    batched = Signal(object)
+    phaseChanged = Signal(str)
+    paused = Signal(int, object)  # the run holds at this epoch; the model as it stands, on the CPU
+
+    def start(self, config: TrainingConfig, history: LossHistory, path: PathHistory | None = None) -> None:
+        worker = TrainingWorker(config, history, path)
+        worker.batched.connect(self._on_batched)
+        worker.phaseChanged.connect(self._on_phase)
+        worker.paused.connect(self._on_paused)
+        self._launch(worker, "gpudemo-training")
+
+    def pause(self) -> None:
+        if self._worker is not None:
+            self._worker.control.pause()
+
+    def resume(self) -> None:
+        if self._worker is not None:
+            self._worker.control.resume()
+
+    def step(self) -> None:
+        if self._worker is not None:
+            self._worker.control.step()
+
+    @Slot(int, object)
+    def _on_paused(self, epochs: int, model) -> None:
+        self.paused.emit(epochs, model)
+
+    @Slot(object)
+    def _on_batched(self, batch) -> None:
+        self.batched.emit(batch)
+
+    @Slot(str)
+    def _on_phase(self, phase: str) -> None:
+        self.phaseChanged.emit(phase)
+
+
+class TaskController(_ThreadOwner):
+    """One task of the core at a time (compare, sweep), its reports re-emitted in the GUI thread."""
+
+    reported = Signal(object)
+
+    def start(self, task: Callable[[Callable[[], bool], Callable[[object], None]], object]) -> None:
+        worker = TaskWorker(task)
+        worker.reported.connect(self._on_reported)
+        self._launch(worker, "gpudemo-task")
+
+    @Slot(object)
+    def _on_reported(self, report) -> None:
+        self.reported.emit(report)

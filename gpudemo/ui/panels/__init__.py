@@ -1,0 +1,1 @@
+"""The left column and the dock: the devices, the training form, predicting, the Code panel."""

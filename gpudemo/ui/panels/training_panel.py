@@ -1,0 +1,223 @@
+"""The training form: problem, its size and model, batch, optimizer, epochs, learning rate, seed.
+
+It validates with the core's rules (the command line's words) and hands out a
+TrainingConfig; a value that does not apply to the chosen problem is disabled, not
+hidden, so the layout does not jump.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gpudemo.core import settings
+from gpudemo.core.problems import PROBLEMS
+from gpudemo.core.settings import InvalidSetting, TrainingConfig
+from gpudemo.ui.base.i18n import say
+from gpudemo.ui.base.style import set_style_flag
+
+
+def _spin(name: str, low: int, high: int, value: int, tip: str) -> QSpinBox:
+    spin = QSpinBox(objectName=name)
+    spin.setRange(low, high)
+    spin.setValue(value)
+    spin.setGroupSeparatorShown(True)
+    spin.setAccelerated(True)
+    spin.setToolTip(tip)
+    return spin
+
+
+class TrainingPanel(QGroupBox):
+    changed = Signal()  # any setting changed
+    startRequested = Signal()  # Enter in a text field: the same as pressing Start
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setTitle(self.tr("2. Train"))
+        self.problemCombo = QComboBox(objectName="problemCombo")
+        for key, title, tip in (
+            ("tutorial", self.tr("Tutorial: y = 2x from 3 points"),
+             self.tr("The tutorial's own problem: nn.Linear(1, 1) on x = 1, 2, 3")),
+            ("line", self.tr("Line: y = 2x + noise"),
+             self.tr("nn.Linear(1, 1) on N points, x uniform in [-3, 3], normal noise of 0.5")),
+            ("sine", self.tr("Sine: an MLP learns sin(x)"),
+             self.tr("An MLP of tanh layers on N points of sin(x) + noise of 0.1, x in [-π, π]")),
+        ):
+            self.problemCombo.addItem(title, key)
+            self.problemCombo.setItemData(self.problemCombo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
+        self.samplesSpin = _spin("samplesSpin", settings.SAMPLES_MIN, settings.SAMPLES_MAX, settings.DEFAULT_SAMPLES,
+                                 self.tr("Training points, 3 to 10,000,000, made on the device from the seed. A GPU"
+                                         " wins only when there is much to compute at once: on 3 points each step"
+                                         " is a few tiny kernels, and launching them costs more than the CPU's"
+                                         " whole step; try 1,000,000 and compare"))
+        self.widthSpin = _spin("widthSpin", settings.WIDTH_MIN, settings.WIDTH_MAX, settings.DEFAULT_WIDTH,
+                               self.tr("Units in each hidden layer of the MLP, 1 to 4096: more units can bend the curve"
+                                       " more finely, and cost more arithmetic per step"))
+        self.depthSpin = _spin("depthSpin", settings.DEPTH_MIN, settings.DEPTH_MAX, settings.DEFAULT_DEPTH,
+                               self.tr("Hidden layers of the MLP, 1 to 8: each layer feeds the next, so the network can"
+                                       " compose simple bends into complex shapes"))
+        self.batchSpin = _spin("batchSpin", 0, settings.BATCH_MAX, settings.DEFAULT_BATCH,
+                               self.tr("Samples per optimizer step, shuffled each epoch; 0: the full batch. Small"
+                                       " batches take many noisy steps per epoch; the full batch takes one exact"
+                                       " step"))
+        self.batchSpin.setSpecialValueText(self.tr("full batch"))
+        self.optimizerCombo = QComboBox(objectName="optimizerCombo")
+        for key, title in (("sgd", self.tr("SGD")), ("momentum", self.tr("SGD with momentum 0.9")),
+                           ("adam", self.tr("Adam"))):
+            self.optimizerCombo.addItem(title, key)
+        self.optimizerCombo.setToolTip(self.tr(
+            "How the gradient becomes a step: SGD steps straight down the slope; momentum keeps part of the last"
+            " step and rolls through shallow valleys; Adam scales each weight's step by its own gradient's size"))
+        self.problemCombo.setToolTip(self.tr(
+            "What the model learns: a straight line has two parameters (weight and bias) and a landscape you can"
+            " see; the sine needs a neural network"))
+        self.epochsSpin = _spin("epochsSpin", settings.EPOCHS_MIN, settings.EPOCHS_MAX, settings.DEFAULT_EPOCHS,
+                                self.tr("Passes over the data, 1 to 10,000,000. Each epoch computes the loss, its"
+                                        " gradient (backward) and one step of the weights per batch"))
+        self.lrInput = QLineEdit(str(settings.DEFAULT_LR), objectName="lrInput")
+        self.lrInput.setToolTip(self.tr(
+            "How far each step moves the weights against the gradient: too small and the loss falls slowly,"
+            " too large and it overshoots and diverges. A number from 1e-8 to 1000; 1e-3 is written like this"))
+        self.seedInput = QLineEdit(str(settings.DEFAULT_SEED), objectName="seedInput")
+        self.seedInput.setToolTip(self.tr(
+            "torch.manual_seed(seed) fixes the random starting weights and data: the same seed gives the same"
+            " run, a different one shows how much the start matters"))
+        # The run's buttons: the window binds each to its action (text, tip, shortcut, enabled state).
+        self.startButton = QPushButton(objectName="startButton")
+        self.startButton.setDefault(True)
+        self.stopButton = QPushButton(objectName="stopButton")
+        self.pauseButton = QPushButton(objectName="pauseButton")
+        self.stepButton = QPushButton(objectName="stepButton")
+        self.compareButton = QPushButton(objectName="compareButton")
+        self.profileButton = QPushButton(objectName="profileButton")
+        self.settingsError = QLabel(objectName="settingsError")
+        self.settingsError.setWordWrap(True)
+        self.settingsError.hide()
+
+        model_row = QHBoxLayout()
+        model_row.addWidget(QLabel(self.tr("width")))
+        model_row.addWidget(self.widthSpin, 1)
+        model_row.addWidget(QLabel(self.tr("depth")))
+        model_row.addWidget(self.depthSpin, 1)
+        form = QFormLayout()
+        form.addRow(self.tr("Problem"), self.problemCombo)
+        form.addRow(self.tr("Samples"), self.samplesSpin)
+        form.addRow(self.tr("MLP"), model_row)
+        form.addRow(self.tr("Batch"), self.batchSpin)
+        form.addRow(self.tr("Optimizer"), self.optimizerCombo)
+        form.addRow(self.tr("Epochs"), self.epochsSpin)
+        form.addRow(self.tr("Learning rate"), self.lrInput)
+        form.addRow(self.tr("Seed"), self.seedInput)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.startButton, 2)
+        buttons.addWidget(self.stopButton, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        hold = QHBoxLayout()
+        hold.addWidget(self.pauseButton, 1)
+        hold.addWidget(self.stepButton, 1)
+        layout.addLayout(buttons)
+        layout.addLayout(hold)
+        measure = QHBoxLayout()
+        measure.addWidget(self.compareButton, 1)
+        measure.addWidget(self.profileButton, 1)
+        layout.addLayout(measure)
+        layout.addWidget(self.settingsError)
+
+        self._inputs = (self.problemCombo, self.samplesSpin, self.widthSpin, self.depthSpin, self.batchSpin,
+                        self.optimizerCombo, self.epochsSpin, self.lrInput, self.seedInput)
+        for combo in (self.problemCombo, self.optimizerCombo):
+            combo.currentIndexChanged.connect(self.changed)
+        for spin in (self.samplesSpin, self.widthSpin, self.depthSpin, self.batchSpin, self.epochsSpin):
+            spin.valueChanged.connect(self.changed)
+        for field in (self.lrInput, self.seedInput):
+            field.textChanged.connect(self.check)
+            field.textChanged.connect(self.changed)
+            field.returnPressed.connect(self.startRequested)
+        self.problemCombo.currentIndexChanged.connect(self._apply_problem)
+        self._running = False
+        self._apply_problem()
+
+    def problem(self) -> str:
+        return self.problemCombo.currentData()
+
+    def config(self, device: str) -> TrainingConfig:
+        """The run the form describes on `device`; raises InvalidSetting naming the bad field."""
+        return TrainingConfig(
+            device=device,
+            epochs=self.epochsSpin.value(),
+            lr=settings.parse_learning_rate(self.lrInput.text()),
+            seed=settings.parse_seed(self.seedInput.text()),
+            problem=self.problem(),
+            optimizer=self.optimizerCombo.currentData(),
+            samples=self.samplesSpin.value(),
+            width=self.widthSpin.value(),
+            depth=self.depthSpin.value(),
+            batch_size=self.batchSpin.value(),
+        )
+
+    @Slot()
+    def check(self) -> bool:
+        """Validate what was typed; name each bad value under the form. True when all are good."""
+        problems = []
+        for field, parse in ((self.lrInput, settings.parse_learning_rate), (self.seedInput, settings.parse_seed)):
+            try:
+                parse(field.text())
+                invalid = False
+            except InvalidSetting as error:
+                problems.append(say(error))
+                invalid = True
+            set_style_flag(field, "invalid", invalid)
+        self.show_error("\n".join(problems))
+        return not problems
+
+    def show_error(self, text: str) -> None:
+        """A message under the form ("" hides it): a bad value, or a run that cannot fit."""
+        self.settingsError.setText(text)
+        self.settingsError.setVisible(bool(text))
+
+    def set_running(self, running: bool) -> None:
+        """Lock the form while a job goes (its buttons follow the window's actions)."""
+        self._running = running
+        for widget in self._inputs:
+            widget.setEnabled(not running)
+        if not running:
+            self._apply_problem()
+
+    def set_config(self, config: TrainingConfig) -> None:
+        """Fill the form with `config`'s values (a loaded model's settings)."""
+        self.set_values(dataclasses.asdict(config))
+
+    def set_values(self, values: dict) -> None:
+        """Fill the fields named in `values` (TrainingConfig's field names, valid values); leave the others."""
+        for key, combo in (("problem", self.problemCombo), ("optimizer", self.optimizerCombo)):
+            if key in values:
+                combo.setCurrentIndex(combo.findData(values[key]))
+        for key, spin in (("samples", self.samplesSpin), ("width", self.widthSpin), ("depth", self.depthSpin),
+                          ("batch_size", self.batchSpin), ("epochs", self.epochsSpin)):
+            if key in values:
+                spin.setValue(values[key])
+        if "lr" in values:
+            self.lrInput.setText(f"{values['lr']:g}")
+        if "seed" in values:
+            self.seedInput.setText(str(values["seed"]))
+
+    @Slot()
+    def _apply_problem(self) -> None:
+        """Enable the settings the chosen problem uses; keep the others, greyed."""
+        uses = PROBLEMS[self.problem()].uses
+        for name, widget in (("samples", self.samplesSpin), ("width", self.widthSpin), ("depth", self.depthSpin)):
+            widget.setEnabled(name in uses and not self._running)

@@ -1,0 +1,150 @@
+"""Every command of the window as one QAction, and the one function that sets their state.
+
+Menus, shortcuts and the window's buttons all show these actions: a button bound to an
+action takes its text, tooltip (with the shortcut) and enabled state from it and
+triggers it when clicked, so a command is enabled in one place only: `update_actions`,
+from the window's state. It needs no thread to test.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from PySide6.QtCore import QCoreApplication, QObject, Slot
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QAbstractButton
+
+from gpudemo.ui.base.i18n import LANGUAGES
+
+IDLE, TRAINING, PAUSED, MEASURING = "idle", "training", "paused", "measuring"
+
+
+@dataclass(frozen=True)
+class State:
+    activity: str = IDLE  # IDLE, TRAINING, PAUSED (pause asked) or MEASURING (compare, sweep, profile)
+    has_model: bool = False  # a run (the chosen one) has a model to save or predict with
+    has_runs: bool = False  # runs are kept: something to export or clear
+    held: bool = False  # the paused run has stopped before its next epoch: a step can be asked for
+
+
+def plain(text: str) -> str:
+    """A menu text without its mnemonic: "&Start training" -> "Start training", "开始训练(&S)" -> "开始训练"."""
+    return re.sub(r"\s*\(&\w\)", "", text).replace("&", "")
+
+
+def tooltip(action: QAction) -> str:
+    """The action's tip, with its shortcut as the menus show it."""
+    tip = action.toolTip() or plain(action.text())
+    keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+    return f"{tip} ({keys})" if keys else tip
+
+
+class Actions(QObject):
+    def __init__(self, parent: QObject):
+        super().__init__(parent)
+        new = self._new
+        # Run
+        self.start = new(self.tr("&Start training"), "Ctrl+Return",
+                         self.tr("Train the model on the chosen device with these settings"))
+        self.stop = new(self.tr("S&top"), "Escape", self.tr("Stop the run, comparison, sweep or profile within a step"))
+        self.pause = new(self.tr("&Pause"), "Space", self.tr(
+            "Hold the run before its next epoch; predictions use the model as it stands"))
+        self.step = new(self.tr("Step one &epoch"), "Ctrl+.", self.tr("While paused: run one epoch, then hold again"))
+        self.compare = new(self.tr("&Compare every device"), "Ctrl+Shift+C", self.tr(
+            "Run these settings on each device in turn, timed fairly, with the CPU as the baseline"))
+        self.sweep = new(self.tr("S&weep every device"), "Ctrl+Shift+W", self.tr(
+            "Time a step on every device as the size grows: from which size a GPU wins"))
+        self.profile = new(self.tr("P&rofile a step"), "Ctrl+Shift+P", self.tr(
+            "Run a few steps of these settings under torch.profiler on the chosen device: where a step's time goes"))
+        # File
+        self.export_losses = new(self.tr("&Export losses as CSV…"), "Ctrl+E", self.tr(
+            "Every epoch's loss of the runs shown on the loss plot, one row per epoch and run"))
+        self.export_plot = new(self.tr("Export the &plot…"), "Ctrl+Shift+E", self.tr(
+            "The plot of the view shown, as a PNG picture or an SVG drawing"))
+        self.save_model = new(self.tr("&Save model…"), "Ctrl+S", self.tr(
+            "The chosen run's model and the settings it was trained with, in a checkpoint file"))
+        self.load_model = new(self.tr("&Load model…"), "Ctrl+O", self.tr(
+            "A checkpoint saved before: its model predicts again, and its settings fill the form"))
+        self.quit = new(self.tr("&Quit"), "Ctrl+Q", self.tr("Stop what is going and close gpudemo"))
+        # View
+        self.log_scale = new(self.tr("&Log scale"), "Ctrl+L", self.tr("The loss on a log axis"), checkable=True)
+        self.clear_runs = new(self.tr("&Clear runs"), "Ctrl+Shift+Backspace", self.tr(
+            "Remove every run from the plot and the table but the one going"))
+        self.theme_system = new(self.tr("&System"), "", self.tr("Light or dark, as the system is"), checkable=True)
+        self.theme_light = new(self.tr("&Light"), "", self.tr("Dark text on light backgrounds"), checkable=True)
+        self.theme_dark = new(self.tr("&Dark"), "", self.tr("Light text on dark backgrounds: easier on the eyes in"
+                                                            " a dark room"),
+                              checkable=True)
+        self.themes = QActionGroup(self)
+        for action in (self.theme_system, self.theme_light, self.theme_dark):
+            self.themes.addAction(action)
+        self.theme_system.setChecked(True)
+        # Each language by its own name, not translated: a person who cannot read the one shown finds theirs.
+        self.languages = QActionGroup(self)
+        self.language_actions: dict[str, QAction] = {}
+        for code, name in LANGUAGES.items():
+            action = new(name, "", name, checkable=True)
+            action.setObjectName(f"language_{code}")
+            action.setData(code)
+            self.languages.addAction(action)
+            self.language_actions[code] = action
+        # Help
+        self.help = new(self.tr("&What each control does"), "F1", self.tr("A short guide to every control"))
+        self.about = new(self.tr("&About gpudemo"), "", self.tr("Versions, for a bug report"))
+
+    def _new(self, text: str, keys: str, tip: str, checkable: bool = False) -> QAction:
+        action = QAction(text, self.parent())
+        if keys:
+            action.setShortcut(QKeySequence(keys))
+        action.setToolTip(tip)
+        action.setStatusTip(tip)
+        action.setCheckable(checkable)
+        return action
+
+    def all(self) -> list[QAction]:
+        return [value for value in vars(self).values() if isinstance(value, QAction)]
+
+
+def update_actions(actions: Actions, state: State) -> None:
+    """Enable each command for the state the window is in: the one place that decides it."""
+    idle = state.activity == IDLE
+    training = state.activity in (TRAINING, PAUSED)
+    for action in (actions.start, actions.compare, actions.sweep, actions.profile, actions.load_model,
+                   *actions.language_actions.values()):  # a new language rebuilds the window: not while a job goes
+        action.setEnabled(idle)
+    actions.stop.setEnabled(not idle)
+    actions.pause.setEnabled(training)
+    actions.pause.setText(QCoreApplication.translate("Actions", "&Resume") if state.activity == PAUSED
+                          else QCoreApplication.translate("Actions", "&Pause"))
+    actions.step.setEnabled(state.activity == PAUSED and state.held)
+    actions.save_model.setEnabled(state.has_model)
+    actions.export_losses.setEnabled(state.has_runs)
+    actions.clear_runs.setEnabled(state.has_runs)
+
+
+class _ButtonBinding(QObject):
+    """Keeps a button's text, tip and enabled state those of its action; a click triggers the action."""
+
+    def __init__(self, button: QAbstractButton, action: QAction):
+        super().__init__(button)
+        self.button, self.action = button, action
+        action.changed.connect(self.sync)
+        if action.isCheckable():
+            button.setCheckable(True)
+            button.toggled.connect(action.setChecked)
+            action.toggled.connect(button.setChecked)
+        else:
+            button.clicked.connect(action.trigger)
+        self.sync()
+
+    @Slot()
+    def sync(self) -> None:
+        self.button.setText(plain(self.action.text()))
+        self.button.setToolTip(tooltip(self.action))
+        self.button.setEnabled(self.action.isEnabled())
+
+
+def bind(button: QAbstractButton, action: QAction) -> None:
+    """Make `button` show `action` (a button's own object name stays, for tests and style)."""
+    _ButtonBinding(button, action)

@@ -1,0 +1,56 @@
+"""Start the window: Qt is imported here, not before, so `gpudemo --help` stays quick."""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+
+
+def readable_font(font):
+    """The application's font, at least 11 points: readable on a projector."""
+    font.setPointSizeF(max(font.pointSizeF(), 11.0))
+    return font
+
+
+def build_app(argv: list[str] | None = None):
+    """The application and its window, not shown yet: the language from the saved choice, else the system's;
+    the log file started, and an exception nobody catches logged and told in the window."""
+    from PySide6.QtGui import QIcon
+    from PySide6.QtWidgets import QApplication
+
+    from gpudemo.logfile import start_logging
+    from gpudemo.ui.base import i18n
+    from gpudemo.ui.main_window import MainWindow
+    from gpudemo.ui.shell.preferences import Preferences, open_store
+    from gpudemo.ui.shell.rebuild import ShownWindow
+    from gpudemo.ui.base.resources import icon_path
+
+    start_logging()
+    app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
+    app.setApplicationName("gpudemo")
+    app.setApplicationDisplayName("gpudemo")
+    app.setWindowIcon(QIcon(str(icon_path())))
+    app.setFont(readable_font(app.font()))
+    preferences = Preferences(open_store())
+    i18n.install(preferences.language() or i18n.system_language())
+    return app, ShownWindow(MainWindow(preferences=preferences))
+
+
+def run_app(argv: list[str] | None = None) -> int:
+    from PySide6.QtCore import QTimer
+
+    from gpudemo.core.training import warm_up
+    # Not a daemon: the interpreter waits for it rather than dying under an import.
+    threading.Thread(target=warm_up, name="gpudemo-warm-up").start()
+    app, shown = build_app(argv)
+    # Ctrl-C in the terminal, or a TERM signal, closes the window the way its close
+    # button does: the run stops and its thread is waited for. Python runs signal
+    # handlers only between bytecodes, so a slow timer lets it look in now and then.
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: shown.window.close())
+    wake = QTimer(app)
+    wake.timeout.connect(lambda: None)
+    wake.start(250)
+    shown.window.show()
+    return app.exec()

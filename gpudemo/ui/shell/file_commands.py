@@ -1,0 +1,157 @@
+"""File: export the losses and the plots, save and load a model.
+
+Each command asks for a file name with a dialog unless given one (tests give one);
+what it did, or why it could not, goes to the status line, never a traceback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyqtgraph as pg
+import pyqtgraph.exporters as exporters
+from PySide6.QtCore import QObject, QRect, Slot
+from PySide6.QtGui import QPainter
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import QFileDialog, QMainWindow
+
+from gpudemo.core import checkpoint
+from gpudemo.core.export import write_losses_csv
+from gpudemo.core.files import replaced_when_done
+from gpudemo.ui.base.i18n import name_text, say
+
+
+class FileCommands(QObject):
+    def __init__(self, window: QMainWindow):
+        super().__init__(window)
+        self.window = window
+
+    # --- losses -------------------------------------------------------------------------
+
+    @Slot()
+    def export_losses(self, path: str | None = None) -> bool:
+        """Every epoch's loss of the runs shown on the loss plot, as CSV."""
+        window = self.window
+        runs = [run for run in window.session.runs if window.lossView.is_shown(run) and run.count]
+        if not runs:
+            return self._say(self.tr("No losses to export: train a run first (or show a hidden one)."), error=True)
+        path = path or self._ask_save(self.tr("Export losses"), "gpudemo_losses.csv", self.tr("CSV files (*.csv)"))
+        if not path:
+            return False
+        try:
+            rows = write_losses_csv(path, runs)
+        except OSError as error:
+            return self._say(self.tr("Could not write {path}: {reason}").format(path=path, reason=error.strerror),
+                             error=True)
+        return self._say(self.tr("Exported {rows} losses of {runs} runs to {path}.").format(
+            rows=f"{rows:,}", runs=len(runs), path=path))
+
+    # --- plots ----------------------------------------------------------------------------
+
+    @Slot()
+    def export_shown_plot(self) -> bool:
+        """The plot of the tab shown (the loss plot on the Training tab)."""
+        window = self.window
+        shown = window.viewTabs.currentWidget()
+        widget = {window.trainingView: window.lossPlot, window.landscapeView: window.landscapePlot,
+                  window.compareView: window.comparePlot, window.sweepView: window.sweepPlot}.get(shown)
+        if widget is None:
+            return self._say(self.tr("This tab has no plot to export."), error=True)
+        return self.export_plot(widget)
+
+    def export_plot(self, widget: pg.PlotWidget, path: str | None = None) -> bool:
+        """`widget`'s plot as a PNG picture or an SVG drawing, by the file name's ending."""
+        path = path or self._ask_save(self.tr("Export the plot"), f"gpudemo_{widget.objectName()}.png",
+                                      self.tr("PNG picture (*.png);;SVG drawing (*.svg)"))
+        if not path:
+            return False
+        suffix = Path(path).suffix.lower()
+        if suffix not in (".png", ".svg"):
+            return self._say(self.tr("Export the plot as a .png or an .svg file, not {name}.").format(
+                name=Path(path).name), error=True)
+        try:
+            with replaced_when_done(path) as temporary:  # a kill in the middle leaves no half picture
+                if suffix == ".svg":
+                    _write_svg(widget, temporary)
+                else:
+                    exporter = exporters.ImageExporter(widget.getPlotItem())
+                    exporter.parameters()["width"] = max(1200, int(widget.width()))  # crisp on a slide
+                    exporter.export(temporary)
+        except OSError as error:
+            return self._say(self.tr("Could not write {path}: {reason}").format(path=path, reason=error.strerror),
+                             error=True)
+        if not Path(path).exists():
+            return self._say(self.tr("Could not write {path}.").format(path=path), error=True)
+        return self._say(self.tr("Exported the plot to {path}.").format(path=path))
+
+    # --- models ---------------------------------------------------------------------------
+
+    @Slot()
+    def save_model(self, path: str | None = None) -> bool:
+        """The chosen run's model, with the settings it was trained with."""
+        run = self.window.trainingView.chosen()
+        if run is None or run.model is None:
+            return self._say(self.tr("No model to save: train one, or pause the run, first."), error=True)
+        path = path or self._ask_save(self.tr("Save model"), f"gpudemo_run{run.number}.pt",
+                                      self.tr("gpudemo checkpoints (*.pt)"))
+        if not path:
+            return False
+        try:
+            checkpoint.save(path, run.model, run.config, run.model_epochs)
+        except OSError as error:
+            return self._say(self.tr("Could not write {path}: {reason}").format(path=path, reason=error.strerror),
+                             error=True)
+        return self._say(self.tr("Saved run #{number}'s model ({epochs} epochs) to {path}.").format(
+            number=run.number, epochs=f"{run.model_epochs:,}", path=path))
+
+    @Slot()
+    def load_model(self, path: str | None = None) -> bool:
+        """A saved model: it predicts again, as a run of its own, and its settings fill the form."""
+        window = self.window
+        if window.is_busy():
+            return False
+        if not path:
+            path, _ = QFileDialog.getOpenFileName(window, self.tr("Load model"), "",
+                                                  self.tr("gpudemo checkpoints (*.pt);;All files (*)"))
+        if not path:
+            return False
+        try:
+            loaded = checkpoint.load(path)
+        except checkpoint.CheckpointError as error:
+            return self._say(self.tr("Not loaded: {reason}.").format(reason=say(error)), error=True)
+        config = loaded.config
+        window.trainingPanel.set_config(config)
+        run = window.session.add_loaded(config, loaded.model, loaded.epochs)
+        return self._say(self.tr("Loaded {path} as run #{number}: {problem}, {epochs} epochs; Predict uses it.").format(
+            path=Path(path).name, number=run.number, problem=name_text(config.problem),
+            epochs=f"{loaded.epochs:,}"))
+
+    # --- inside -----------------------------------------------------------------------------
+
+    def _ask_save(self, title: str, name: str, filters: str) -> str:
+        path, _ = QFileDialog.getSaveFileName(self.window, title, name, filters)
+        return path
+
+    def _say(self, text: str, error: bool = False) -> bool:
+        self.window._set_status(text, error=error)
+        return not error
+
+
+def _write_svg(widget: pg.PlotWidget, path: str) -> None:
+    """The plot as drawn, painted onto an SVG drawing (vector lines and text).
+
+    Not pyqtgraph's SVGExporter: with Qt 6.11 its rewriting of Qt's path data fails
+    ("not enough values to unpack"), on every plot.
+    """
+    generator = QSvgGenerator()
+    generator.setFileName(str(path))
+    generator.setSize(widget.size())
+    generator.setViewBox(QRect(0, 0, widget.width(), widget.height()))
+    generator.setTitle(widget.objectName())
+    generator.setResolution(widget.logicalDpiX())  # pyqtgraph sizes ticks and grids in device pixels
+    painter = QPainter(generator)
+    try:
+        painter.fillRect(QRect(0, 0, widget.width(), widget.height()), widget.backgroundBrush())
+        widget.render(painter)
+    finally:
+        painter.end()

@@ -1,0 +1,85 @@
+"""Compare: the same run on every device, loss against wall-clock seconds, and a table of speeds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+
+from gpudemo.core.compare import CompareProgress, DeviceTiming
+from gpudemo.ui.base import format as fmt
+from gpudemo.ui.base import theme
+from gpudemo.ui.base.i18n import say, status_text
+from gpudemo.ui.views.plot_style import colour, new_plot
+from gpudemo.ui.views.replay import Replayable
+
+
+class CompareView(QWidget, Replayable):
+    COLUMNS = ("device", "status", "epochs/s", "time", "final loss", "speedup vs CPU")
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.plot = new_plot("comparePlot", self.tr("wall-clock seconds"), self.tr("loss (MSE)"))
+        self.plot.getPlotItem().setLogMode(y=True)
+        self.plot.getPlotItem().getAxis("left").enableAutoSIPrefix(False)
+        self.legend = self.plot.getPlotItem().addLegend(offset=(-10, 10), labelTextColor=theme.current().text,
+                                                            brush=pg.mkBrush(*theme.current().legend_fill))
+        self.table = QTableWidget(0, len(self.COLUMNS), objectName="compareTable")
+        self.table.setHorizontalHeaderLabels([self.tr("device"), self.tr("status"), self.tr("epochs/s"),
+                                              self.tr("time"), self.tr("final loss"), self.tr("speedup vs CPU")])
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setMaximumHeight(170)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.table)
+        self._curves: dict[str, tuple[pg.PlotDataItem, list[float], list[float]]] = {}
+
+    def clear(self) -> None:
+        self._record("clear")
+        for curve, _, _ in self._curves.values():
+            self.plot.getPlotItem().removeItem(curve)
+        self._curves.clear()
+        self.legend.clear()
+        self.table.setRowCount(0)
+
+    def add_progress(self, progress: CompareProgress) -> None:
+        self._record("add_progress", progress)
+        if progress.device not in self._curves:
+            pen = pg.mkPen(colour(len(self._curves)), width=2)
+            curve = pg.PlotDataItem(pen=pen, antialias=False, connect="finite", name=progress.device)
+            self.plot.getPlotItem().addItem(curve)
+            self._curves[progress.device] = (curve, [], [])
+        _curve, times, losses = self._curves[progress.device]
+        times.append(progress.seconds)
+        # the log axis has no place for 0 or a diverged loss: leave those points out
+        losses.append(progress.loss if np.isfinite(progress.loss) and progress.loss > 0 else np.nan)
+
+    def redraw(self) -> None:
+        for curve, times, losses in self._curves.values():
+            curve.setData(np.array(times, dtype=np.float64), np.array(losses, dtype=np.float64))
+
+    def show_timings(self, timings: list[DeviceTiming]) -> None:
+        self._record("show_timings", timings)
+        self.redraw()
+        self.table.setRowCount(len(timings))
+        for row, timing in enumerate(timings):
+            speedup = "-" if timing.speedup_vs_cpu is None else f"{timing.speedup_vs_cpu:.2f}×"
+            cells = (timing.device, status_text(timing.status), "-" if timing.epochs_per_second is None
+                     else fmt.rate(timing.epochs_per_second), "-" if timing.seconds is None
+                     else fmt.duration(timing.seconds), fmt.loss(timing.final_loss), speedup)
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if column >= 2:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if timing.message:
+                    item.setToolTip(say(timing.message))
+                elif timing.busy and column == 2:
+                    item.setText(f"{text} *")
+                    item.setToolTip(self.tr(
+                        "* Timed while other programs took the cores this device's threads needed: the figure is too"
+                        " slow. Close them and compare again."))
+                self.table.setItem(row, column, item)

@@ -1,0 +1,32 @@
+"""The look the window's plots share: the theme's background, a light grid, its axes, no context menu."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+
+from gpudemo.ui.base import theme
+
+# One colour per device or run, in order: mid-tones that read on white and on the dark theme's
+# background, and stay apart for most colour blindness.
+COLOURS = ("#2f6fd0", "#e0622a", "#2ca05a", "#9b59b6", "#c29b00", "#1fa9bd", "#8c8c8c", "#e0457b")
+
+
+def colour(index: int) -> str:
+    return COLOURS[index % len(COLOURS)]
+
+
+def new_plot(object_name: str, bottom: str, left: str) -> pg.PlotWidget:
+    widget = pg.PlotWidget()
+    widget.setObjectName(object_name)
+    plot = widget.getPlotItem()
+    plot.setLabel("bottom", bottom)
+    plot.setLabel("left", left)
+    # A GridItem, not showGrid(): the axes' own grid costs ~25 ms a frame in software
+    # painting, all of it holding the GIL that the training thread needs.
+    grid = pg.GridItem(textPen=None)
+    grid.setZValue(-100)
+    plot.addItem(grid, ignoreBounds=True)
+    plot.setMenuEnabled(False)
+    theme.register(widget)  # background, axes, grid and titles, now and when the theme changes
+    widget.setMouseEnabled(x=True, y=True)
+    return widget

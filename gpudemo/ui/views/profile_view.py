@@ -1,0 +1,81 @@
+"""The Step profile tab: where one training step's time goes, on the chosen device (see core.profile)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gpudemo.core.profile import HOST_BOUND, WARM_UP_STEPS, StepProfile
+from gpudemo.ui.views.replay import Replayable
+
+
+class ProfileView(QWidget, Replayable):
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.summary = QLabel(objectName="profileSummary")
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.table = QTableWidget(0, 4, objectName="profileTable")
+        self.table.setHorizontalHeaderLabels([self.tr("operation"), self.tr("calls / step"), self.tr("CPU µs / step"),
+                                              self.tr("device µs / step")])
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 4, 0, 0)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.table, 1)
+        self.clear()
+
+    def clear(self) -> None:
+        self._record("clear")
+        self.summary.setText(self.tr(
+            "Press Profile a step to run a few steps of these settings under torch.profiler on the chosen device and"
+            " see where a step's time goes: on the CPU side issuing work, or on the device computing it."))
+        self.table.setRowCount(0)
+
+    def show_profile(self, profile: StepProfile, problem: str) -> None:
+        self._record("show_profile", profile, problem)
+        lines = [self.tr("{steps} steps of {problem} on {device}, after {warm} that were not profiled.").format(
+            steps=profile.steps, problem=problem, device=profile.device, warm=WARM_UP_STEPS)]
+        if profile.on_gpu:
+            lines.append(self.tr(
+                "Per step: {cpu} µs on the CPU side to issue it, {device} µs of GPU work in {kernels} kernels;"
+                " {wall} µs from start to the GPU done.").format(
+                cpu=f"{profile.cpu_us:,.1f}", device=f"{profile.device_us:,.1f}", kernels=f"{profile.kernels:,.0f}",
+                wall=f"{profile.wall_us:,.1f}"))
+            lines.append((self.tr(
+                "The GPU computes {share} of the step and waits for the CPU the rest: the step is too small to pay"
+                " for its launches; more samples per step (or a bigger model) would.") if profile.bound == HOST_BOUND
+                else self.tr("The GPU computes {share} of the step: the arithmetic dominates, as a GPU likes it.")
+            ).format(share=f"{profile.busy_share:.0%}"))
+        else:
+            lines.append(self.tr(
+                "Per step: {wall} µs on the CPU, {device} µs of it inside {kernels} PyTorch operator calls"
+                " ({each} µs each).").format(
+                wall=f"{profile.wall_us:,.1f}", device=f"{profile.device_us:,.1f}", kernels=f"{profile.kernels:,.0f}",
+                each=f"{profile.per_kernel_us:,.1f}"))
+            lines.append((self.tr(
+                "An operator takes {each} µs: its fixed cost, not arithmetic. A GPU's kernel launch costs about as"
+                " much, so a GPU cannot make this step faster.") if profile.bound == HOST_BOUND else self.tr(
+                "An operator takes {each} µs: the arithmetic dominates, and a GPU, which does it in parallel, would"
+                " make this step faster.")).format(each=f"{profile.per_kernel_us:,.1f}"))
+        self.summary.setText("\n".join(lines))
+        self.table.setRowCount(len(profile.ops))
+        for row, op in enumerate(profile.ops):
+            for column, text in enumerate((op.name, f"{op.calls:g}", f"{op.cpu_us:,.1f}", f"{op.device_us:,.1f}")):
+                item = QTableWidgetItem(text)
+                if column:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.table.setItem(row, column, item)

@@ -1,0 +1,115 @@
+"""Sweep: throughput against size on each device, log-log, with the crossover marked."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from gpudemo.core.sweep import STEP, SweepResult, SweepRow
+from gpudemo.ui.base import theme
+from gpudemo.ui.views.plot_style import colour, new_plot
+from gpudemo.ui.views.replay import Replayable
+
+
+class SweepView(QWidget, Replayable):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.kindCombo = QComboBox(objectName="sweepKindCombo")
+        self.kindCombo.addItem(self.tr("a training step of the line, 10 to 10,000,000 samples"), "step")
+        self.kindCombo.addItem(self.tr("an n × n matrix product, n from 16"), "matmul")
+        self.dtypeCombo = QComboBox(objectName="sweepDtypeCombo")
+        self.dtypeCombo.addItem(self.tr("float32 (TF32 off)"), "float32")
+        self.dtypeCombo.addItem(self.tr("TF32"), "tf32")
+        self.dtypeCombo.addItem(self.tr("bfloat16"), "bfloat16")
+        self.dtypeCombo.setToolTip(self.tr(
+            "float32: full float32 arithmetic (PyTorch's default; a GPU's tensor cores are not used). TF32: float32"
+            " data, but a GPU's matrix products round to 10-bit mantissas on its tensor cores, several times faster."
+            " bfloat16: numbers of 16 bits, the tensor cores' fastest. On the CPU, TF32 is float32."))
+        self.button = QPushButton(objectName="sweepButton")  # bound to the window's sweep action
+        self.button.setToolTip(self.tr("Time one step at growing sizes on every device; the CPU is the baseline"))
+        self.plot = new_plot("sweepPlot", self.tr("size"), self.tr("throughput"))
+        self.plot.getPlotItem().setLogMode(x=True, y=True)
+        self.legend = self.plot.getPlotItem().addLegend(offset=(10, 10), labelTextColor=theme.current().text,
+                                                            brush=pg.mkBrush(*theme.current().legend_fill))
+        self.summary = QLabel(objectName="sweepSummary")
+        self.summary.setWordWrap(True)
+        # The long item texts must not set the window's width: the combo shrinks, its list shows them whole.
+        self.kindCombo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.kindCombo.setMinimumContentsLength(16)
+        controls = QHBoxLayout()
+        controls.addWidget(self.kindCombo, 1)
+        controls.addWidget(self.dtypeCombo)
+        controls.addWidget(self.button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(controls)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.summary)
+        self._series: dict[str, tuple[pg.PlotDataItem, list[int], list[float]]] = {}
+        self._marks: list[pg.GraphicsObject] = []
+
+    def kind(self) -> str:
+        return self.kindCombo.currentData()
+
+    def dtype(self) -> str:
+        return self.dtypeCombo.currentData()
+
+    def clear(self, kind: str) -> None:
+        self._record("clear", kind)
+        plot = self.plot.getPlotItem()
+        for curve, _, _ in self._series.values():
+            plot.removeItem(curve)
+        for mark in self._marks:
+            plot.removeItem(mark)
+        self._series.clear()
+        self._marks.clear()
+        self.legend.clear()
+        self.summary.setText("")
+        plot.setLabel("bottom", self.tr("samples") if kind == STEP else self.tr("n (an n × n product)"))
+        plot.setLabel("left", self.tr("samples per second") if kind == STEP else self.tr("GFLOP/s"))
+
+    def add_row(self, row: SweepRow) -> None:
+        self._record("add_row", row)
+        if row.device not in self._series:
+            colour_ = colour(len(self._series))
+            curve = pg.PlotDataItem(pen=pg.mkPen(colour_, width=2), symbol="o", symbolSize=7,
+                                    symbolBrush=colour_, symbolPen=None, name=row.device)
+            self.plot.getPlotItem().addItem(curve)
+            self._series[row.device] = (curve, [], [])
+        curve, sizes, throughputs = self._series[row.device]
+        sizes.append(row.size)
+        throughputs.append(row.throughput)
+        curve.setData(np.array(sizes, dtype=np.float64), np.array(throughputs, dtype=np.float64))
+
+    def show_result(self, result: SweepResult) -> None:
+        self._record("show_result", result)
+        """Mark and name each device's crossover; say where each one wins."""
+        lines = []
+        for device, size in result.crossover.items():
+            if size is None:
+                lines.append(self.tr("{device} does not beat the CPU at any size measured.").format(device=device))
+                continue
+            lines.append(self.tr("{device} beats the CPU from {size} on.").format(device=device, size=f"{size:,}"))
+            index = list(self._series).index(device) if device in self._series else 0
+            mark = pg.InfiniteLine(pos=math.log10(size), angle=90, pen=pg.mkPen(colour(index), width=1,
+                                   style=pg.QtCore.Qt.PenStyle.DashLine),
+                                   label=self.tr("{device} wins from {size}").format(device=device, size=f"{size:,}"),
+                                   labelOpts={"position": 0.9, "color": colour(index), "fill": (255, 255, 255, 200)})
+            self.plot.getPlotItem().addItem(mark, ignoreBounds=True)
+            self._marks.append(mark)
+        if not result.crossover:
+            lines.append(self.tr("Only the CPU was measured: with a GPU listed, the sweep shows where it overtakes."))
+        if not result.complete:
+            lines.append(self.tr("Stopped before the end."))
+        busy = [row for row in result.rows if row.busy]
+        if busy:
+            worst = max(busy, key=lambda row: row.seconds / row.one_thread_seconds)
+            lines.append(self.tr(
+                "The machine was busy: the CPU's figures at {sizes} are too slow, {ratio}x slower than on one thread"
+                " (another program took a core, and torch's threads waited for each other at every step). Close"
+                " other programs and sweep again.").format(
+                    sizes=", ".join(f"{row.size:,}" for row in busy), ratio=f"{worst.seconds / worst.one_thread_seconds:,.0f}"))
+        self.summary.setText(" ".join(lines))

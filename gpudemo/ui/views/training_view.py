@@ -1,0 +1,202 @@
+"""The Training tab: the loss of every kept run, the fit of one, and the runs table.
+
+It subscribes to the session: a run added, changed or removed shows up here without
+the window's help. The window only says when the live run has new epochs to draw.
+Selecting a row highlights that run's curve, draws its fit, and makes it the run that
+predicts; with no row selected, the newest run does.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSlider,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gpudemo.core.runs import Run, Session
+from gpudemo.core.smoothing import WEIGHT_MAX
+from gpudemo.ui.base import format as fmt
+from gpudemo.ui.views.fit_plot import FitPlot
+from gpudemo.ui.views.loss_view import EPOCHS, SECONDS, LossView
+from gpudemo.ui.views.plot_style import colour
+from gpudemo.ui.views.runs_table import RunsTable
+
+SLIDER_STEPS = 100  # the slider's value / 100 is the smoothing weight
+
+
+class TrainingView(QWidget):
+    chosenChanged = Signal(object)  # the run that predicts and shows its fit changed (a Run or None)
+
+    def __init__(self, session: Session, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.session = session
+        self.loss = LossView(self)
+        self.lossPlot = self.loss.widget
+        self.fit = FitPlot()
+        self.fitPlot = self.fit.widget
+        self.runsTable = RunsTable()
+        self._fit_run: Run | None = None  # the run whose data and fit the fit view draws
+        self._fit_drawn = None  # the outputs it drew last
+
+        self.smoothingSlider = QSlider(Qt.Orientation.Horizontal, objectName="smoothingSlider")
+        self.smoothingSlider.setRange(0, round(WEIGHT_MAX * SLIDER_STEPS))
+        self.smoothingSlider.setMinimumWidth(90)
+        self.smoothingSlider.setMaximumWidth(200)
+        self.smoothingSlider.setToolTip(self.tr(
+            "Smoothing, 0 to 0.99: an exponential moving average drawn over the raw loss, which stays faint"
+            " behind it (as TensorBoard draws it)"))
+        self.smoothingValue = QLabel(objectName="smoothingValue")
+        self.smoothingValue.setFixedWidth(self.fontMetrics().horizontalAdvance("0.99") + 4)  # no relayout per value
+        self.xAxisCombo = QComboBox(objectName="xAxisCombo")
+        self.xAxisCombo.addItem(self.tr("x: epochs"), EPOCHS)
+        self.xAxisCombo.addItem(self.tr("x: seconds"), SECONDS)
+        self.xAxisCombo.setToolTip(self.tr("Draw the loss against epochs, or against the seconds each run trained"))
+        # Bound to the window's actions (View menu): text, tip, shortcut and state come from there.
+        self.logScaleCheck = QCheckBox(objectName="logScaleCheck")
+        self.clearRunsButton = QPushButton(objectName="clearRunsButton")
+        self.runsMemoryLabel = QLabel(objectName="runsMemoryLabel")
+        self.runsMemoryLabel.setWordWrap(True)  # a long line must not widen the window
+
+        tools = QHBoxLayout()
+        tools.addWidget(QLabel(self.tr("Smoothing")))
+        tools.addWidget(self.smoothingSlider)
+        tools.addWidget(self.smoothingValue)
+        tools.addSpacing(8)
+        tools.addWidget(self.xAxisCombo)
+        tools.addWidget(self.logScaleCheck)
+        tools.addStretch(1)
+        tools.addWidget(self.clearRunsButton)
+        runs = QWidget()
+        runs_layout = QVBoxLayout(runs)
+        runs_layout.setContentsMargins(0, 0, 0, 0)
+        runs_layout.addWidget(self.runsTable, 1)
+        runs_layout.addWidget(self.runsMemoryLabel)
+        splitter = QSplitter(Qt.Orientation.Vertical, objectName="plotSplitter")
+        for widget, share in ((self.lossPlot, 45), (self.fitPlot, 28), (runs, 27)):
+            splitter.addWidget(widget)
+            splitter.setStretchFactor(splitter.count() - 1, share)
+        splitter.setSizes([450, 280, 270])  # shares of the height it gets: about five rows of runs
+        splitter.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 4, 0, 0)
+        layout.addLayout(tools)
+        layout.addWidget(splitter, 1)
+
+        self.detach = session.subscribe(added=self._on_added, changed=self._on_changed, removed=self._on_removed)
+        self.smoothingSlider.valueChanged.connect(self._on_smoothing)
+        self.xAxisCombo.currentIndexChanged.connect(self._on_x_axis)
+        self.logScaleCheck.toggled.connect(self.loss.set_log)
+        self.runsTable.runSelected.connect(self._on_selected)
+        self.runsTable.shownToggled.connect(self._on_shown_toggled)
+        self.loss.shownChanged.connect(self._on_shown_changed)
+        self._on_smoothing(0)
+        for run in session.runs:  # a window rebuilt over a session that has runs already
+            self._on_added(run)
+            self._on_changed(run)
+        self._show_memory()
+
+    # --- what the window asks ---------------------------------------------------------
+
+    def smoothing(self) -> float:
+        return self.smoothingSlider.value() / SLIDER_STEPS
+
+    def chosen(self) -> Run | None:
+        """The run that predicts and whose fit is drawn: the selected one, else the newest."""
+        return self.runsTable.selected_run() or self.session.current
+
+    def refresh(self, run: Run, counters: bool = True) -> None:
+        """Draw the live run's new epochs (and its row's figures, with `counters`)."""
+        self.loss.refresh(run)
+        if run is self._fit_run:
+            self._draw_fit()
+        if counters:
+            self.runsTable.update_run(run)
+
+    # --- the session's news -------------------------------------------------------------
+
+    def _on_added(self, run: Run) -> None:
+        self.runsTable.clearSelection()  # the new run is the one to watch
+        self.loss.add(run)
+        self.runsTable.add(run)
+        self._choose(run)
+        self._show_memory()
+
+    def _on_changed(self, run: Run) -> None:
+        self.loss.refresh(run)
+        self.runsTable.update_run(run)
+        if run is self._fit_run:
+            self._draw_fit()
+        if run is self.chosen():
+            self.chosenChanged.emit(run)
+        self._show_memory()
+
+    def _on_removed(self, run: Run) -> None:
+        self.loss.remove(run)
+        self.runsTable.remove(run)
+        if run is self._fit_run:
+            self._choose(self.chosen())
+        self._show_memory()
+
+    # --- the person's choices -----------------------------------------------------------
+
+    @Slot(object)
+    def _on_selected(self, run: Run | None) -> None:
+        self.loss.highlight(run)
+        self._choose(self.chosen())
+
+    def _choose(self, run: Run | None) -> None:
+        if run is not self._fit_run:
+            self._fit_run, self._fit_drawn = run, None
+            self.fit.clear()
+            if run is not None:
+                self.fit.show_run(run.number, colour(run.number - 1))
+            self._draw_fit()
+        self.chosenChanged.emit(run)
+
+    def _draw_fit(self) -> None:
+        run = self._fit_run
+        if run is None:
+            return
+        if self._fit_drawn is None and run.data is not None:
+            self.fit.show_data(run.data)
+            self._fit_drawn = False  # the data is drawn, no fit yet
+        if run.fit is not None and run.fit is not self._fit_drawn and run.data is not None:
+            self.fit.show_fit(run.fit)
+            self._fit_drawn = run.fit
+
+    @Slot(int)
+    def _on_smoothing(self, value: int) -> None:
+        weight = value / SLIDER_STEPS
+        self.smoothingValue.setText(f"{weight:.2f}")
+        self.session.set_smoothing(weight)
+        self.loss.set_smoothing(weight)
+        self._show_memory()
+
+    @Slot(int)
+    def _on_x_axis(self, index: int) -> None:
+        self.loss.set_x_axis(self.xAxisCombo.itemData(index))
+
+    @Slot(object, bool)
+    def _on_shown_toggled(self, run: Run, shown: bool) -> None:
+        self.loss.set_shown(run, shown)
+
+    @Slot(object, bool)
+    def _on_shown_changed(self, run: Run, shown: bool) -> None:
+        self.runsTable.set_shown(run, shown)
+
+    def _show_memory(self) -> None:
+        runs = len(self.session.runs)
+        self.runsMemoryLabel.setText(self.tr(
+            "{runs} kept, {size} in memory (at most {max_runs} runs and {max_size}: the oldest finished run"
+            " goes first)").format(
+            runs=self.tr("1 run") if runs == 1 else self.tr("{count} runs").format(count=runs),
+            size=fmt.size(self.session.nbytes), max_runs=self.session.max_runs,
+            max_size=fmt.size(self.session.max_bytes)))

@@ -1,0 +1,132 @@
+"""The window owns every thread: quick starts and stops, double clicks, closing in every state, predicting
+during a run. Afterwards no thread or timer is left (conftest checks after every test) and memory does
+not grow from run to run."""
+
+import gc
+
+import pytest
+
+from gpudemo.core.memory import process_resident_bytes
+from gpudemo.ui.jobs.worker import LIVE_CONTROLLERS
+from tests.ui.windows import open_window, run_to_end
+
+
+@pytest.fixture
+def window(qtbot):
+    return open_window(qtbot)
+
+
+@pytest.mark.slow
+def test_start_and_stop_a_hundred_times_in_quick_succession(qtbot, window):
+    window.epochsSpin.setValue(10_000_000)
+    for _ in range(100):
+        with qtbot.waitSignal(window.runFinished, timeout=60_000):
+            window.startButton.click()
+            window.stopButton.click()
+        assert not window.is_busy() and window.startButton.isEnabled()
+    assert len(window.session.runs) == window.session.max_runs
+    assert {run.status for run in window.session.runs} <= {"stopped", "completed"}
+    window.epochsSpin.setValue(50)
+    run_to_end(qtbot, window)
+    assert window.statusLabel.text().startswith("Completed")
+
+
+def test_a_double_click_on_start_starts_one_run(qtbot, window):
+    window.epochsSpin.setValue(2000)
+    with qtbot.waitSignal(window.runFinished, timeout=60_000):
+        window.startButton.click()
+        window.startButton.click()
+        window.actions.start.trigger()  # Ctrl+Return as well
+    assert len(window.session.runs) == 1
+
+
+def test_predicting_during_a_run_says_to_wait_or_pause_and_works_when_paused(qtbot, window):
+    window.epochsSpin.setValue(10_000_000)
+    window.predictInput.setText("4")
+    window.startButton.click()
+    qtbot.waitUntil(lambda: window.session.current.count > 0, timeout=60_000)
+    window.predictButton.click()
+    assert "pause it, or wait for it to end" in window.predictMessage.text()
+    window.pauseButton.click()
+    qtbot.waitUntil(window.is_paused, timeout=60_000)
+    window.predictButton.click()
+    assert window.predictionTable.rowCount() == 1
+    with qtbot.waitSignal(window.runFinished, timeout=60_000):
+        window.stopButton.click()
+
+
+def _close_while(qtbot, window, start, condition):
+    """Start something, wait until `condition`, close the window: it must close with its thread ended."""
+    start()
+    qtbot.waitUntil(condition, timeout=60_000)
+    window.close()
+    assert not window.isVisible() and not window.is_busy()
+    assert not any(controller.is_running() for controller in list(LIVE_CONTROLLERS)
+                   if _valid(controller))
+
+
+def _valid(qobject):
+    import shiboken6
+
+    return shiboken6.isValid(qobject)
+
+
+def test_closing_while_the_run_is_being_prepared(qtbot, window):
+    window.epochsSpin.setValue(10_000_000)
+    _close_while(qtbot, window, window.startButton.click, lambda: True)
+
+
+def test_closing_while_training(qtbot, window):
+    window.epochsSpin.setValue(10_000_000)
+    _close_while(qtbot, window, window.startButton.click, lambda: window.session.current.count > 0)
+
+
+def test_closing_while_stopping(qtbot, window):
+    window.epochsSpin.setValue(10_000_000)
+
+    def start_and_stop():
+        window.startButton.click()
+        window.stopButton.click()
+
+    _close_while(qtbot, window, start_and_stop, lambda: True)
+
+
+def test_closing_while_paused(qtbot, window):
+    window.epochsSpin.setValue(10_000_000)
+
+    def start_and_pause():
+        window.startButton.click()
+        window.pauseButton.click()
+
+    _close_while(qtbot, window, start_and_pause, window.is_paused)
+
+
+def test_closing_while_comparing(qtbot):
+    window = open_window(qtbot)
+    window.epochsSpin.setValue(10_000_000)
+    _close_while(qtbot, window, window.compareButton.click, lambda: window.progressBar.value() > 0)
+
+
+def test_closing_while_sweeping(qtbot, window):
+    _close_while(qtbot, window, window.sweepButton.click, lambda: window.progressBar.value() > 0)
+
+
+def test_closing_while_profiling(qtbot, window):
+    _close_while(qtbot, window, window.profileButton.click, window.is_busy)
+
+
+@pytest.mark.slow
+def test_memory_does_not_grow_from_run_to_run(qtbot, window):
+    """50 runs: past the first ones (torch's lazy set-up, the session filling to its 20 runs) the
+    process's memory stays flat. The session keeps 20 runs: what the oldest held goes with them."""
+    window.epochsSpin.setValue(200)
+    readings = []
+    for index in range(50):
+        run_to_end(qtbot, window)
+        if index in (24, 49):
+            gc.collect()
+            readings.append(process_resident_bytes())
+    assert len(window.session.runs) == 20
+    growth = readings[1] - readings[0]
+    print(f"resident memory after run 25: {readings[0] / 2**20:.1f} MiB, after run 50: {readings[1] / 2**20:.1f} MiB")
+    assert growth < 16 * 2**20, f"memory grew by {growth / 2**20:.1f} MiB over 25 runs"

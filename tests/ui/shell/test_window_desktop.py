@@ -1,0 +1,205 @@
+"""The window as a desktop app: actions and menus, any screen, export, models in files, remembered settings."""
+
+import csv
+
+import pytest
+import torch
+from PySide6.QtCore import QRect, QSettings
+from PySide6.QtGui import QGuiApplication, QImage, QKeySequence
+from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QTextBrowser
+
+from gpudemo.core.prediction import predict
+from gpudemo.ui.shell.actions import IDLE, MEASURING, PAUSED, TRAINING, State, tooltip, update_actions
+from gpudemo.ui.shell.menus import fit_to_screen
+from gpudemo.ui.shell.preferences import Preferences
+from tests.ui.windows import open_window, run_to_end
+
+
+def choose(combo, key):
+    combo.setCurrentIndex(combo.findData(key))
+
+
+def test_one_function_sets_every_actions_state_without_a_thread(qtbot):
+    window = open_window(qtbot)
+    actions = window.actions
+    update_actions(actions, State(IDLE))
+    assert actions.start.isEnabled() and not actions.stop.isEnabled() and not actions.pause.isEnabled()
+    assert not actions.save_model.isEnabled() and not actions.export_losses.isEnabled()
+    update_actions(actions, State(TRAINING, has_runs=True))
+    assert not actions.start.isEnabled() and actions.stop.isEnabled() and actions.pause.isEnabled()
+    assert not actions.step.isEnabled() and not actions.load_model.isEnabled() and actions.export_losses.isEnabled()
+    assert window.startButton.isEnabled() is False and window.stopButton.isEnabled()  # the buttons follow
+    update_actions(actions, State(PAUSED, has_model=True, has_runs=True, held=True))
+    assert actions.step.isEnabled() and actions.save_model.isEnabled()
+    assert window.pauseButton.text() == "Resume" and window.stepButton.isEnabled()
+    update_actions(actions, State(MEASURING))
+    assert not actions.pause.isEnabled() and actions.stop.isEnabled() and not actions.sweep.isEnabled()
+    assert not window.sweepButton.isEnabled() and not window.profileButton.isEnabled()
+
+
+def test_menus_hold_every_command_with_its_shortcut_also_in_the_tooltips(qtbot):
+    window = open_window(qtbot)
+    menus = {action.text().replace("&", ""): action.menu() for action in window.menuBar().actions()}
+    assert {"File", "Run", "View", "Help"} <= set(menus)
+    actions = window.actions
+    expected = {actions.start: "Ctrl+Return", actions.stop: "Esc", actions.pause: "Space",
+                actions.export_losses: "Ctrl+E", actions.quit: "Ctrl+Q", actions.help: "F1"}
+    for action, keys in expected.items():
+        assert action.shortcut().toString(QKeySequence.SequenceFormat.PortableText) == keys
+    assert window.startButton.toolTip() == tooltip(actions.start) and "Ctrl+Return" in window.startButton.toolTip()
+    run_menu = [action.text() for action in menus["Run"].actions() if action.text()]
+    assert [text.replace("&", "") for text in run_menu] == ["Start training", "Stop", "Pause", "Step one epoch",
+                                                            "Compare every device", "Sweep every device",
+                                                            "Profile a step"]
+    window.tabActions[1].trigger()
+    assert window.viewTabs.currentWidget() is window.landscapeView
+
+
+@pytest.fixture
+def app_font():
+    """The app's own font (11 points, as run_app sets it) for one test."""
+    from gpudemo.ui.shell.app import readable_font
+
+    app = QApplication.instance()
+    default = app.font()
+    app.setFont(readable_font(app.font()))
+    yield
+    app.setFont(default)
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720), (1366, 768)])
+def test_every_view_is_reachable_on_a_small_screen(qtbot, size, app_font):
+    window = open_window(qtbot)
+    fit_to_screen(window, QRect(0, 0, *size))
+    hint = window.minimumSizeHint()
+    assert window.width() <= size[0] and window.height() <= size[1]
+    assert hint.width() <= size[0] and hint.height() <= size[1]
+    for index in range(window.viewTabs.count()):
+        window.viewTabs.setCurrentIndex(index)
+        page = window.viewTabs.currentWidget()
+        assert page.isVisible() and page.width() > 300 and page.height() > 200
+    QApplication.processEvents()
+    toggle = window.codePanel.toggleViewAction()
+    assert not window.codePanel.isVisible() and not toggle.isChecked()  # narrow: the Code panel starts closed
+    toggle.trigger()  # View → Code panel
+    assert window.codePanel.isVisible()
+
+
+def test_losses_export_as_csv_one_row_per_run_and_epoch(qtbot, tmp_path):
+    window = open_window(qtbot)
+    window.epochsSpin.setValue(30)
+    for lr in ("0.1", "0.05"):
+        window.lrInput.setText(lr)
+        run_to_end(qtbot, window)
+    path = tmp_path / "losses.csv"
+    assert window.files.export_losses(str(path))
+    with path.open() as file:
+        rows = list(csv.DictReader(file))
+    assert len(rows) == 60 and {row["run"] for row in rows} == {"1", "2"}
+    first = window.session.runs[0]
+    assert [float(row["loss"]) for row in rows if row["run"] == "1"] == first.history.values.tolist()
+    assert "Exported 60 losses of 2 runs" in window.statusLabel.text()
+
+
+def test_plots_export_as_png_and_svg(qtbot, tmp_path):
+    window = open_window(qtbot)
+    run_to_end(qtbot, window)
+    assert window.files.export_plot(window.lossPlot, str(tmp_path / "loss.png"))
+    image = QImage(str(tmp_path / "loss.png"))
+    assert not image.isNull() and image.width() >= 1200
+    assert window.files.export_plot(window.landscapePlot, str(tmp_path / "landscape.svg"))
+    assert "<svg" in (tmp_path / "landscape.svg").read_text()
+    assert not window.files.export_plot(window.lossPlot, str(tmp_path / "loss.jpg"))
+    assert "not loss.jpg" in window.statusLabel.text()
+
+
+def test_a_model_saved_from_the_window_loads_back_with_its_settings(qtbot, tmp_path):
+    window = open_window(qtbot)
+    choose(window.problemCombo, "sine")
+    window.samplesSpin.setValue(40)
+    window.epochsSpin.setValue(7)
+    window.lrInput.setText("0.05")
+    run_to_end(qtbot, window)
+    trained = window.session.current
+    path = tmp_path / "sine.pt"
+    assert window.files.save_model(str(path))
+    choose(window.problemCombo, "tutorial")
+    window.lrInput.setText("0.1")
+    assert window.files.load_model(str(path))
+    loaded = window.session.current
+    assert loaded.status == "loaded" and loaded.config == trained.config and loaded.model_epochs == 7
+    assert window.trainingPanel.problem() == "sine" and window.lrInput.text() == "0.05"
+    assert predict(loaded.model, [0.5]) == predict(trained.model, [0.5])
+    window.predictInput.setText("0.5")
+    window.predictButton.click()
+    assert f"run #{loaded.number}'s model" in window.predictMessage.text()
+    assert window.runsTable.item(0, window.runsTable.COLUMNS.index("status")).text() == "loaded"
+
+
+def test_a_damaged_model_file_is_refused_with_a_reason(qtbot, tmp_path):
+    window = open_window(qtbot)
+    path = tmp_path / "broken.pt"
+    path.write_bytes(b"\x80\x02 not really a checkpoint")
+    assert not window.files.load_model(str(path))
+    assert window.statusLabel.text().startswith("Not loaded:") and "damaged" in window.statusLabel.text()
+    assert window.session.runs == []
+
+
+def test_settings_are_remembered_between_sessions(qtbot, tmp_path):
+    store = QSettings(str(tmp_path / "gpudemo.conf"), QSettings.Format.IniFormat)
+    first = open_window(qtbot, preferences=Preferences(store))
+    choose(first.problemCombo, "line")
+    first.samplesSpin.setValue(1234)
+    first.lrInput.setText("0.02")
+    first.smoothingSlider.setValue(70)
+    first.actions.log_scale.setChecked(True)
+    first.actions.theme_dark.trigger()
+    first.close()
+    second = open_window(qtbot, preferences=Preferences(QSettings(str(tmp_path / "gpudemo.conf"),
+                                                                  QSettings.Format.IniFormat)))
+    assert second.trainingPanel.problem() == "line" and second.samplesSpin.value() == 1234
+    assert second.lrInput.text() == "0.02" and second.smoothingSlider.value() == 70
+    assert second.logScaleCheck.isChecked()
+    assert second.theme_choice == "dark" and second.actions.theme_dark.isChecked()
+    second.set_theme("system")
+
+
+def test_bad_remembered_values_keep_their_defaults_with_a_note(qtbot, tmp_path):
+    path = tmp_path / "gpudemo.conf"
+    path.write_text("[General]\nversion=1\n[form]\nepochs=-5\nlr=banana\nseed=7\n[view]\nsmoothing=500\n")
+    window = open_window(qtbot, preferences=Preferences(QSettings(str(path), QSettings.Format.IniFormat)))
+    assert window.epochsSpin.value() == 100 and window.lrInput.text() == "0.1" and window.seedInput.text() == "7"
+    assert "epochs, lr, smoothing" in window.statusLabel.text()
+
+
+def test_help_and_about_open_and_about_copies_the_versions(qtbot):
+    window = open_window(qtbot)
+    window.actions.help.trigger()
+    window.actions.about.trigger()
+    dialog = window.aboutDialog
+    text = dialog.findChild(QLabel, "aboutVersions").text()
+    assert f"torch {torch.__version__}" in text and "PySide6" in text and "Python" in text
+    dialog.findChild(QPushButton, "aboutCopyButton").click()
+    assert QGuiApplication.clipboard().text() == text
+    guide = window.helpDialog.findChild(QTextBrowser, "helpText").toPlainText()
+    assert "Start training" in guide and "Learning rate" in guide
+
+
+def test_the_dark_theme_reaches_the_widgets_and_every_plot(qtbot):
+    from PySide6.QtGui import QPalette
+
+    from gpudemo.ui.base import theme
+
+    window = open_window(qtbot)
+    run_to_end(qtbot, window)
+    window.actions.theme_dark.trigger()
+    app = QApplication.instance()
+    assert app.palette().color(QPalette.ColorRole.Window).lightness() < 80
+    for plot in (window.lossPlot, window.fitPlot, window.landscapePlot, window.comparePlot, window.sweepPlot):
+        assert plot.backgroundBrush().color().lightness() < 60
+        assert plot.getPlotItem().getAxis("left").textPen().color().lightness() > 180
+    assert window.lossView.legend.labelTextColor().lightness() > 180
+    assert "#ff7b72" in window.styleSheet()
+    window.actions.theme_light.trigger()
+    assert window.lossPlot.backgroundBrush().color().lightness() > 240
+    assert theme.current() is theme.LIGHT and window.actions.theme_light.isChecked()
