@@ -34,7 +34,7 @@ def main(epochs: int, repeats: int) -> dict:
     timer = QTimer()
     timer.setInterval(10)
     timer.timeout.connect(tick)
-    window._controller.succeeded.connect(lambda result: results.append(result.epochs_per_second))
+    window.job.controller.succeeded.connect(lambda result: results.append(result.epochs_per_second))
     bares, cores, windows, ratios, core_ratios = [], [], [], [], []
     window.epochsSpin.setValue(epochs)
 

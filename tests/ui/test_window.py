@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QAbstractItemView, QApplication, QLabel, QLineEdit
 
 from gpudemo.core.devices import DeviceInfo, DeviceList
 from gpudemo.ui import MainWindow
+from gpudemo.ui.jobs.training_job import TrainingJob
 from tests.tutorial import tutorial_run
 from tests.ui.windows import CPU_ONLY, TWO_GPUS, first_curve, open_window, run_to_end
 
@@ -154,9 +155,9 @@ def test_the_status_says_a_run_is_being_prepared_until_its_loop_begins(qtbot, wi
 
 
 def test_before_warm_up_the_status_says_why_the_first_run_waits(qtbot, window, monkeypatch):
-    from gpudemo.ui import main_window
+    from gpudemo.ui.jobs import training_job
 
-    monkeypatch.setattr(main_window, "is_warm", lambda: False)
+    monkeypatch.setattr(training_job, "is_warm", lambda: False)
     with qtbot.waitSignal(window.runFinished, timeout=60_000):
         window.startButton.click()
         assert "loads its training code" in window.statusLabel.text()
@@ -280,7 +281,7 @@ def test_every_gui_update_runs_on_the_gui_thread(qtbot, window, monkeypatch):
         monkeypatch.setattr(cls, name, checked)
 
     for cls, name in [(QLabel, "setText"), (QProgressBar, "setValue"), (pg.PlotDataItem, "setData"),
-                      (pg.PlotDataItem, "updateItems"), (MainWindow, "_redraw")]:
+                      (pg.PlotDataItem, "updateItems"), (TrainingJob, "redraw"), (MainWindow, "_on_job_finished")]:
         watch(cls, name)
     window.epochsSpin.setValue(20_000)
     run_to_end(qtbot, window)

@@ -543,10 +543,6 @@
         <translation>gpudemo — 看 PyTorch 在 GPU 上训练</translation>
     </message>
     <message>
-        <source>Ready: pick a device and press Start training.</source>
-        <translation>就绪：选择一个设备，然后按“开始训练”。</translation>
-    </message>
-    <message>
         <source>Training</source>
         <translation>训练</translation>
     </message>
@@ -575,32 +571,12 @@
         <translation>未开始：{reason}。</translation>
     </message>
     <message>
-        <source>Preparing the run on {device}…</source>
-        <translation>正在 {device} 上准备训练…</translation>
-    </message>
-    <message>
-        <source>Preparing the run on {device}: PyTorch loads its training code on the first run (a second or two)…</source>
-        <translation>正在 {device} 上准备训练：第一次训练时 PyTorch 要载入它的训练代码（一两秒）…</translation>
-    </message>
-    <message>
         <source>%p%</source>
         <translation>%p%</translation>
     </message>
     <message>
         <source>%v / %m measurements</source>
         <translation>%v / %m 次测量</translation>
-    </message>
-    <message>
-        <source>Training on {device}…</source>
-        <translation>正在 {device} 上训练…</translation>
-    </message>
-    <message>
-        <source>Pausing before the next epoch…</source>
-        <translation>将在下一轮之前暂停…</translation>
-    </message>
-    <message>
-        <source>Paused at epoch {epoch} of {total}: Step runs one more epoch, Resume goes on, Predict uses the model as it stands.</source>
-        <translation>已暂停于第 {epoch} 轮（共 {total} 轮）：“单步”再训练一轮，“继续”接着训练，“预测”使用此刻的模型。</translation>
     </message>
     <message>
         <source>The {language} translation could not be loaded.</source>
@@ -621,50 +597,6 @@
     <message>
         <source>the terminal</source>
         <translation>终端</translation>
-    </message>
-    <message>
-        <source>{rate} epochs/s · ETA {eta}</source>
-        <translation>{rate} 轮/秒 · 剩余 {eta}</translation>
-    </message>
-    <message>
-        <source>{epochs} epochs on {device} in {seconds} ({rate} epochs/s)</source>
-        <translation>在 {device} 上 {epochs} 轮，用时 {seconds}（{rate} 轮/秒）</translation>
-    </message>
-    <message>
-        <source>{rate} epochs/s</source>
-        <translation>{rate} 轮/秒</translation>
-    </message>
-    <message>
-        <source>Completed: {summary}</source>
-        <translation>已完成：{summary}</translation>
-    </message>
-    <message>
-        <source>Stopped at epoch {epoch} of {total}: {summary}</source>
-        <translation>已停止于第 {epoch} 轮（共 {total} 轮）：{summary}</translation>
-    </message>
-    <message>
-        <source>Diverged at epoch {epoch}: the loss became {loss}. Try a smaller learning rate than {lr}.</source>
-        <translation>第 {epoch} 轮发散：损失变成了 {loss}。请试一个比 {lr} 更小的学习率。</translation>
-    </message>
-    <message>
-        <source>Not in this figure: moving the model and the data to {device} took {moving}, and a warm-up step before the clock {warm} (a GPU&apos;s first step pays once for its context, libraries and kernels).</source>
-        <translation>这个数字不包括：把模型和数据移动到 {device} 用了 {moving}，计时前的一次预热步骤用了 {warm}（GPU 的第一步要为它的上下文、库和内核付出一次性的代价）。</translation>
-    </message>
-    <message>
-        <source>learned  y = {weight} · x + {bias}</source>
-        <translation>学到  y = {weight} · x + {bias}</translation>
-    </message>
-    <message>
-        <source>learned  an MLP of {count} parameters</source>
-        <translation>学到  一个有 {count} 个参数的 MLP</translation>
-    </message>
-    <message>
-        <source>final loss {loss}   ·   {learned}</source>
-        <translation>最终损失 {loss}   ·   {learned}</translation>
-    </message>
-    <message>
-        <source>Training failed: {message}</source>
-        <translation>训练失败：{message}</translation>
     </message>
 </context>
 <context>
@@ -907,6 +839,81 @@
     <message>
         <source>An operator takes {each} µs: the arithmetic dominates, and a GPU, which does it in parallel, would make this step faster.</source>
         <translation>一个算子用 {each} µs：运算占主导，能并行运算的 GPU 会让这一步更快。</translation>
+    </message>
+</context>
+<context>
+    <name>RunStatus</name>
+    <message>
+        <source>Ready: pick a device and press Start training.</source>
+        <translation>就绪：选择一个设备，然后按“开始训练”。</translation>
+    </message>
+    <message>
+        <source>%v / %m epochs</source>
+        <translation>%v / %m 轮</translation>
+    </message>
+    <message>
+        <source>{rate} epochs/s · ETA {eta}</source>
+        <translation>{rate} 轮/秒 · 剩余 {eta}</translation>
+    </message>
+    <message>
+        <source>Preparing the run on {device}…</source>
+        <translation>正在 {device} 上准备训练…</translation>
+    </message>
+    <message>
+        <source>Preparing the run on {device}: PyTorch loads its training code on the first run (a second or two)…</source>
+        <translation>正在 {device} 上准备训练：第一次训练时 PyTorch 要载入它的训练代码（一两秒）…</translation>
+    </message>
+    <message>
+        <source>Training on {device}…</source>
+        <translation>正在 {device} 上训练…</translation>
+    </message>
+    <message>
+        <source>Pausing before the next epoch…</source>
+        <translation>将在下一轮之前暂停…</translation>
+    </message>
+    <message>
+        <source>Paused at epoch {epoch} of {total}: Step runs one more epoch, Resume goes on, Predict uses the model as it stands.</source>
+        <translation>已暂停于第 {epoch} 轮（共 {total} 轮）：“单步”再训练一轮，“继续”接着训练，“预测”使用此刻的模型。</translation>
+    </message>
+    <message>
+        <source>{epochs} epochs on {device} in {seconds} ({rate} epochs/s)</source>
+        <translation>在 {device} 上 {epochs} 轮，用时 {seconds}（{rate} 轮/秒）</translation>
+    </message>
+    <message>
+        <source>Completed: {summary}</source>
+        <translation>已完成：{summary}</translation>
+    </message>
+    <message>
+        <source>Stopped at epoch {epoch} of {total}: {summary}</source>
+        <translation>已停止于第 {epoch} 轮（共 {total} 轮）：{summary}</translation>
+    </message>
+    <message>
+        <source>Diverged at epoch {epoch}: the loss became {loss}. Try a smaller learning rate than {lr}.</source>
+        <translation>第 {epoch} 轮发散：损失变成了 {loss}。请试一个比 {lr} 更小的学习率。</translation>
+    </message>
+    <message>
+        <source>{rate} epochs/s</source>
+        <translation>{rate} 轮/秒</translation>
+    </message>
+    <message>
+        <source>Not in this figure: moving the model and the data to {device} took {moving}, and a warm-up step before the clock {warm} (a GPU&apos;s first step pays once for its context, libraries and kernels).</source>
+        <translation>这个数字不包括：把模型和数据移动到 {device} 用了 {moving}，计时前的一次预热步骤用了 {warm}（GPU 的第一步要为它的上下文、库和内核付出一次性的代价）。</translation>
+    </message>
+    <message>
+        <source>learned  y = {weight} · x + {bias}</source>
+        <translation>学到  y = {weight} · x + {bias}</translation>
+    </message>
+    <message>
+        <source>learned  an MLP of {count} parameters</source>
+        <translation>学到  一个有 {count} 个参数的 MLP</translation>
+    </message>
+    <message>
+        <source>final loss {loss}   ·   {learned}</source>
+        <translation>最终损失 {loss}   ·   {learned}</translation>
+    </message>
+    <message>
+        <source>Training failed: {message}</source>
+        <translation>训练失败：{message}</translation>
     </message>
 </context>
 <context>

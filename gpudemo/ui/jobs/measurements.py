@@ -1,14 +1,14 @@
 """Compare, sweep and profile in the window: the core's measurements on the worker thread, drawn as they come.
 
 The window owns one of these; it says what to show in the shared status line and
-progress bar through its signals, and the window redraws it on its refresh timer.
+progress bar through its signals, and redraws its views at most 20 times a second.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from gpudemo.core.compare import FAILED, CompareProgress, DeviceTiming, compare_devices, devices_to_compare
 from gpudemo.core.profile import StepProfile, profile_steps
@@ -21,6 +21,7 @@ from gpudemo.ui.views.sweep_view import SweepView
 from gpudemo.ui.jobs.worker import TaskController
 
 COMPARE, SWEEP, PROFILE = "compare", "sweep", "profile"
+REFRESH_MS = 50
 
 
 class Measurements(QObject):
@@ -37,7 +38,10 @@ class Measurements(QObject):
         self._tasks.reported.connect(self._on_report)
         self._tasks.succeeded.connect(self._on_done)
         self._tasks.failed.connect(self._on_failed)
-        self._tasks.finished.connect(self.finished)
+        self._tasks.finished.connect(self._on_finished)
+        self._refresh = QTimer(self)
+        self._refresh.setInterval(REFRESH_MS)
+        self._refresh.timeout.connect(self.redraw)
         self._job: str | None = None
         self._order: list[str] = []
         self._epochs = 0
@@ -57,7 +61,7 @@ class Measurements(QObject):
         self.progressed.emit(0, config.epochs * len(self._order))
         self.status.emit(self.tr("Comparing {devices}: {epochs} epochs on each, after a warm-up…").format(
             devices=", ".join(self._order), epochs=f"{config.epochs:,}"), False)
-        self._tasks.start(lambda should_stop, report: compare_devices(config, devices, should_stop, report))
+        self._start(lambda should_stop, report: compare_devices(config, devices, should_stop, report))
 
     def start_sweep(self, devices: Sequence[str], kind: str, dtype: str) -> None:
         self._job, self._order = SWEEP, devices_to_compare(devices)
@@ -67,7 +71,7 @@ class Measurements(QObject):
         self.progressed.emit(0, len(sizes) * len(self._order))
         self.status.emit(self.tr("Sweeping {kind} in {dtype} on {devices}…").format(
             kind=kind, dtype=dtype, devices=", ".join(self._order)), False)
-        self._tasks.start(lambda should_stop, report: sweep(kind, devices, dtype, should_stop, report))
+        self._start(lambda should_stop, report: sweep(kind, devices, dtype, should_stop, report))
 
     def start_profile(self, config: TrainingConfig) -> None:
         self._job, self._order = PROFILE, [config.device]
@@ -77,14 +81,26 @@ class Measurements(QObject):
         self.deviceBusy.emit(config.device)
         self.status.emit(self.tr("Profiling a step of {problem} on {device} under torch.profiler…").format(
             problem=name_text(config.problem), device=config.device), False)
-        self._tasks.start(lambda should_stop, report: profile_steps(config))
+        self._start(lambda should_stop, report: profile_steps(config))
+
+    def _start(self, task) -> None:
+        self._tasks.start(task)
+        self._refresh.start()
 
     def stop(self) -> None:
         self._tasks.stop()
 
     def shutdown(self) -> None:
+        self._refresh.stop()
         self._tasks.shutdown()
 
+    @Slot()
+    def _on_finished(self) -> None:
+        self._refresh.stop()
+        self.redraw()
+        self.finished.emit()
+
+    @Slot()
     def redraw(self) -> None:
         if self._dirty and self._job == COMPARE:
             self.compareView.redraw()

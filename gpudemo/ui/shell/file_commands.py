@@ -133,7 +133,7 @@ class FileCommands(QObject):
         return path
 
     def _say(self, text: str, error: bool = False) -> bool:
-        self.window._set_status(text, error=error)
+        self.window.runStatus.say(text, error=error)
         return not error
 
 

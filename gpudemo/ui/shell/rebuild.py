@@ -33,7 +33,7 @@ def rebuild_in(old, language: str):
         if not i18n.install(language):
             i18n.install(previous)
             old.actions.language_actions[previous].setChecked(True)
-            old._set_status(QCoreApplication.translate("MainWindow", "The {language} translation could not be loaded.")
+            old.runStatus.say(QCoreApplication.translate("MainWindow", "The {language} translation could not be loaded.")
                             .format(language=i18n.LANGUAGES.get(language, language)), error=True)
             return old
         new = type(old)(old._devices, old.session, old._preferences)
@@ -52,8 +52,8 @@ def rebuild_in(old, language: str):
     new.viewTabs.setCurrentIndex(old.viewTabs.currentIndex())
     current = old.session.current
     if current is not None and current.result is not None:
-        new._show_result(current.result)
-    new._set_status(QCoreApplication.translate("MainWindow", "The window is in English now.")
+        new.runStatus.show_result(current.result)
+    new.runStatus.say(QCoreApplication.translate("MainWindow", "The window is in English now.")
                     if language == i18n.ENGLISH
                     else QCoreApplication.translate("MainWindow", "The window is in Simplified Chinese now."))
     if old.isVisible():

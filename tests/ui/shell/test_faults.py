@@ -109,14 +109,15 @@ def test_a_driver_that_breaks_while_the_devices_are_read_leaves_the_cpu_and_a_no
 
 
 def test_a_memory_reading_that_fails_during_a_run_only_blanks_the_memory_line(qtbot, window, monkeypatch):
-    from gpudemo.ui import main_window
+    from gpudemo.ui.jobs import memory_watch
 
     def fail(device):
         raise RuntimeError("CUDA error: device lost")
 
-    monkeypatch.setattr(main_window, "read_memory", fail)
+    monkeypatch.setattr(memory_watch, "read_memory", fail)
     run_to_end(qtbot, window)
     assert window.statusLabel.text().startswith("Completed")
+    assert not window.devicePanel.memoryLabel.isVisibleTo(window)
 
 
 @pytest.mark.qt_no_exception_capture

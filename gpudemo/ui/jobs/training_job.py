@@ -1,0 +1,156 @@
+"""A run started from the window: the session's run on the worker thread, pause and step, and what
+is drawn of it while it goes (at most 20 frames a second: painting holds the GIL the loop needs)."""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
+
+from gpudemo.core.messages import Message
+from gpudemo.core.runs import PAUSED, Run, Session
+from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.training import TRAINING, LossBatch, TrainingResult, is_warm
+from gpudemo.ui.jobs.worker import TrainingController
+from gpudemo.ui.views.landscape_view import LandscapeView
+from gpudemo.ui.views.run_status import RunStatus
+from gpudemo.ui.views.training_view import TrainingView
+
+REFRESH_MS = 50  # the plots redraw at most 20 times a second...
+COUNTERS_S = 0.1  # ...the progress bar and the rate at most 10 times
+
+
+class TrainingJob(QObject):
+    phaseChanged = Signal(str)  # the run's phase, as the core names it (the Code panel marks it)
+    pausedAt = Signal(int)  # the run holds after this many epochs
+    resumed = Signal()  # a held run goes on
+    stateChanged = Signal()  # what the actions depend on changed (pause asked, held, resumed)
+    ended = Signal(object)  # the TrainingResult of a run that completed, stopped or diverged, once shown
+    finished = Signal()  # the run's thread has ended
+
+    def __init__(self, session: Session, training_view: TrainingView, landscape_view: LandscapeView,
+                 status: RunStatus, parent: QObject | None = None):
+        super().__init__(parent)
+        self.session, self.trainingView, self.landscapeView, self.status = (session, training_view, landscape_view,
+                                                                             status)
+        self.controller = TrainingController(self)
+        self.run: Run | None = None  # the run the controller drives, or drove last
+        self._dirty = False  # the run has epochs not drawn yet
+        self.pause_asked = False  # Pause pressed and not yet resumed
+        self._counters_at = 0.0  # when the progress bar and the rate were last set
+        self._refresh = QTimer(self)
+        self._refresh.setInterval(REFRESH_MS)
+        self._refresh.timeout.connect(self.redraw)
+        self.controller.batched.connect(self._on_batch)
+        self.controller.phaseChanged.connect(self._on_phase)
+        self.controller.paused.connect(self._on_paused)
+        self.controller.succeeded.connect(self._on_succeeded)
+        self.controller.failed.connect(self._on_failed)
+        self.controller.finished.connect(self._on_finished)
+
+    def is_running(self) -> bool:
+        return self.controller.is_running()
+
+    def is_paused(self) -> bool:
+        """The run holds (Pause was pressed and the loop got to hold)."""
+        return self.pause_asked and self.run is not None and self.run.status == PAUSED
+
+    def start(self, config: TrainingConfig) -> None:
+        self._dirty = False
+        self.run = self.session.start(config)  # the views hear of it from the session
+        self.status.preparing(config, is_warm())
+        self.controller.start(config, self.run.history, self.run.path)
+        self._refresh.start()
+
+    def stop(self) -> None:
+        self.controller.stop()
+
+    def toggle_pause(self) -> None:
+        """Pause the run before its next epoch, or let a paused run go on."""
+        if not self.is_running():
+            return
+        if self.pause_asked:
+            self.pause_asked = False
+            self.controller.resume()
+            if self.run.status == PAUSED:
+                self.run.resume()
+                self.session.changed(self.run)
+            self.status.training(self.run.config)
+            self.resumed.emit()
+        else:
+            self.pause_asked = True
+            self.controller.pause()
+            self.status.pausing()
+        self.stateChanged.emit()
+
+    def step(self) -> None:
+        if self.is_paused():
+            self.controller.step()
+
+    def shutdown(self) -> None:
+        """The window closes: stop the run and wait for its thread."""
+        self._refresh.stop()
+        self.controller.shutdown()
+
+    @Slot()
+    def redraw(self, final: bool = False) -> None:
+        run = self.run
+        if not self._dirty or run is None:
+            return
+        self._dirty = False
+        now = time.perf_counter()
+        counters = final or now - self._counters_at >= COUNTERS_S
+        self.trainingView.refresh(run, counters)
+        if self.landscapeView.isVisible():
+            self.landscapeView.refresh(run)
+        if counters:
+            self._counters_at = now
+            self.status.counters(run)
+
+    @Slot(str)
+    def _on_phase(self, phase: str) -> None:
+        if phase == TRAINING:
+            self.run.began()
+            self.session.changed(self.run)
+            self.status.training(self.run.config, began=True)
+        self.phaseChanged.emit(phase)
+
+    @Slot(object)
+    def _on_batch(self, batch: LossBatch) -> None:
+        self.run.add(batch)
+        self._dirty = True
+
+    @Slot(int, object)
+    def _on_paused(self, epochs: int, model) -> None:
+        if not self.pause_asked:
+            return  # resumed before the run got to hold
+        self._dirty = True
+        self.redraw(final=True)
+        self.run.hold(epochs, model)
+        self.session.changed(self.run)
+        self.status.paused(epochs, self.run.config.epochs)
+        self.stateChanged.emit()
+        self.pausedAt.emit(epochs)
+
+    @Slot(object)
+    def _on_succeeded(self, result: TrainingResult) -> None:
+        self.run.finish(result)
+        self.session.changed(self.run)
+        self._dirty = True
+        self.redraw(final=True)
+        self.status.finished(result)
+        self.ended.emit(result)
+
+    @Slot(object)
+    def _on_failed(self, message: Message) -> None:
+        self._dirty = True
+        self.redraw(final=True)
+        self.run.fail(message)
+        self.session.changed(self.run)
+        self.status.failed(message)
+
+    @Slot()
+    def _on_finished(self) -> None:
+        self.pause_asked = False
+        self._refresh.stop()
+        self.finished.emit()

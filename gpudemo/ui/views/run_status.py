@@ -1,0 +1,130 @@
+"""What the window says of the job that goes: the status line above the tabs, and under them the
+progress bar, the rate and what the finished run learned."""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar
+
+from gpudemo.core.messages import Message
+from gpudemo.core.runs import Run
+from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TrainingResult
+from gpudemo.ui.base import format as fmt
+from gpudemo.ui.base.i18n import say
+from gpudemo.ui.base.style import set_style_flag
+
+
+class RunStatus(QObject):
+    """The four widgets, made here and placed by the window: `statusLabel` and `progress_row`
+    (`progressBar`, `rateLabel`), `resultLabel`."""
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self.statusLabel = QLabel(self.tr("Ready: pick a device and press Start training."), objectName="statusLabel")
+        self.statusLabel.setWordWrap(True)
+        self.progressBar = QProgressBar(objectName="progressBar")
+        self.progressBar.setFormat(self.tr("%v / %m epochs"))
+        self.rateLabel = QLabel(objectName="rateLabel")
+        # A fixed width, so that new text needs no new layout: its widest text in the language shown.
+        widest = self.tr("{rate} epochs/s · ETA {eta}").format(rate=fmt.rate(888_888), eta=fmt.duration(35_999))
+        self.rateLabel.setFixedWidth(self.rateLabel.fontMetrics().horizontalAdvance(widest) + 16)
+        self.resultLabel = QLabel(objectName="resultLabel")
+        self.resultLabel.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.progress_row = QHBoxLayout()
+        self.progress_row.addWidget(self.progressBar, 1)
+        self.progress_row.addWidget(self.rateLabel)
+
+    def say(self, text: str, error: bool = False) -> None:
+        self.statusLabel.setText(text)
+        set_style_flag(self.statusLabel, "error", error)
+
+    def clear(self, progress_format: str | None = None) -> None:
+        """A new job: no rate, no result; the bar counts in `progress_format` (Qt's %v, %m, %p)."""
+        self.rateLabel.setText("")
+        self.resultLabel.setText("")
+        if progress_format is not None:
+            self.progressBar.setFormat(progress_format)
+
+    # --- a run ---
+
+    def preparing(self, config: TrainingConfig, warm: bool) -> None:
+        self.clear(self.tr("%v / %m epochs"))
+        self.progressBar.setRange(0, 0)  # busy until the loop begins
+        if warm:
+            self.say(self.tr("Preparing the run on {device}…").format(device=config.device))
+        else:
+            self.say(self.tr("Preparing the run on {device}: PyTorch loads its training code on the first run"
+                             " (a second or two)…").format(device=config.device))
+
+    def training(self, config: TrainingConfig, began: bool = False) -> None:
+        if began:
+            self.progressBar.setRange(0, config.epochs)
+            self.progressBar.setValue(0)
+        self.say(self.tr("Training on {device}…").format(device=config.device))
+
+    def pausing(self) -> None:
+        self.say(self.tr("Pausing before the next epoch…"))
+
+    def paused(self, epochs: int, total: int) -> None:
+        self.say(self.tr("Paused at epoch {epoch} of {total}: Step runs one more epoch, Resume goes on,"
+                         " Predict uses the model as it stands.").format(epoch=f"{epochs:,}", total=f"{total:,}"))
+
+    def counters(self, run: Run) -> None:
+        """The bar and the rate as the run stands (QProgressBar repaints at once: call it sparingly)."""
+        self.progressBar.setValue(run.count)
+        if run.rate > 0:
+            eta = run.eta
+            self.rateLabel.setText(self.tr("{rate} epochs/s · ETA {eta}").format(
+                rate=fmt.rate(run.rate), eta=fmt.duration(eta) if math.isfinite(eta) else "?"))
+
+    def finished(self, result: TrainingResult) -> None:
+        """A run that ended by itself, by a stop or by diverging: what it did, and what it learned."""
+        summary = self.tr("{epochs} epochs on {device} in {seconds} ({rate} epochs/s)").format(
+            epochs=f"{result.epochs_run:,}", device=result.config.device,
+            seconds=fmt.duration(result.seconds), rate=fmt.rate(result.epochs_per_second))
+        self.show_result(result)
+        if result.status == COMPLETED:
+            self.progressBar.setValue(self.progressBar.maximum())
+            self.say(self.tr("Completed: {summary}").format(summary=summary))
+        elif result.status == STOPPED:
+            self.say(self.tr("Stopped at epoch {epoch} of {total}: {summary}").format(
+                epoch=f"{result.epochs_run:,}", total=f"{result.config.epochs:,}", summary=summary))
+        elif result.status == DIVERGED:
+            self.say(self.tr(
+                "Diverged at epoch {epoch}: the loss became {loss}. Try a smaller learning rate than {lr}."
+            ).format(epoch=f"{result.diverged_at:,}", loss=fmt.loss(result.final_loss), lr=f"{result.config.lr:g}"),
+                error=True)
+
+    def show_result(self, result: TrainingResult) -> None:
+        """The rate and the learned model of a finished run, under the plots."""
+        self.rateLabel.setText(self.tr("{rate} epochs/s").format(rate=fmt.rate(result.epochs_per_second)))
+        self.rateLabel.setToolTip(self.tr(
+            "Not in this figure: moving the model and the data to {device} took {moving}, and a warm-up step before"
+            " the clock {warm} (a GPU's first step pays once for its context, libraries and kernels).").format(
+                device=result.config.device, moving=fmt.short_time(result.to_device_seconds),
+                warm=fmt.short_time(result.warm_up_seconds)))
+        params = result.parameters
+        if "weight" in params:
+            learned = self.tr("learned  y = {weight} · x + {bias}").format(
+                weight=fmt.loss(params["weight"]), bias=fmt.loss(params["bias"]))
+        else:
+            learned = self.tr("learned  an MLP of {count} parameters").format(count=f"{params['parameters']:,.0f}")
+        self.resultLabel.setText(self.tr("final loss {loss}   ·   {learned}").format(
+            loss=fmt.loss(result.final_loss), learned=learned))
+
+    def failed(self, message: Message) -> None:
+        self.say(self.tr("Training failed: {message}").format(message=say(message)), error=True)
+
+    # --- a measurement, and the end of any job ---
+
+    def measuring(self, value: int, maximum: int) -> None:
+        if maximum >= 0:
+            self.progressBar.setRange(0, maximum)
+        self.progressBar.setValue(min(value, self.progressBar.maximum()))
+
+    def job_ended(self, epochs: int | None) -> None:
+        if self.progressBar.maximum() == 0:  # the job ended before it could say how far it got
+            self.progressBar.setRange(0, epochs or 1)
