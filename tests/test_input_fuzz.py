@@ -6,7 +6,7 @@ import io
 import math
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from gpudemo import cli

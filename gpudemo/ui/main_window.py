@@ -7,36 +7,31 @@ preferences (shell/).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
+from functools import partial
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
-from gpudemo.core import settings
 from gpudemo.core.devices import DeviceInfo, DeviceList, list_devices
-from gpudemo.core.memory import RunTooLarge, check_fits
 from gpudemo.core.runs import Session
-from gpudemo.core.script import PREDICTING, generate_script
+from gpudemo.core.script import PREDICTING
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
-from gpudemo.core.training import TRAINING
 from gpudemo.logfile import current_log
 from gpudemo.ui.base import i18n, theme
-from gpudemo.ui.base.i18n import say
 from gpudemo.ui.base.style import style_sheet
 from gpudemo.ui.jobs.measurements import Measurements
 from gpudemo.ui.jobs.memory_watch import MemoryWatch
 from gpudemo.ui.jobs.training_job import TrainingJob
 from gpudemo.ui.panels.code_panel import CodePanel
 from gpudemo.ui.panels.left_column import LeftColumn
-from gpudemo.ui.shell.actions import IDLE, MEASURING, Actions, State, bind, update_actions
-from gpudemo.ui.shell.actions import PAUSED as PAUSED_ACTIVITY
-from gpudemo.ui.shell.actions import TRAINING as TRAINING_ACTIVITY
+from gpudemo.ui.shell.actions import Actions, bind
 from gpudemo.ui.shell.dialogs import show_about, show_help
 from gpudemo.ui.shell.file_commands import FileCommands
 from gpudemo.ui.shell.menus import build_menus, fit_to_screen, widen_code_panel
 from gpudemo.ui.shell.preferences import Preferences
 from gpudemo.ui.shell.rebuild import rebuild_in
+from gpudemo.ui.shell.run_commands import RunCommands
 from gpudemo.ui.views.compare_view import CompareView
 from gpudemo.ui.views.landscape_view import LandscapeView
 from gpudemo.ui.views.profile_view import ProfileView
@@ -65,14 +60,14 @@ class MainWindow(QMainWindow):
             devices = list_devices()
         elif not isinstance(devices, DeviceList):
             devices = DeviceList(tuple(devices))
-        self._devices = devices
+        self.devices = devices
         self.session = session if session is not None else Session()
         self._preferences = preferences  # None: remember nothing (tests)
         self.theme_choice = theme.SYSTEM
         self._shown_before = False
         self._build()
         self._connect()
-        self._set_running(False)
+        self.run_commands.set_running(False)
         if preferences is not None:
             note = preferences.restore(self)
             if note:
@@ -81,7 +76,7 @@ class MainWindow(QMainWindow):
         self.actions.language_actions[i18n.current()].setChecked(True)
 
     def _build(self) -> None:
-        self.left = LeftColumn(self._devices)
+        self.left = LeftColumn(self.devices)
         self.devicePanel, self.trainingPanel, self.predictionPanel = (self.left.devicePanel, self.left.trainingPanel,
                                                                       self.left.predictionPanel)
         self.deviceList = self.devicePanel.list
@@ -131,47 +126,43 @@ class MainWindow(QMainWindow):
         self.memory = MemoryWatch(self)
         self.actions = Actions(self)
         self.files = FileCommands(self)
+        self.run_commands = RunCommands(self)
         build_menus(self)
         fit_to_screen(self)
 
     def _connect(self) -> None:
-        actions, job, view = self.actions, self.job, self.trainingView
+        actions, run, view = self.actions, self.run_commands, self.trainingView
         for button, action in ((self.startButton, actions.start), (self.stopButton, actions.stop),
                                (self.pauseButton, actions.pause), (self.stepButton, actions.step),
                                (self.compareButton, actions.compare), (self.profileButton, actions.profile),
                                (self.sweepButton, actions.sweep), (self.logScaleCheck, actions.log_scale),
                                (self.clearRunsButton, actions.clear_runs)):
             bind(button, action)
-        for action, slot in ((actions.start, self.start_training), (actions.stop, self.stop_training),
-                             (actions.pause, self.toggle_pause), (actions.step, job.step),
-                             (actions.compare, self.start_compare), (actions.sweep, self.start_sweep),
-                             (actions.profile, self.start_profile), (actions.clear_runs, self.session.clear),
+        for action, slot in ((actions.start, run.start_training), (actions.stop, run.stop),
+                             (actions.pause, run.toggle_pause), (actions.step, run.step),
+                             (actions.compare, run.start_compare), (actions.sweep, run.start_sweep),
+                             (actions.profile, run.start_profile), (actions.clear_runs, self.session.clear),
                              (actions.export_losses, self.files.export_losses),
                              (actions.export_plot, self.files.export_shown_plot),
                              (actions.save_model, self.files.save_model), (actions.load_model, self.files.load_model),
-                             (actions.quit, self.close), (actions.help, self.show_help),
-                             (actions.about, self.show_about)):
+                             (actions.quit, self.close), (actions.help, partial(show_help, self)),
+                             (actions.about, partial(show_about, self))):
             action.triggered.connect(slot)
         for code, action in actions.language_actions.items():
             action.triggered.connect(lambda checked=False, code=code: self.set_language(code))
         for action, choice in ((actions.theme_system, theme.SYSTEM), (actions.theme_light, theme.LIGHT_KEY),
                                (actions.theme_dark, theme.DARK_KEY)):
             action.triggered.connect(lambda checked=False, choice=choice: self.set_theme(choice))
-        self.trainingPanel.startRequested.connect(self.start_training)
-        job.phaseChanged.connect(self.codePanel.mark)
-        job.pausedAt.connect(self.codePanel.mark_paused)
-        job.resumed.connect(self._on_resumed)
-        job.stateChanged.connect(self._update_actions)
-        job.ended.connect(self._on_ended)
-        job.finished.connect(self._on_job_finished)
+        self.trainingPanel.startRequested.connect(run.start_training)
+        self.job.phaseChanged.connect(self.codePanel.mark)
+        self.job.pausedAt.connect(self.codePanel.mark_paused)
         self.measurements.status.connect(self.runStatus.say)
         self.measurements.progressed.connect(self.runStatus.measuring)
         self.measurements.deviceBusy.connect(self.memory.follow)
-        self.measurements.finished.connect(self._on_job_finished)
         self.memory.read.connect(self.devicePanel.show_memory)
         self._unsubscribe = self.session.subscribe(added=self._on_runs_changed, changed=self._on_runs_changed,
                                                    removed=self._on_runs_changed)
-        for chosen in (self._update_actions, self.predictionPanel.set_run, self.landscapeView.show_run):
+        for chosen in (run.update_actions, self.predictionPanel.set_run, self.landscapeView.show_run):
             view.chosenChanged.connect(chosen)
         self.predictionPanel.predicted.connect(self._on_predicted)
         self.viewTabs.currentChanged.connect(self._on_tab)
@@ -189,19 +180,12 @@ class MainWindow(QMainWindow):
     def _update_script(self) -> None:
         """Show the script for the settings as they are; keep the last one while a value is bad."""
         try:
-            config = self._read_config()
+            self.codePanel.show_settings(self._read_config(), self.predictInput.text())
         except InvalidSetting:
-            return
-        try:
-            values = settings.parse_values(self.predictInput.text())
-        except InvalidSetting:
-            values = [4.0]
-        self.codePanel.set_script(generate_script(
-            config, values, translate=lambda text: QCoreApplication.translate("script", text)))
+            pass
 
     def is_busy(self) -> bool:
-        """A run, a comparison, a sweep or a profile is going (one at a time)."""
-        return self.job.is_running() or self.measurements.is_running()
+        return self.run_commands.is_busy()
 
     def is_training(self) -> bool:
         return self.job.is_running()
@@ -209,112 +193,12 @@ class MainWindow(QMainWindow):
     def is_paused(self) -> bool:
         return self.job.is_paused()
 
-    def _config_to_start(self, devices: Sequence[str] | None = None) -> TrainingConfig | None:
-        """The form's run when nothing goes, its values are valid and it fits on each of `devices`
-        (the chosen one by default); else None, with the reason under the form."""
-        if self.is_busy() or not self.trainingPanel.check():
-            return None
-        config = self._read_config()
-        for device in devices or [config.device]:
-            try:
-                check_fits(dataclasses.replace(config, device=device))
-            except RunTooLarge as refused:
-                self.trainingPanel.show_error(self.tr("Not started: {reason}.").format(reason=say(refused)))
-                return None
-        return config
-
     @Slot()
     def start_training(self) -> None:
-        config = self._config_to_start()
-        if config is None:
-            return
-        if self.viewTabs.currentWidget() not in (self.trainingView, self.landscapeView):
-            self.viewTabs.setCurrentWidget(self.trainingView)
-        self._set_running(True)
-        self.job.start(config)
-        self._update_actions()
-        self.memory.start(config.device)
-
-    @Slot()
-    def start_compare(self) -> None:
-        """The form's run on every listed device in turn, the CPU as the baseline."""
-        config = self._config_to_start(self._devices.ids)
-        if config is not None:
-            self._start_measuring(self.compareView, self.tr("%v / %m epochs"))
-            self.measurements.start_compare(config, self._devices.ids)
-            self._update_actions()
-
-    @Slot()
-    def start_profile(self) -> None:
-        """A few steps of the form's run on the chosen device, under torch.profiler."""
-        config = self._config_to_start()
-        if config is not None:
-            self._start_measuring(self.profileView, self.tr("%p%"))
-            self.measurements.start_profile(config)
-            self._update_actions()
-
-    @Slot()
-    def start_sweep(self) -> None:
-        if not self.is_busy():
-            self._start_measuring(self.sweepView, self.tr("%v / %m measurements"))
-            self.measurements.start_sweep(self._devices.ids, self.sweepView.kind(), self.sweepView.dtype())
-            self._update_actions()
-
-    def _start_measuring(self, view: QWidget, progress_format: str) -> None:
-        self.runStatus.clear(progress_format)
-        self.viewTabs.setCurrentWidget(view)
-        self._set_running(True)
-        self.memory.start("cpu")
-
-    @Slot()
-    def stop_training(self) -> None:
-        """Stop whatever is going: a run, a comparison, a sweep or a profile."""
-        self.job.stop()
-        self.measurements.stop()
-
-    @Slot()
-    def toggle_pause(self) -> None:
-        self.job.toggle_pause()
-
-    @Slot()
-    def _on_resumed(self) -> None:
-        self.codePanel.mark(TRAINING)
-
-    @Slot(object)
-    def _on_ended(self, result) -> None:
-        if self.predictInput.text().strip():
-            self.predictionPanel.predict()
-
-    @Slot()
-    def _on_job_finished(self) -> None:
-        self.runStatus.job_ended(self.job.run.config.epochs if self.job.run is not None else None)
-        self.memory.stop()
-        self._set_running(False)
-        self.runFinished.emit()
-
-    def _set_running(self, running: bool) -> None:
-        self.trainingPanel.set_running(running)
-        self.deviceList.setEnabled(not running)
-        for widget in (self.sweepView.kindCombo, self.sweepView.dtypeCombo):
-            widget.setEnabled(not running)
-        self._update_actions()
-
-    def state(self) -> State:
-        """What the window is doing, as the actions need to know it."""
-        if self.job.is_running():
-            activity = PAUSED_ACTIVITY if self.job.pause_asked else TRAINING_ACTIVITY
-        else:
-            activity = MEASURING if self.measurements.is_running() else IDLE
-        chosen = self.trainingView.chosen()
-        return State(activity, has_model=chosen is not None and chosen.model is not None,
-                     has_runs=bool(self.session.runs), held=self.is_paused())
-
-    @Slot()
-    def _update_actions(self, *_args) -> None:
-        update_actions(self.actions, self.state())
+        self.run_commands.start_training()
 
     def _on_runs_changed(self, run) -> None:
-        self._update_actions()
+        self.run_commands.update_actions()
 
     def set_theme(self, choice: str) -> None:
         """SYSTEM, LIGHT_KEY or DARK_KEY: the widgets' palette and every plot."""
@@ -336,14 +220,6 @@ class MainWindow(QMainWindow):
         self.runStatus.say(self.tr("Something went wrong: {error}. The details are in {path}; the window goes on.")
                            .format(error=error, path=current_log() or self.tr("the terminal")), error=True)
 
-    @Slot()
-    def show_help(self) -> None:
-        show_help(self)
-
-    @Slot()
-    def show_about(self) -> None:
-        show_about(self)
-
     @Slot(int)
     def _on_tab(self, index: int) -> None:
         if self.viewTabs.widget(index) is self.landscapeView:  # it was not redrawn while hidden
@@ -353,10 +229,6 @@ class MainWindow(QMainWindow):
     def _on_predicted(self) -> None:
         if not self.is_paused():  # while paused, the mark stays where the run holds
             self.codePanel.mark(PREDICTING)
-
-    @Slot()
-    def predict_values(self) -> None:
-        self.predictionPanel.predict()
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QAbstractItemView, QApplication, QLabel, QLineEdit
 from gpudemo.core.devices import DeviceInfo, DeviceList
 from gpudemo.ui import MainWindow
 from gpudemo.ui.jobs.training_job import TrainingJob
+from gpudemo.ui.shell.run_commands import RunCommands
 from tests.tutorial import tutorial_run
 from tests.ui.windows import CPU_ONLY, TWO_GPUS, first_curve, open_window, run_to_end
 
@@ -281,7 +282,7 @@ def test_every_gui_update_runs_on_the_gui_thread(qtbot, window, monkeypatch):
         monkeypatch.setattr(cls, name, checked)
 
     for cls, name in [(QLabel, "setText"), (QProgressBar, "setValue"), (pg.PlotDataItem, "setData"),
-                      (pg.PlotDataItem, "updateItems"), (TrainingJob, "redraw"), (MainWindow, "_on_job_finished")]:
+                      (pg.PlotDataItem, "updateItems"), (TrainingJob, "redraw"), (RunCommands, "_on_finished")]:
         watch(cls, name)
     window.epochsSpin.setValue(20_000)
     run_to_end(qtbot, window)

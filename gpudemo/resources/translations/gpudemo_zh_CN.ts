@@ -563,22 +563,6 @@
         <translation>单步剖析</translation>
     </message>
     <message>
-        <source>%v / %m epochs</source>
-        <translation>%v / %m 轮</translation>
-    </message>
-    <message>
-        <source>Not started: {reason}.</source>
-        <translation>未开始：{reason}。</translation>
-    </message>
-    <message>
-        <source>%p%</source>
-        <translation>%p%</translation>
-    </message>
-    <message>
-        <source>%v / %m measurements</source>
-        <translation>%v / %m 次测量</translation>
-    </message>
-    <message>
         <source>The {language} translation could not be loaded.</source>
         <translation>无法载入 {language} 翻译。</translation>
     </message>
@@ -839,6 +823,21 @@
     <message>
         <source>An operator takes {each} µs: the arithmetic dominates, and a GPU, which does it in parallel, would make this step faster.</source>
         <translation>一个算子用 {each} µs：运算占主导，能并行运算的 GPU 会让这一步更快。</translation>
+    </message>
+</context>
+<context>
+    <name>RunCommands</name>
+    <message>
+        <source>%v / %m epochs</source>
+        <translation>%v / %m 轮</translation>
+    </message>
+    <message>
+        <source>%p%</source>
+        <translation>%p%</translation>
+    </message>
+    <message>
+        <source>%v / %m measurements</source>
+        <translation>%v / %m 次测量</translation>
     </message>
 </context>
 <context>
@@ -1218,6 +1217,10 @@
     <message>
         <source>Seed</source>
         <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Not started: {reason}.</source>
+        <translation>未开始：{reason}。</translation>
     </message>
 </context>
 <context>

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import QCoreApplication, Slot
 from PySide6.QtGui import (
     QColor,
     QFontDatabase,
@@ -27,7 +27,9 @@ from PySide6.QtWidgets import (
 )
 
 from gpudemo.core.files import write_atomically
-from gpudemo.core.script import PREDICTING, Script
+from gpudemo.core import settings
+from gpudemo.core.script import PREDICTING, Script, generate_script
+from gpudemo.core.settings import InvalidSetting, TrainingConfig
 from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING
 
 # The marked step's background, and the syntax colours, on a light and on a dark theme.
@@ -110,6 +112,15 @@ class CodePanel(QDockWidget):
 
     def text(self) -> str:
         return self._script.text if self._script else ""
+
+    def show_settings(self, config: TrainingConfig, values_text: str) -> None:
+        """The script for `config`, predicting for the values typed (4 while they are not valid)."""
+        try:
+            values = settings.parse_values(values_text)
+        except InvalidSetting:
+            values = [4.0]
+        self.set_script(generate_script(config, values,
+                                        translate=lambda text: QCoreApplication.translate("script", text)))
 
     def set_script(self, script: Script) -> None:
         if self._script is not None and script.text == self._script.text:

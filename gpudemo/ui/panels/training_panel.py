@@ -8,6 +8,7 @@ hidden, so the layout does not jump.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpudemo.core import settings
+from gpudemo.core.memory import RunTooLarge, check_fits
 from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
 from gpudemo.ui.base.i18n import say
@@ -183,6 +185,20 @@ class TrainingPanel(QGroupBox):
             set_style_flag(field, "invalid", invalid)
         self.show_error("\n".join(problems))
         return not problems
+
+    def config_to_start(self, device: str, devices: Sequence[str] | None = None) -> TrainingConfig | None:
+        """The form's run on `device` when its values are valid and it fits on each of `devices` (`device`
+        by default); else None, with the reason under the form."""
+        if not self.check():
+            return None
+        config = self.config(device)
+        for each in devices or [device]:
+            try:
+                check_fits(dataclasses.replace(config, device=each))
+            except RunTooLarge as refused:
+                self.show_error(self.tr("Not started: {reason}.").format(reason=say(refused)))
+                return None
+        return config
 
     def show_error(self, text: str) -> None:
         """A message under the form ("" hides it): a bad value, or a run that cannot fit."""

@@ -79,7 +79,7 @@ class Preferences:
                 skipped.append(key)
         window.trainingPanel.set_values(values)
         device = store.value("device")
-        if device is not None and str(device) in window._devices.ids:
+        if device is not None and str(device) in window.devices.ids:
             window.devicePanel.select(str(device))
         predict = store.value("predict")
         if predict is not None:

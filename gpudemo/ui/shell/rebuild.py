@@ -36,7 +36,7 @@ def rebuild_in(old, language: str):
             old.runStatus.say(QCoreApplication.translate("MainWindow", "The {language} translation could not be loaded.")
                             .format(language=i18n.LANGUAGES.get(language, language)), error=True)
             return old
-        new = type(old)(old._devices, old.session, old._preferences)
+        new = type(old)(old.devices, old.session, old._preferences)
         if old._preferences is None:
             carry.restore(new)
             carry.store.sync()

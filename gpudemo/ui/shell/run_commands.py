@@ -1,0 +1,139 @@
+"""Run: start a run, a comparison, a sweep or a profile; stop, pause and step; one job at a time.
+
+The Run menu's and the buttons' commands, and what the window looks like while a job goes
+(the form and the device list locked, the actions' state, the memory line, the tab shown).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QObject, Slot
+from PySide6.QtWidgets import QWidget
+
+from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.training import TRAINING
+from gpudemo.ui.shell.actions import IDLE, MEASURING, State, update_actions
+from gpudemo.ui.shell.actions import PAUSED as PAUSED_ACTIVITY
+from gpudemo.ui.shell.actions import TRAINING as TRAINING_ACTIVITY
+
+
+class RunCommands(QObject):
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        window.job.stateChanged.connect(self.update_actions)
+        window.job.resumed.connect(self._on_resumed)
+        window.job.ended.connect(self._on_ended)
+        window.job.finished.connect(self._on_finished)
+        window.measurements.finished.connect(self._on_finished)
+
+    def is_busy(self) -> bool:
+        """A run, a comparison, a sweep or a profile is going (one at a time)."""
+        return self.window.job.is_running() or self.window.measurements.is_running()
+
+    def _config_to_start(self, devices: Sequence[str] | None = None) -> TrainingConfig | None:
+        """The form's run when nothing goes and it can start (see TrainingPanel.config_to_start)."""
+        w = self.window
+        return None if self.is_busy() else w.trainingPanel.config_to_start(w.devicePanel.current().id, devices)
+
+    @Slot()
+    def start_training(self) -> None:
+        w = self.window
+        config = self._config_to_start()
+        if config is None:
+            return
+        if w.viewTabs.currentWidget() not in (w.trainingView, w.landscapeView):
+            w.viewTabs.setCurrentWidget(w.trainingView)
+        self.set_running(True)
+        w.job.start(config)
+        self.update_actions()
+        w.memory.start(config.device)
+
+    @Slot()
+    def start_compare(self) -> None:
+        """The form's run on every listed device in turn, the CPU as the baseline."""
+        w = self.window
+        config = self._config_to_start(w.devices.ids)
+        if config is not None:
+            self._start_measuring(w.compareView, self.tr("%v / %m epochs"))
+            w.measurements.start_compare(config, w.devices.ids)
+            self.update_actions()
+
+    @Slot()
+    def start_profile(self) -> None:
+        """A few steps of the form's run on the chosen device, under torch.profiler."""
+        config = self._config_to_start()
+        if config is not None:
+            self._start_measuring(self.window.profileView, self.tr("%p%"))
+            self.window.measurements.start_profile(config)
+            self.update_actions()
+
+    @Slot()
+    def start_sweep(self) -> None:
+        w = self.window
+        if not self.is_busy():
+            self._start_measuring(w.sweepView, self.tr("%v / %m measurements"))
+            w.measurements.start_sweep(w.devices.ids, w.sweepView.kind(), w.sweepView.dtype())
+            self.update_actions()
+
+    def _start_measuring(self, view: QWidget, progress_format: str) -> None:
+        w = self.window
+        w.runStatus.clear(progress_format)
+        w.viewTabs.setCurrentWidget(view)
+        self.set_running(True)
+        w.memory.start("cpu")
+
+    @Slot()
+    def stop(self) -> None:
+        """Stop whatever is going."""
+        self.window.job.stop()
+        self.window.measurements.stop()
+
+    @Slot()
+    def toggle_pause(self) -> None:
+        self.window.job.toggle_pause()
+
+    @Slot()
+    def step(self) -> None:
+        self.window.job.step()
+
+    @Slot()
+    def _on_resumed(self) -> None:
+        self.window.codePanel.mark(TRAINING)
+
+    @Slot(object)
+    def _on_ended(self, result) -> None:
+        if self.window.predictInput.text().strip():
+            self.window.predictionPanel.predict()
+
+    @Slot()
+    def _on_finished(self) -> None:
+        w = self.window
+        w.runStatus.job_ended(w.job.run.config.epochs if w.job.run is not None else None)
+        w.memory.stop()
+        self.set_running(False)
+        w.runFinished.emit()
+
+    def set_running(self, running: bool) -> None:
+        w = self.window
+        w.trainingPanel.set_running(running)
+        w.deviceList.setEnabled(not running)
+        for widget in (w.sweepView.kindCombo, w.sweepView.dtypeCombo):
+            widget.setEnabled(not running)
+        self.update_actions()
+
+    def state(self) -> State:
+        """What the window is doing, as the actions need to know it."""
+        w = self.window
+        if w.job.is_running():
+            activity = PAUSED_ACTIVITY if w.job.pause_asked else TRAINING_ACTIVITY
+        else:
+            activity = MEASURING if w.measurements.is_running() else IDLE
+        chosen = w.trainingView.chosen()
+        return State(activity, has_model=chosen is not None and chosen.model is not None,
+                     has_runs=bool(w.session.runs), held=w.job.is_paused())
+
+    @Slot()
+    def update_actions(self, *_args) -> None:
+        update_actions(self.window.actions, self.state())
