@@ -9,12 +9,13 @@ import time
 from PySide6.QtCore import QTimer
 
 from gpudemo.cli import main
+from gpudemo.ui.jobs.training_job import TrainingJob
 from gpudemo.ui.main_window import MainWindow
 
 LATER_RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 5
 pressed: list[float] = []
 drawn: list[float] = []
-original_start, original_redraw, original_show = MainWindow.start_training, MainWindow._redraw, MainWindow.show
+original_start, original_redraw, original_show = MainWindow.start_training, TrainingJob.redraw, MainWindow.show
 
 
 def start_training(self):
@@ -22,11 +23,11 @@ def start_training(self):
     original_start(self)
 
 
-def redraw(self):
-    original_redraw(self)
+def redraw(self, final=False):
+    original_redraw(self, final)
     if self.session.current is not None and self.session.current.count > 0 and len(drawn) < len(pressed):
         drawn.append(time.perf_counter())
-        self.stop_training()  # one point is all this measures
+        self.stop()  # one point is all this measures
 
 
 def next_run(self):
@@ -45,5 +46,5 @@ def show(self):
     QTimer.singleShot(0, self.start_training)
 
 
-MainWindow.start_training, MainWindow._redraw, MainWindow.show = start_training, redraw, show
+MainWindow.start_training, TrainingJob.redraw, MainWindow.show = start_training, redraw, show
 sys.exit(main([]))
