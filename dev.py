@@ -3,7 +3,8 @@
 
 Needs nothing but Python 3.10+. The first call makes the virtual environment and
 installs the project with its test tools; later calls reinstall only when
-pyproject.toml changes. Arguments after `test` go to pytest.
+pyproject.toml changes. Arguments after `test` go to pytest; the tests spread over
+every core (pytest-xdist's `-n auto`) unless the arguments give `-n` themselves.
 
 `translations` gathers every translatable string of the package into the .ts sources
 (pyside6-lupdate: new strings are added unfinished, gone ones marked obsolete, done
@@ -70,8 +71,9 @@ def main(argv: list[str]) -> int:
     ensure_environment()
     if argv[0] == "app":
         command = [str(PYTHON), "-m", "gpudemo", *argv[1:]]
-    else:
-        command = [str(PYTHON), "-m", "pytest", *argv[1:]]
+    else:  # the tests spread over every core (pytest-xdist), unless the call says how
+        spread = [] if any(arg == "-n" or arg.startswith(("-n", "--numprocesses")) for arg in argv[1:]) else ["-n", "auto"]
+        command = [str(PYTHON), "-m", "pytest", *spread, *argv[1:]]
     return subprocess.run(command, cwd=ROOT).returncode
 
 

@@ -168,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.gpu_check", description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, help="the folder for every output (default gpu-check-<time>)")
     parser.add_argument("--quick", action="store_true", help="small sizes for the CLI (the CPU's dry run uses them)")
+    parser.add_argument("--steps", metavar="NAME,...", help="run only these steps (by the names summary.txt gives)")
     args = parser.parse_args(argv)
     out = args.out or ROOT / time.strftime("gpu-check-%Y%m%d-%H%M%S")
     out.mkdir(parents=True, exist_ok=True)
@@ -185,6 +186,12 @@ def main(argv: list[str] | None = None) -> int:
         ("benchmarks", [sys.executable, "-m", "benchmarks", "--only", "gpu", "--json", str(out / "benchmarks.json")]
          if cuda else None, 180, no_gpu),
     ]
+    if args.steps:
+        wanted = set(args.steps.split(","))
+        unknown = wanted - {name for name, *_ in steps}
+        if unknown:
+            parser.error(f"no step named {', '.join(sorted(unknown))}")
+        steps = [step for step in steps if step[0] in wanted]
     lines, failed, began = [], 0, time.perf_counter()
     for name, command, timeout, why_not in steps:
         if command is None:

@@ -30,6 +30,9 @@ collect_ignore = [] if HAS_QT else ["ui"]
 
 
 def pytest_collection_modifyitems(config, items):
+    # The long tests first: with the suite spread over the cores (pytest-xdist), a minute-long
+    # soak that starts last would leave the other cores idle while it runs.
+    items.sort(key=lambda item: "slow" not in item.keywords)
     skips = []
     if not torch.cuda.is_available():
         skips.append(("cuda", pytest.mark.skip(reason="needs a CUDA GPU; torch sees none here")))

@@ -10,7 +10,7 @@ from gpudemo.core.checkpoint import CheckpointError, load, save
 from gpudemo.core.prediction import predict
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.training import train
-from tests.test_cli import gpudemo
+from tests.commands import gpudemo
 
 
 class _Payload:

@@ -8,13 +8,8 @@ import sys
 
 import pytest
 
+from tests.commands import gpudemo
 from tests.tutorial import tutorial_run
-
-
-def gpudemo(*args, module=False):
-    command = [sys.executable, "-m", "gpudemo", *args] if module else [sys.executable, "-c",
-               "import sys; from gpudemo.cli import main; sys.exit(main())", *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=120)
 
 
 def test_devices_table_lists_the_cpu():

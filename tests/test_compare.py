@@ -16,11 +16,8 @@ from gpudemo.core.compare import FAILED, NOT_RUN, CompareProgress, compare_devic
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.sweep import SweepResult, SweepRow, sweep
 from gpudemo.core.training import COMPLETED, train
+from tests.commands import gpudemo
 from tests.tutorial import tutorial_run
-
-
-def gpudemo(*args):
-    return subprocess.run([sys.executable, "-m", "gpudemo", *args], capture_output=True, text=True, timeout=300)
 
 
 def test_the_cpu_is_always_measured_once():

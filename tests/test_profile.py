@@ -11,7 +11,7 @@ from gpudemo.core import training
 from gpudemo.core.errors import TrainingError
 from gpudemo.core.profile import DEVICE_BOUND, HOST_BOUND, StepProfile, profile_steps, summarize
 from gpudemo.core.settings import TrainingConfig
-from tests.test_cli import gpudemo
+from tests.commands import gpudemo
 
 
 def test_a_profile_says_how_long_a_step_takes_and_what_ran_in_it():

@@ -14,6 +14,7 @@ from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.script import PREDICTING, generate_script
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING, train
+from tests.commands import gpudemo
 
 RUNNER = """
 import contextlib, io, json, sys
@@ -142,10 +143,11 @@ def test_each_phase_spans_its_own_code():
 
 def test_the_command_line_prints_the_same_script(tmp_path):
     args = ["--epochs", "30", "--lr", "0.05", "--seed", "4", "--predict", "2", "3"]
-    out = subprocess.run([sys.executable, "-m", "gpudemo", "code", *args], capture_output=True, text=True, check=True)
+    out = gpudemo("code", "--device", "cpu", *args)
+    assert out.returncode == 0
     assert out.stdout == generate_script(TrainingConfig(epochs=30, lr=0.05, seed=4), [2.0, 3.0]).text
     target = tmp_path / "lesson.py"
-    subprocess.run([sys.executable, "-m", "gpudemo", "code", *args, "-o", str(target)], check=True)
+    assert gpudemo("code", "--device", "cpu", *args, "-o", str(target)).returncode == 0
     assert "python lesson.py" in target.read_text()
-    bad = subprocess.run([sys.executable, "-m", "gpudemo", "code", "--lr", "-1"], capture_output=True, text=True)
+    bad = gpudemo("code", "--lr", "-1")
     assert bad.returncode == 2 and "'-1'" in bad.stderr and "Traceback" not in bad.stderr
