@@ -10,8 +10,17 @@ os.environ.setdefault("PYTEST_QT_API", "pyside6")
 # The app's remembered settings (QSettings) go to a folder of the tests' own, never the person's.
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="gpudemo-test-config-")
 
+# Spread over the cores (pytest-xdist), each worker computes on one thread, and so do the children
+# its tests start: torch's OpenMP threads wait for each other at every operator, and a thread whose
+# core another worker holds made small operations a thousand times slower.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ["OMP_NUM_THREADS"] = "1"
+
 import pytest  # noqa: E402
 import torch  # noqa: E402
+
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    torch.set_num_threads(1)
 
 from tests.leaks import cuda_bytes_left, settled_cuda_bytes  # noqa: E402
 

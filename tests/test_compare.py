@@ -130,22 +130,26 @@ def test_on_cuda_compare_and_the_sweep_measure_the_gpu():
 
 def test_the_warm_up_lasts_its_time_keeps_the_cache_and_the_timed_run_hands_it_back(monkeypatch):
     calls = []
-    real_train = compare.train
+    real_train, real_warm_up = compare.train, compare.warm_up
 
     def recording_train(config, should_stop=None, **kwargs):
+        calls.append(("train", kwargs.get("keep_cache", False)))
+        return real_train(config, should_stop, **kwargs)
+
+    def timed_warm_up(config, should_stop):
         began = time.perf_counter()
-        result = real_train(config, should_stop, **kwargs)
-        calls.append(("train", kwargs.get("keep_cache", False), time.perf_counter() - began))
-        return result
+        epochs = real_warm_up(config, should_stop)
+        calls.append(("warmed up", time.perf_counter() - began))
+        return epochs
 
     monkeypatch.setattr(compare, "train", recording_train)
-    monkeypatch.setattr(compare, "release_cache", lambda device: calls.append(("release", device, 0.0)))
-    config = TrainingConfig(epochs=50)
-    compare.compare_devices(config, ["cpu"])
-    *warm_ups, timed, released = calls
-    assert warm_ups and all(keep for _, keep, _ in warm_ups)  # the warm-up's allocations stay cached...
-    assert sum(seconds for _, _, seconds in warm_ups) >= compare.WARM_UP_SECONDS  # ...for a time, not 20 epochs
-    assert timed[:2] == ("train", False) and released[:2] == ("release", "cpu")  # ...until the timed run is done
+    monkeypatch.setattr(compare, "warm_up", timed_warm_up)
+    monkeypatch.setattr(compare, "release_cache", lambda device: calls.append(("release", device)))
+    compare.compare_devices(TrainingConfig(epochs=50), ["cpu"])
+    *warm_ups, (_, warmed), timed, released = calls
+    assert warm_ups and all(keep for _, keep in warm_ups)  # the warm-up's allocations stay cached...
+    assert warmed >= compare.WARM_UP_SECONDS  # ...for a time, not 20 epochs...
+    assert timed == ("train", False) and released == ("release", "cpu")  # ...until the timed run is done
 
 
 def test_compare_gives_the_final_loss_of_a_plain_run_bit_for_bit():
@@ -190,7 +194,12 @@ def test_a_cpu_figure_taken_while_threads_wait_for_each_other_is_marked_busy(mon
 
 
 def test_a_quiet_machine_leaves_the_figures_unmarked():
-    result = sweep("step", ["cpu"], max_size=10)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(2)  # the check applies where torch computes on several threads
+    try:
+        result = sweep("step", ["cpu"], max_size=10)
+    finally:
+        torch.set_num_threads(threads)
     (row,) = result.rows
     assert row.one_thread_seconds is not None  # a short CPU step is always checked...
     assert row.busy == load.contended(row.seconds, row.one_thread_seconds)  # ...and marked only when contended
