@@ -74,7 +74,7 @@ def scene(name: str, out: Path) -> int:
             choose(window.problemCombo, "line")
             window.samplesSpin.setValue(1_000_000)
             window.runFinished.connect(lambda: QTimer.singleShot(300, lambda: save(window)))
-            QTimer.singleShot(1500, window.start_profile)
+            QTimer.singleShot(1500, window.run_commands.start_profile)
             return
         problem, samples, batch, epochs, runs = TRAINING[name]
         choose(window.problemCombo, problem)
