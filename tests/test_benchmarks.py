@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.slow
+@pytest.mark.gui  # the window's benchmarks open the window
 def test_the_benchmark_suite_runs(tmp_path):
     out_json = tmp_path / "bench.json"
     command = [sys.executable, "-m", "benchmarks", "--quick", "--only", "headless", "window", "first_loss", "large",

@@ -128,6 +128,7 @@ def test_a_working_x11_leaves_the_choice_to_qt(monkeypatch):
     assert choose_platform({"DISPLAY": ":0", "WAYLAND_DISPLAY": "wayland-0"}, platform="linux") == Platform()
 
 
+@pytest.mark.gui  # looks for the Wayland plugin in the installed Qt
 def test_broken_x11_falls_back_to_a_working_wayland(monkeypatch):
     monkeypatch.setattr(display, "x_display_reachable", lambda *a, **k: True)
     monkeypatch.setattr(display, "missing_libraries", lambda plugin: ["libxcb-cursor.so.0"] if "xcb" in plugin.name else [])
@@ -145,6 +146,7 @@ def test_unreachable_x11_and_unusable_wayland_is_a_problem(monkeypatch):
         choose_platform({"DISPLAY": "localhost:10.0", "WAYLAND_DISPLAY": "wayland-0"}, platform="linux")
 
 
+@pytest.mark.gui  # looks for the Wayland plugin in the installed Qt
 def test_only_wayland_is_chosen_explicitly_and_checked(monkeypatch, tmp_path):
     monkeypatch.setattr(display, "missing_libraries", lambda plugin: [])
     environ = {"WAYLAND_DISPLAY": "wayland-7", "XDG_RUNTIME_DIR": str(tmp_path)}

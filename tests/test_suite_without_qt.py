@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 from tests.leaks import cuda_bytes_left, settled_cuda_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,10 +94,12 @@ def test_without_qt_the_suite_collects_without_the_window_tests(tmp_path):
     assert not [line for line in collected if "settings]" in line and "kill_during_a_write" in line]
 
 
+@pytest.mark.slow
 def test_without_qt_core_cli_and_cuda_tests_pass(tmp_path):
+    # The files whose tests touched Qt at run time before (the display check reads the installed
+    # Qt's plugins), the command line, and the cuda tests of the training loop.
     out = _pytest(_without_qt(tmp_path), "-q", "tests/test_control.py", "tests/test_devices.py",
-                  "tests/test_training.py", "tests/test_cli.py::test_devices_table_lists_the_cpu",
-                  "tests/test_layering.py")
+                  "tests/test_training.py", "tests/test_cli.py", "tests/test_display.py", "tests/test_layering.py")
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     assert " passed" in out.stdout and " failed" not in out.stdout and " error" not in out.stdout
 
