@@ -40,6 +40,13 @@ def _has_cuda() -> bool:
     return torch.cuda.is_available()
 
 
+def _spread() -> list[str]:
+    """pytest-xdist's options where it is installed: the suite over every core (each worker on one thread)."""
+    import importlib.util
+
+    return ["-n", "auto"] if importlib.util.find_spec("xdist") is not None else []
+
+
 def _run(out: Path, name: str, command: list[str], timeout: float) -> tuple[bool, str]:
     """Run `command` from the repository's root, its output to out/name.txt; (passed, a short note)."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
@@ -180,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         ("env", [sys.executable, "-c", ENV], 60, ""),
         ("nvidia-smi", ["nvidia-smi", "-q"] if cuda else None, 30, no_gpu),
         ("probes", [sys.executable, "-c", PROBES] if cuda else None, 120, no_gpu),
-        ("suite", [sys.executable, *QT_FREE_SUITE] if cuda else None, 240,
+        ("suite", [sys.executable, *QT_FREE_SUITE, *_spread()] if cuda else None, 240,
          "skipped: no GPU here, and CI runs the whole suite on the CPU (.ci/run)"),
         *((name, command, 120, "") for name, command in cli_commands(device, quick).items()),
         ("benchmarks", [sys.executable, "-m", "benchmarks", "--only", "gpu", "--json", str(out / "benchmarks.json")]
