@@ -17,13 +17,19 @@ from gpudemo.core.training import train, warm_up  # noqa: E402
 from gpudemo.ui import MainWindow  # noqa: E402
 
 
-def main(epochs: int, repeats: int) -> dict:
+def shown_window() -> tuple[QApplication, MainWindow]:
+    """The app and its window, shown at a desktop's size, torch's training code loaded."""
     app = QApplication([])
     warm_up()
     window = MainWindow()
     window.resize(1760, 860)
     window.show()
     app.processEvents()
+    return app, window
+
+
+def main(epochs: int, repeats: int) -> dict:
+    app, window = shown_window()
     results, gaps, last = [], [], [0.0]
 
     def tick():

@@ -130,7 +130,7 @@ def test_on_cuda_compare_and_the_sweep_measure_the_gpu():
 
 def test_the_warm_up_lasts_its_time_keeps_the_cache_and_the_timed_run_hands_it_back(monkeypatch):
     calls = []
-    real_train, real_warm_up = compare.train, compare.warm_up
+    real_train, real_warm_up = compare.train, compare.warm_up_for
 
     def recording_train(config, should_stop=None, **kwargs):
         calls.append(("train", kwargs.get("keep_cache", False)))
@@ -143,7 +143,7 @@ def test_the_warm_up_lasts_its_time_keeps_the_cache_and_the_timed_run_hands_it_b
         return epochs
 
     monkeypatch.setattr(compare, "train", recording_train)
-    monkeypatch.setattr(compare, "warm_up", timed_warm_up)
+    monkeypatch.setattr(compare, "warm_up_for", timed_warm_up)
     monkeypatch.setattr(compare, "release_cache", lambda device: calls.append(("release", device)))
     compare.compare_devices(TrainingConfig(epochs=50), ["cpu"])
     *warm_ups, (_, warmed), timed, released = calls

@@ -28,18 +28,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def run_window(epochs: int, runs: int) -> None:
     """The child: the window, `runs` runs of `epochs` epochs, then exit."""
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtWidgets import QApplication
+    from benchmarks.window_child import shown_window  # offscreen, the benchmark's window
 
-    from gpudemo.core.training import warm_up
-    from gpudemo.ui import MainWindow
-
-    app = QApplication([])
-    warm_up()
-    window = MainWindow()
-    window.resize(1760, 860)
-    window.show()
-    app.processEvents()
+    _app, window = shown_window()
     window.epochsSpin.setValue(epochs)
     for _ in range(runs):
         run_loop(window)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from gpudemo.core.devices import release_cache
 from gpudemo.core.errors import TrainingError
 from gpudemo.core.load import OtherLoad
 from gpudemo.core.messages import Message
@@ -97,7 +98,7 @@ def compare_devices(
     ]
 
 
-def warm_up(config: TrainingConfig, should_stop: Callable[[], bool] = _never,
+def warm_up_for(config: TrainingConfig, should_stop: Callable[[], bool] = _never,
             seconds: float = WARM_UP_SECONDS) -> int:
     """Run `config` untimed for at least `seconds` (whole runs, the last one cut short), keeping a
     GPU's allocator cache for the timed run that follows; the epochs it ran."""
@@ -112,12 +113,6 @@ def warm_up(config: TrainingConfig, should_stop: Callable[[], bool] = _never,
     return epochs
 
 
-def release_cache(device: str) -> None:
-    """Hand a GPU allocator's cache back (after a timed run that a warm-up filled it for)."""
-    if device.startswith("cuda"):
-        torch.cuda.empty_cache()
-
-
 def _time_one(config: TrainingConfig, should_stop: Callable[[], bool],
               on_progress: Callable[[CompareProgress], None] | None) -> DeviceTiming:
     times: list[float] = []
@@ -130,13 +125,13 @@ def _time_one(config: TrainingConfig, should_stop: Callable[[], bool],
             on_progress(CompareProgress(config.device, batch.last_epoch, config.epochs, batch.seconds, losses[-1]))
 
     try:
-        warm_up(config, should_stop)
+        warm_up_for(config, should_stop)
         with OtherLoad(torch.get_num_threads()) as other:
             result = train(config, should_stop, on_batch=on_batch)
     except TrainingError as error:
         return DeviceTiming(config.device, FAILED, message=error.message)
     finally:
-        release_cache(config.device)
+        release_cache(config.device)  # the cache the warm-up filled for the timed run
     return DeviceTiming(
         config.device, result.status, result.epochs_per_second, result.seconds, result.final_loss,
         curve=(np.array(times), np.array(losses)), busy=other.busy,

@@ -234,6 +234,12 @@ def synchronize(device: torch.device | str) -> None:
         torch.xpu.synchronize(device)
 
 
+def release_cache(device: torch.device | str) -> None:
+    """Hand the device allocator's cached blocks back to the driver (a CUDA GPU's; nothing elsewhere)."""
+    if torch.device(device).type == "cuda":
+        torch.cuda.empty_cache()
+
+
 def list_devices() -> DeviceList:
     """Every device torch can train on here, accelerators first and the CPU always last."""
     cuda, note = _cuda_devices()

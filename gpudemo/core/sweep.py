@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import torch
 
-from gpudemo.core.devices import synchronize
+from gpudemo.core.devices import release_cache, synchronize
 from gpudemo.core.load import contended
 from gpudemo.core.memory import estimate, free_bytes
 from gpudemo.core.settings import SWEEP_KINDS, TrainingConfig
@@ -213,8 +213,7 @@ def sweep(
                 growing[device] = False
                 continue
             finally:
-                if torch_device.type == "cuda":
-                    torch.cuda.empty_cache()
+                release_cache(torch_device)
             throughput = size / seconds if kind == STEP else 2 * size**3 / seconds / 1e9
             row = SweepRow(device, size, seconds, throughput, one, one is not None and contended(seconds, one))
             rows.append(row)

@@ -22,7 +22,7 @@ from torch import nn
 
 from gpudemo.core import pace
 from gpudemo.core.control import RunControl
-from gpudemo.core.devices import synchronize
+from gpudemo.core.devices import release_cache, synchronize
 from gpudemo.core.errors import TrainingError
 from gpudemo.core.history import LossHistory
 from gpudemo.core.landscape import Landscape, PathHistory, bounds_around, evaluate, least_squares, needs_new_grid
@@ -240,8 +240,8 @@ class _Run:
         (a warm-up whose allocations the timed run that follows should find ready)."""
         device = getattr(self, "device", None)
         self.__dict__.clear()
-        if device is not None and device.type == "cuda" and not keep_cache:
-            torch.cuda.empty_cache()
+        if device is not None and not keep_cache:
+            release_cache(device)
 
 
 def _failure(config: TrainingConfig, run: _Run | None, error: BaseException, epochs: int) -> TrainingError:
@@ -267,8 +267,8 @@ def _failure(config: TrainingConfig, run: _Run | None, error: BaseException, epo
     else:
         text = message(QT_TRANSLATE_NOOP("core", "training on {device} failed after {count}: {reason}"),
                        device=device, count=count, reason=str(error))
-    if run is None and config.device.startswith("cuda"):
-        torch.cuda.empty_cache()
+    if run is None:
+        release_cache(config.device)
     return TrainingError(text)
 
 

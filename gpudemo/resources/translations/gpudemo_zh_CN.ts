@@ -801,8 +801,8 @@
         <translation>{problem} 在 {device} 上的 {steps} 步，之前有 {warm} 步未被剖析。</translation>
     </message>
     <message>
-        <source>Per step: {cpu} µs on the CPU side to issue it, {device} µs of GPU work in {kernels} kernels; {wall} µs from start to the GPU done.</source>
-        <translation>每步：CPU 一侧下发用 {cpu} µs，GPU 在 {kernels} 个核函数中工作 {device} µs；从开始到 GPU 完成共 {wall} µs。</translation>
+        <source>Per step: {cpu} µs on the CPU side to issue it, {device} µs of GPU work in {kernels} kernels; {wall} µs from start to the GPU done; {waiting} µs of it the CPU waited for the GPU (not work).</source>
+        <translation>每步：CPU 一侧下发用 {cpu} µs，GPU 在 {kernels} 个核函数中工作 {device} µs；从开始到 GPU 完成共 {wall} µs，其中 CPU 等待 GPU {waiting} µs（不是工作）。</translation>
     </message>
     <message>
         <source>The GPU computes {share} of the step and waits for the CPU the rest: the step is too small to pay for its launches; more samples per step (or a bigger model) would.</source>

@@ -52,9 +52,10 @@ class ProfileView(QWidget, Replayable):
         if profile.on_gpu:
             lines.append(self.tr(
                 "Per step: {cpu} µs on the CPU side to issue it, {device} µs of GPU work in {kernels} kernels;"
-                " {wall} µs from start to the GPU done.").format(
-                cpu=f"{profile.cpu_us:,.1f}", device=f"{profile.device_us:,.1f}", kernels=f"{profile.kernels:,.0f}",
-                wall=f"{profile.wall_us:,.1f}"))
+                " {wall} µs from start to the GPU done; {waiting} µs of it the CPU waited for the GPU (not work)."
+            ).format(cpu=f"{profile.cpu_us:,.1f}", device=f"{profile.device_us:,.1f}",
+                     kernels=f"{profile.kernels:,.0f}", wall=f"{profile.wall_us:,.1f}",
+                     waiting=f"{profile.waiting_us:,.1f}"))
             lines.append((self.tr(
                 "The GPU computes {share} of the step and waits for the CPU the rest: the step is too small to pay"
                 " for its launches; more samples per step (or a bigger model) would.") if profile.bound == HOST_BOUND
