@@ -50,6 +50,7 @@ def test_a_display_that_cannot_be_reached_is_named():
 
 
 @linux_only
+@pytest.mark.gui  # starts the window's path in a child: it imports Qt
 def test_missing_x11_libraries_are_named_with_the_commands_that_install_them():
     # The loader's answer is simulated: these two are what a fresh Debian lacks first.
     out = run_main({"DISPLAY": ":0"}, """
@@ -91,6 +92,7 @@ def test_a_real_plugin_whose_library_is_missing_is_caught_before_qt_loads_it(tmp
 
 
 @linux_only
+@pytest.mark.gui  # starts the window's path in a child: it imports Qt
 def test_a_qt_module_that_cannot_load_its_libraries_is_named():
     # Qt's GUI libraries need libEGL and friends; without them, loading a GUI module fails
     # in the dynamic loader. Here the import fails with the loader's words.
