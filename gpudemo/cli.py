@@ -30,7 +30,7 @@ def _argument(parse: Callable[[str], object]) -> Callable[[str], object]:
     return convert
 
 
-VALUE_OPTIONS = ("--device", "--epochs", "--lr", "--seed", "--problem", "--samples", "--width", "--depth",
+VALUE_OPTIONS = ("--device", "--epochs", "--lr", "--seed", "--problem", "--samples", "--width", "--depth", "--noise",
                  "--batch-size", "--optimizer", "--loss-csv", "--output", "-o", "--kind", "--dtype", "--max-size")
 
 
@@ -104,12 +104,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     sweep = commands.add_parser("sweep", help="time per step on each device as the size grows: where a GPU wins")
     sweep.set_defaults(parser=sweep, many_devices=True)
-    sweep.add_argument("--device", metavar="ID", action="append",
-                       help="a device to measure (repeat for more; default: every one listed); the CPU always is")
+    add_training_arguments(sweep, many_devices=True, model_only=True)
     sweep.add_argument("--kind", type=_argument(settings.parse_sweep_kind), default="step",
                        metavar="|".join(settings.SWEEP_KINDS),
-                       help="step: a training step of the line on 10 to 10,000,000 samples;"
-                       " matmul: an n x n matrix product, n from 16 (default step)")
+                       help="step: a full-batch training step of --problem (the tutorial's is the line's) on 10 to"
+                       " 10,000,000 samples; matmul: an n x n matrix product, n from 16 (default step)")
     sweep.add_argument("--dtype", type=_argument(settings.parse_dtype), default="float32",
                        metavar="|".join(settings.DTYPE_KEYS),
                        help="float32 (TF32 off: full float32 matmuls), tf32 (float32 data, CUDA matmuls in TF32 on"
@@ -120,7 +119,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def add_training_arguments(parser: argparse.ArgumentParser, many_devices: bool = False) -> None:
+def add_training_arguments(parser: argparse.ArgumentParser, many_devices: bool = False,
+                           model_only: bool = False) -> None:
+    """The settings of a run; `model_only`: those of its step (problem, model, optimizer), not its length."""
     if many_devices:
         parser.add_argument("--device", metavar="ID", action="append",
                             help="a device to run on (repeat for more; default: every one listed); the CPU always is")
@@ -130,25 +131,23 @@ def add_training_arguments(parser: argparse.ArgumentParser, many_devices: bool =
         "--problem", type=_argument(settings.parse_problem), default=settings.DEFAULT_PROBLEM,
         metavar="|".join(settings.PROBLEM_KEYS),
         help="tutorial: y = 2x from three points; line: y = 2x + noise at --samples points;"
-        " sine: sin(x) + noise fitted by an MLP (default tutorial)",
-    )
-    parser.add_argument(
-        "--samples", type=_argument(settings.parse_samples), default=settings.DEFAULT_SAMPLES, metavar="N",
-        help=f"training points of line and sine, {settings.SAMPLES_MIN} to {settings.SAMPLES_MAX:,}"
-        f" (default {settings.DEFAULT_SAMPLES:,})",
+        " sine: sin(x) + noise fitted by an MLP; circles, xor, spiral: two classes of 2-D points;"
+        " digits: 8x8 handwritten digits, 10 classes (default tutorial)",
     )
     parser.add_argument(
         "--width", type=_argument(settings.parse_width), default=settings.DEFAULT_WIDTH, metavar="N",
-        help=f"sine's MLP: units per hidden layer, {settings.WIDTH_MIN} to {settings.WIDTH_MAX}"
+        help=f"the MLP (sine, circles, xor, spiral, digits): units per hidden layer, {settings.WIDTH_MIN} to {settings.WIDTH_MAX}"
         f" (default {settings.DEFAULT_WIDTH})",
     )
     parser.add_argument(
         "--depth", type=_argument(settings.parse_depth), default=settings.DEFAULT_DEPTH, metavar="N",
-        help=f"sine's MLP: hidden layers, {settings.DEPTH_MIN} to {settings.DEPTH_MAX} (default {settings.DEFAULT_DEPTH})",
+        help=f"the MLP: hidden layers, {settings.DEPTH_MIN} (a linear model) to {settings.DEPTH_MAX}"
+        f" (default {settings.DEFAULT_DEPTH})",
     )
     parser.add_argument(
-        "--batch-size", type=_argument(settings.parse_batch_size), default=settings.DEFAULT_BATCH, metavar="N",
-        help="samples per step, shuffled each epoch; 0 or absent: the full batch",
+        "--noise", type=_argument(settings.parse_noise), default=settings.DEFAULT_NOISE, metavar="SD",
+        help=f"circles, xor, spiral: the noise added to each point, {settings.NOISE_MIN:g} to {settings.NOISE_MAX:g}"
+        f" (default {settings.DEFAULT_NOISE:g})",
     )
     parser.add_argument(
         "--optimizer", type=_argument(settings.parse_optimizer), default=settings.DEFAULT_OPTIMIZER,
@@ -156,21 +155,36 @@ def add_training_arguments(parser: argparse.ArgumentParser, many_devices: bool =
         help="sgd, momentum (SGD with momentum 0.9) or adam (default sgd)",
     )
     parser.add_argument(
-        "--epochs", type=_argument(settings.parse_epochs), default=settings.DEFAULT_EPOCHS,
-        help=f"epochs to train, {settings.EPOCHS_MIN} to {settings.EPOCHS_MAX:,} (default {settings.DEFAULT_EPOCHS})",
-    )
-    parser.add_argument(
         "--lr", type=_argument(settings.parse_learning_rate), default=settings.DEFAULT_LR,
         help=f"learning rate, {settings.short_number(settings.LR_MIN)} to {settings.short_number(settings.LR_MAX)}"
         f" (default {settings.DEFAULT_LR})",
+    )
+
+    if model_only:  # a step's settings only: the run's length and its data's seed stay at their defaults
+        parser.set_defaults(samples=settings.DEFAULT_SAMPLES, batch_size=settings.DEFAULT_BATCH,
+                            epochs=settings.DEFAULT_EPOCHS, seed=settings.DEFAULT_SEED, predict=None)
+        return
+    parser.add_argument(
+        "--samples", type=_argument(settings.parse_samples), default=settings.DEFAULT_SAMPLES, metavar="N",
+        help=f"training points of line, sine, circles, xor and spiral, {settings.SAMPLES_MIN} to {settings.SAMPLES_MAX:,}"
+        f" (default {settings.DEFAULT_SAMPLES:,})",
+    )
+    parser.add_argument(
+        "--batch-size", type=_argument(settings.parse_batch_size), default=settings.DEFAULT_BATCH, metavar="N",
+        help="samples per step, shuffled each epoch; 0 or absent: the full batch",
+    )
+    parser.add_argument(
+        "--epochs", type=_argument(settings.parse_epochs), default=settings.DEFAULT_EPOCHS,
+        help=f"epochs to train, {settings.EPOCHS_MIN} to {settings.EPOCHS_MAX:,} (default {settings.DEFAULT_EPOCHS})",
     )
     parser.add_argument(
         "--seed", type=_argument(settings.parse_seed), default=settings.DEFAULT_SEED,
         help=f"seed for torch.manual_seed (default {settings.DEFAULT_SEED})",
     )
     parser.add_argument(
-        "--predict", nargs="+", type=_argument(settings.parse_values), default=[[4.0]], metavar="X",
-        help="values to predict for after training, spaces or commas between them (default 4)",
+        "--predict", nargs="+", type=_argument(settings.parse_values), default=None, metavar="X",
+        help="values to predict for after training, spaces or commas between them (default 4); for circles, xor"
+        " and spiral, points x1,x2 to classify (default none)",
     )
 
 
@@ -236,11 +250,58 @@ def resolve_config(args: argparse.Namespace) -> settings.TrainingConfig:
     return settings.TrainingConfig(
         device=resolve_devices(args)[0], epochs=args.epochs, lr=args.lr, seed=args.seed, problem=args.problem,
         optimizer=args.optimizer, samples=args.samples, width=args.width, depth=args.depth,
-        batch_size=args.batch_size,
+        batch_size=args.batch_size, noise=args.noise,
     )
 
 
-def _result_json(result, predictions: list[tuple[float, float]]) -> dict:
+def resolve_inputs(args: argparse.Namespace, problem: str, groups: list[list[float]] | None,
+                   option: str = "--predict") -> list:
+    """What --predict asks for: values for a regression (4 when not given), points x1,x2 for a 2-D
+    classification (none when not given); digits take no --predict (the window picks test images)."""
+    from gpudemo.core.problems import PROBLEMS
+
+    kind = PROBLEMS[problem]
+    values = [value for group in groups for value in group] if groups is not None else None
+    if not kind.classes:
+        return [4.0] if values is None else values
+    if values is None:
+        return []
+    if kind.area is None:
+        args.parser.error(f"argument {option}: {problem} classifies images; pick test images in the window")
+    try:
+        return settings.parse_points(",".join(repr(value) for value in values))
+    except settings.InvalidSetting as error:
+        args.parser.error(f"argument {option}: {error}")
+
+
+def predictions_json(model, inputs: list) -> list[dict]:
+    """Each prediction: {"x", "y"} for a value; {"x": [x1, x2], "class", "probabilities"} for a point."""
+    from gpudemo.core.prediction import classify, predict
+
+    if not inputs:
+        return []
+    if isinstance(inputs[0], tuple):
+        probabilities = classify(model, inputs)
+        return [{"x": list(point), "class": int(row.argmax()), "probabilities": [float(p) for p in row]}
+                for point, row in zip(inputs, probabilities)]
+    return [{"x": x, "y": _finite(y)} for x, y in zip(inputs, predict(model, inputs))]
+
+
+def _prediction_lines(predictions: list[dict]) -> list[str]:
+    lines = []
+    for item in predictions:
+        if "class" in item:
+            x1, x2 = item["x"]
+            lines.append(f"classify    ({x1:g}, {x2:g})  ->  class {item['class']}"
+                         f" ({item['probabilities'][item['class']]:.1%})")
+        else:
+            y = item["y"]
+            lines.append(f"predict     x = {item['x']:g}  ->  y = {y:.6g}" if y is not None else
+                         f"predict     x = {item['x']:g}  ->  y = -")
+    return lines
+
+
+def _result_json(result, predictions: list[dict]) -> dict:
     return {
         "status": result.status,
         "device": result.config.device,
@@ -254,10 +315,13 @@ def _result_json(result, predictions: list[tuple[float, float]]) -> dict:
         "width": result.config.width,
         "depth": result.config.depth,
         "batch_size": result.config.batch_size,
+        "noise": result.config.noise,
         "final_loss": _finite(result.final_loss),
+        "accuracy": result.accuracy,
+        "test_accuracy": result.test_accuracy,
         "diverged_at": result.diverged_at,
         "parameters": {name: _finite(value) for name, value in result.parameters.items()},
-        "predictions": [{"x": x, "y": _finite(y)} for x, y in predictions],
+        "predictions": predictions,
         "seconds": result.seconds,
         "epochs_per_second": result.epochs_per_second,
         "to_device_seconds": result.to_device_seconds,
@@ -265,7 +329,7 @@ def _result_json(result, predictions: list[tuple[float, float]]) -> dict:
     }
 
 
-def _summary(result, predictions: list[tuple[float, float]]) -> str:
+def _summary(result, predictions: list[dict]) -> str:
     lines = [
         f"{result.status}: {result.epochs_run:,} of {result.config.epochs:,} epochs on {result.config.device}"
         f" in {result.seconds:.3g} s ({result.epochs_per_second:,.0f} epochs/s)",
@@ -273,19 +337,21 @@ def _summary(result, predictions: list[tuple[float, float]]) -> str:
         f"not timed   moving model and data to {result.config.device} {result.to_device_seconds * 1e3:.3g} ms,"
         f" a warm-up step {result.warm_up_seconds * 1e3:.3g} ms",
     ]
+    if result.accuracy is not None:
+        test = f", test {result.test_accuracy:.1%}" if result.test_accuracy is not None else ""
+        lines.append(f"accuracy    {result.accuracy:.1%}{test}")
     params = result.parameters
     if set(params) == {"weight", "bias"}:
         lines.append(f"learned     y = {params['weight']:.6g} * x + {params['bias']:.6g}")
     elif "parameters" in params:
         lines.append(f"learned     an MLP of {params['parameters']:,.0f} parameters")
-    for x, y in predictions:
-        lines.append(f"predict     x = {x:g}  ->  y = {y:.6g}")
+    lines.extend(_prediction_lines(predictions))
     return "\n".join(lines)
 
 
 def run_train(args: argparse.Namespace) -> int:
     config = resolve_config(args)
-    values = [value for group in args.predict for value in group]
+    inputs = resolve_inputs(args, config.problem, args.predict)
     csv_file = None
     if args.loss_csv:
         try:
@@ -293,7 +359,6 @@ def run_train(args: argparse.Namespace) -> int:
         except OSError as error:
             args.parser.error(f"argument --loss-csv: cannot write {args.loss_csv!r}: {error.strerror}")
 
-    from gpudemo.core.prediction import predict
     from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TrainingError, train
 
     bar = None
@@ -313,7 +378,7 @@ def run_train(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.close()
 
-    predictions = list(zip(values, predict(result.model, values)))
+    predictions = predictions_json(result.model, inputs)
     if args.save:
         from gpudemo.core.checkpoint import save
 
@@ -346,23 +411,20 @@ def run_train(args: argparse.Namespace) -> int:
 
 def run_predict(args: argparse.Namespace) -> int:
     from gpudemo.core.checkpoint import CheckpointError, load
-    from gpudemo.core.prediction import predict
 
     try:
         checkpoint = load(args.model)
     except CheckpointError as error:
         print(f"gpudemo: {error}", file=sys.stderr)
         return EXIT_FAILED
-    values = [value for group in args.values for value in group]
-    predictions = list(zip(values, predict(checkpoint.model, values)))
     config = checkpoint.config
+    predictions = predictions_json(checkpoint.model, resolve_inputs(args, config.problem, args.values, "X"))
     if args.json:
         print(json.dumps({"model": str(args.model), "problem": config.problem, "epochs": checkpoint.epochs,
-                          "predictions": [{"x": x, "y": _finite(y)} for x, y in predictions]}, indent=2))
+                          "predictions": predictions}, indent=2))
     else:
         print(f"model       {config.problem}, {config.optimizer} at lr {config.lr:g}, {checkpoint.epochs:,} epochs")
-        for x, y in predictions:
-            print(f"predict     x = {x:g}  ->  y = {y:.6g}")
+        print("\n".join(_prediction_lines(predictions)))
     return EXIT_OK
 
 
@@ -370,7 +432,7 @@ def run_code(args: argparse.Namespace) -> int:
     from gpudemo.core.script import generate_script
 
     config = resolve_config(args)
-    values = [value for group in args.predict for value in group]
+    values = resolve_inputs(args, config.problem, args.predict)
     script = generate_script(config, values, filename=os.path.basename(args.output or "gpudemo_run.py"))
     if args.output is None:
         sys.stdout.write(script.text)
@@ -430,7 +492,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "sweep":
             from gpudemo.measure_cli import run_sweep
 
-            return run_sweep(args, resolve_devices(args))
+            return run_sweep(args, resolve_devices(args), resolve_config(args))
         return run_window()
     except KeyboardInterrupt:
         print("gpudemo: interrupted", file=sys.stderr)

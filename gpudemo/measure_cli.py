@@ -61,14 +61,14 @@ def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingCo
     return EXIT_FAILED if any(t.status == FAILED for t in timings) else EXIT_OK
 
 
-def run_sweep(args: argparse.Namespace, devices: list[str]) -> int:
-    from gpudemo.core.sweep import STEP, sweep
+def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConfig) -> int:
+    from gpudemo.core.sweep import STEP, sized, sweep
 
     stop, previous = _stop_on_ctrl_c()
     progress = None if args.json or not sys.stderr.isatty() else (
         lambda row: print(f"  {row.device} at {row.size:,}: {row.seconds * 1e6:,.1f} us", file=sys.stderr))
     try:
-        result = sweep(args.kind, devices, args.dtype, stop.is_set, progress, args.max_size)
+        result = sweep(args.kind, devices, args.dtype, stop.is_set, progress, args.max_size, config)
     finally:
         signal.signal(signal.SIGINT, previous)
     if args.json:
@@ -78,7 +78,8 @@ def run_sweep(args: argparse.Namespace, devices: list[str]) -> int:
         rows = [("DEVICE", "SIZE", "US/STEP", unit)]
         rows += [(r.device, f"{r.size:,}", f"{r.seconds * 1e6:,.1f}" + (" *" if r.busy else ""), f"{r.throughput:,.3g}")
                  for r in result.rows]
-        print(f"{args.kind} in {PRECISIONS[args.dtype]}: median time per step, the device synchronised before each"
+        what = f"a step of {sized(config, 10).problem}" if args.kind == STEP else "matmul"
+        print(f"{what} in {PRECISIONS[args.dtype]}: median time per step, the device synchronised before each"
               " clock read")
         print(_table(rows))
         if result.busy:

@@ -95,7 +95,7 @@ def test_divergence_exits_1_with_a_reason_and_still_prints_json():
         (["--samples", "2"], "samples must be from 3 to 10,000,000, not 2"),
         (["--samples", "1e6"], "'1e6'"),
         (["--width", "4097"], "width must be from 1 to 4,096"),
-        (["--depth", "0"], "depth must be from 1 to 8"),
+        (["--depth", "-1"], "depth must be from 0 to 8"),
         (["--batch-size", "-5"], "batch size must be from 0"),
         (["--optimizer", "rmsprop"], "'rmsprop'"),
     ],

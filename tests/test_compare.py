@@ -12,7 +12,14 @@ import torch
 
 from gpudemo.core import compare, load, memory
 from gpudemo.core import sweep as sweep_module
-from gpudemo.core.compare import FAILED, NOT_RUN, CompareProgress, compare_devices, devices_to_compare
+from gpudemo.core.compare import (
+    FAILED,
+    NOT_RUN,
+    CompareProgress,
+    compare_devices,
+    devices_to_compare,
+)
+from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.sweep import SweepResult, SweepRow, sweep
 from gpudemo.core.training import COMPLETED, train
@@ -163,9 +170,9 @@ def test_float32_runs_with_tf32_off_and_tf32_with_it_on_whatever_was_set(monkeyp
     seen = []
     real = sweep_module._time
 
-    def recording(make, size, device, dtype):
+    def recording(step, device):
         seen.append(torch.backends.cuda.matmul.allow_tf32)
-        return real(make, size, device, dtype)
+        return real(step, device)
 
     monkeypatch.setattr(sweep_module, "_time", recording)
     saved = torch.backends.cuda.matmul.allow_tf32
@@ -232,3 +239,27 @@ def test_the_load_arithmetic():
     with load.OtherLoad(None, lambda: 1.0, lambda: 0.0, lambda: next(short)) as other:
         pass
     assert other.cores is None and not other.busy  # too short to tell
+
+
+@pytest.mark.parametrize("problem, model", [("circles", torch.nn.Sequential), ("digits", torch.nn.Linear),
+                                            ("tutorial", torch.nn.Linear)])
+def test_the_sweeps_step_is_a_full_batch_step_of_the_chosen_problem(monkeypatch, problem, model):
+    seen = []
+    real = sweep_module._training_step
+
+    def recording(config, device, dtype):
+        step = real(config, device, dtype)
+        seen.append((config.problem, config.samples, config.batch_size))
+        return step
+
+    monkeypatch.setattr(sweep_module, "_training_step", recording)
+    config = TrainingConfig(problem=problem, width=8, depth=0 if problem == "digits" else 2, batch_size=16)
+    result = sweep("step", ["cpu"], max_size=100, config=config)
+    expected = "line" if problem == "tutorial" else problem
+    assert seen == [(expected, 10, 0), (expected, 100, 0)] and len(result.rows) == 2
+    x, y = sweep_module._samples(sweep_module.sized(config, 3000), 3000)
+    assert len(x) == len(y) == 3000
+    if problem == "digits":  # 1,437 training images, repeated
+        assert torch.equal(x[1437], x[0]) and y[2874] == y[0]
+    made = PROBLEMS[expected].make_model(sweep_module.sized(config, 10))
+    assert isinstance(made, model)

@@ -86,7 +86,7 @@ def test_a_landscape_comes_first_and_again_when_the_path_leaves_it():
 
 def test_the_mlp_has_no_plane_and_no_path():
     result = train(TrainingConfig(problem="sine", epochs=3, samples=20), path=PathHistory(3))
-    assert result.path is None and not PROBLEMS["sine"].has_plane
+    assert result.path is None and not PROBLEMS["sine"].has_plane(result.config)
 
 
 def test_a_diverging_path_stops_moving_the_grid():

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from gpudemo.core.optimizers import OPTIMIZERS
-from gpudemo.core.prediction import predict
+from gpudemo.core.prediction import classify, predict
 from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.script import PREDICTING, generate_script
 from gpudemo.core.settings import TrainingConfig
@@ -29,10 +29,19 @@ print(json.dumps(outputs))
 
 
 def _parse(stdout: str) -> dict:
-    printed = {"predict": []}
+    printed = {"predict": [], "classify": []}
     for line in stdout.splitlines():
         key, *values = line.split()
-        if key == "predict":
+        if key == "predict" and values[0].startswith("["):
+            printed["recognised"] = ast.literal_eval(line[len("predict "):line.index(" true ")])
+        elif key == "classify":
+            printed["classify"].append(((float(values[0]), float(values[1])), int(values[3]),
+                                        [float(v) for v in values[5:]]))
+        elif key == "accuracy":
+            printed["accuracy"] = float(values[0])
+        elif key == "test":
+            printed["test_accuracy"] = float(values[1])
+        elif key == "predict":
             printed["predict"].append(tuple(map(float, values)))
         elif key == "final":
             printed["final_loss"] = float(values[-1])
@@ -56,8 +65,12 @@ def run_script(text: str) -> dict:
     return run_scripts([text])[0]
 
 
-def assert_script_matches(config: TrainingConfig, values: list[float], printed: dict) -> None:
+def assert_script_matches(config: TrainingConfig, values: list, printed: dict) -> None:
     result = train(config)
+    problem = PROBLEMS[config.problem]
+    if problem.classes:
+        assert_classifier_matches(result, values, printed)
+        return
     assert printed["device"] == "cpu"
     if result.status == "diverged":
         assert printed["final_loss"] != printed["final_loss"] or abs(printed["final_loss"]) == float("inf")
@@ -69,6 +82,24 @@ def assert_script_matches(config: TrainingConfig, values: list[float], printed: 
     assert [x for x, _ in printed["predict"]] == values
     for (_, y), want in zip(printed["predict"], expected):
         assert abs(y - want) <= 1e-6, config
+
+
+def assert_classifier_matches(result, points: list, printed: dict) -> None:
+    problem, config = PROBLEMS[result.config.problem], result.config
+    assert printed["device"] == "cpu"
+    assert abs(printed["final_loss"] - result.final_loss) <= 1e-6, config
+    assert printed["parameters"] == result.parameters["parameters"]
+    assert abs(printed["accuracy"] - result.accuracy) <= 1e-6, config
+    if problem.area is None:  # images: the test accuracy and ten recognised test images
+        x_test, y_test = problem.make_test_data(config)
+        assert abs(printed["test_accuracy"] - result.test_accuracy) <= 1e-6, config
+        assert printed["recognised"] == classify(result.model, x_test[:10]).argmax(1).tolist()
+        return
+    expected = classify(result.model, points)
+    assert [point for point, *_ in printed["classify"]] == points
+    for (_, label, probabilities), want in zip(printed["classify"], expected):
+        assert label == int(want.argmax())
+        assert max(abs(p - q) for p, q in zip(probabilities, want.tolist())) <= 1e-6, config
 
 
 SETTINGS = [  # (epochs, lr, seed, values): the tutorial's, a longer one, one epoch, a diverging one
@@ -93,11 +124,17 @@ def test_the_tutorials_script_prints_what_gpudemo_computes():
         assert_script_matches(config, values, out)
 
 
+def _inputs(config: TrainingConfig) -> list:
+    problem = PROBLEMS[config.problem]
+    if not problem.classes:
+        return [0.5, -2.0]
+    return [(0.5, -2.0), (1.0, 0.25)] if problem.area is not None else []
+
+
 def test_every_problem_optimizer_and_batch_setting_has_a_script_that_reproduces_the_run():
-    values = [0.5, -2.0]
-    printed = run_scripts([generate_script(config, values).text for config in MATRIX])
+    printed = run_scripts([generate_script(config, _inputs(config)).text for config in MATRIX])
     for config, out in zip(MATRIX, printed):
-        assert_script_matches(config, values, out)
+        assert_script_matches(config, _inputs(config), out)
 
 
 @pytest.mark.parametrize("device, fallback", [("cpu", None), ("cuda:0", "torch.cuda.is_available()"),

@@ -51,7 +51,11 @@ def estimate(config: TrainingConfig) -> MemoryNeed:
     samples, batch = problem.samples(config), batch_size(config)
     parameters = problem.parameter_count(config) * FLOAT
     shuffled = batch < samples
-    data = 2 * samples * FLOAT + (samples * INDEX + 2 * batch * FLOAT if shuffled else 0)
+    # a sample: its inputs (float32) and its target (a float32 value, or an int64 class)
+    per_sample = problem.inputs * FLOAT + (INDEX if problem.classes else FLOAT)
+    test = problem.make_test_data(config) if problem.classes else None
+    held_out = len(test[1]) * per_sample if test is not None else 0
+    data = samples * per_sample + held_out + (samples * INDEX + batch * per_sample if shuffled else 0)
     return MemoryNeed(
         parameters=parameters,
         gradients=parameters,

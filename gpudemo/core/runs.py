@@ -49,7 +49,7 @@ class Run:
         self.config = config
         self.history = LossHistory(0 if loaded else config.epochs)
         # (w, b) at the start and after every epoch, for a model of two parameters; filled by the loop
-        has_path = PROBLEMS[config.problem].has_plane and not loaded
+        has_path = PROBLEMS[config.problem].has_plane(config) and not loaded
         self.path = PathHistory(config.epochs) if has_path else None
         self.landscape: Landscape | None = None  # the newest loss landscape around the path
         self.status = LOADED if loaded else PREPARING

@@ -39,6 +39,8 @@ COMMENTS = {
                                              " (added up on the device: no sync)."),
     "to_cpu": QT_TRANSLATE_NOOP("script", "# 4. Bring the model back to the CPU."),
     "predicting": QT_TRANSLATE_NOOP("script", "# 5. Predict on the CPU for new x."),
+    "classifying": QT_TRANSLATE_NOOP("script", "# 5. Classify new points on the CPU: each class's probability."),
+    "recognising": QT_TRANSLATE_NOOP("script", "# 5. Recognise test images on the CPU: the class and the true one."),
 }
 
 
@@ -108,11 +110,43 @@ def _minibatch_loop(config: TrainingConfig, batch: int, say: dict[str, str]) -> 
     ]
 
 
+IMAGES_SHOWN = 10  # test images a digits script recognises
+
+
+def _predicting(problem, values: Sequence, say: dict[str, str]) -> list[str]:
+    if problem.classes and problem.area is None:  # images
+        return [
+            say["recognising"],
+            "with torch.no_grad():",
+            f"    predicted = model(x_test[:{IMAGES_SHOWN}]).argmax(1)",
+            f'print("predict", predicted.tolist(), "true", y_test[:{IMAGES_SHOWN}].tolist())',
+        ]
+    if problem.classes:
+        points = [tuple(point) for point in values] or [(0.0, 0.0)]
+        return [
+            say["classifying"],
+            f"x_test = torch.tensor([{', '.join(f'[{float(a)!r}, {float(b)!r}]' for a, b in points)}])",
+            "with torch.no_grad():",
+            "    probabilities = torch.softmax(model(x_test), dim=1)",
+            "for x, p in zip(x_test.tolist(), probabilities.tolist()):",
+            '    print("classify", *x, "class", max(range(len(p)), key=p.__getitem__), "probabilities", *p)',
+        ]
+    return [
+        say["predicting"],
+        f"x_test = torch.tensor([{', '.join(f'[{float(v)!r}]' for v in values)}])",
+        "with torch.no_grad():",
+        "    y_test = model(x_test)",
+        "for x, y in zip(x_test.flatten(), y_test.flatten()):",
+        '    print("predict", x.item(), y.item())',
+    ]
+
+
 def generate_script(
-    config: TrainingConfig, values: Sequence[float] = (4.0,), filename: str = "gpudemo_run.py",
+    config: TrainingConfig, values: Sequence = (4.0,), filename: str = "gpudemo_run.py",
     translate: Callable[[str], str] = str,
 ) -> Script:
-    """The script for `config`, predicting for `values`; its comments through `translate` (English by default)."""
+    """The script for `config`, predicting for `values` (x values, or points x1,x2 for a 2-D classification);
+    its comments through `translate` (English by default)."""
     say = _comments(translate)
     problem = PROBLEMS[config.problem]
     batch, samples = batch_size(config), problem.samples(config)
@@ -135,7 +169,7 @@ def generate_script(
             *problem.script_model(config),
             *generator,
             *problem.script_data(config),
-            "criterion = torch.nn.MSELoss().to(device)",
+            f"criterion = torch.nn.{type(problem.make_loss()).__name__}().to(device)",
             f"optimizer = {optimizer}",
             "",
         ]),
@@ -151,14 +185,7 @@ def generate_script(
             *problem.script_result(),
             "",
         ]),
-        (PREDICTING, [
-            say["predicting"],
-            f"x_test = torch.tensor([{', '.join(f'[{float(v)!r}]' for v in values)}])",
-            "with torch.no_grad():",
-            "    y_test = model(x_test)",
-            "for x, y in zip(x_test.flatten(), y_test.flatten()):",
-            '    print("predict", x.item(), y.item())',
-        ]),
+        (PREDICTING, _predicting(problem, values, say)),
     ]
     lines: list[str] = []
     spans: dict[str, tuple[int, int]] = {}

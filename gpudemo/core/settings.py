@@ -22,8 +22,9 @@ SEED_MAX = 2**63 - 1
 SAMPLES_MIN = 3
 SAMPLES_MAX = 10_000_000
 WIDTH_MIN, WIDTH_MAX = 1, 4096
-DEPTH_MIN, DEPTH_MAX = 1, 8  # hidden layers
+DEPTH_MIN, DEPTH_MAX = 0, 8  # hidden layers; 0 is a linear model
 BATCH_MAX = SAMPLES_MAX  # 0 means the full batch
+NOISE_MIN, NOISE_MAX = 0.0, 1.0  # the 2-D classes' noise: a standard deviation, in the data's units
 
 DEFAULT_EPOCHS = 100
 DEFAULT_LR = 0.1
@@ -34,10 +35,11 @@ DEFAULT_WIDTH = 32
 DEFAULT_DEPTH = 2
 DEFAULT_BATCH = 0
 DEFAULT_OPTIMIZER = "sgd"
+DEFAULT_NOISE = 0.1
 
 # The keys a person may choose. The registries (core/problems, core/optimizers) are keyed the
 # same (a test checks it); they are named here too so that `gpudemo --help` needs no torch.
-PROBLEM_KEYS = ("tutorial", "line", "sine")
+PROBLEM_KEYS = ("tutorial", "line", "sine", "circles", "xor", "spiral", "digits")
 OPTIMIZER_KEYS = ("sgd", "momentum", "adam")
 SWEEP_KINDS = ("step", "matmul")  # core/sweep.py
 DTYPE_KEYS = ("float32", "tf32", "bfloat16")  # float32 with TF32 off; tf32: float32 data, TF32 matmuls
@@ -58,6 +60,8 @@ NAMES = {
     "dtype": QT_TRANSLATE_NOOP("core", "dtype"),
     "learning rate": QT_TRANSLATE_NOOP("core", "learning rate"),
     "seed": QT_TRANSLATE_NOOP("core", "seed"),
+    "noise": QT_TRANSLATE_NOOP("core", "noise"),
+    "point": QT_TRANSLATE_NOOP("core", "point"),
     "value": QT_TRANSLATE_NOOP("core", "value"),
 }
 
@@ -147,7 +151,7 @@ def parse_width(value: object) -> int:
 
 
 def parse_depth(value: object) -> int:
-    """Depth: hidden layers of the MLP, 1 to 8."""
+    """Depth: hidden layers of the MLP, 0 (a linear model: no hidden layer) to 8."""
     return _whole_number("depth", value, DEPTH_MIN, DEPTH_MAX)
 
 
@@ -221,6 +225,15 @@ def parse_learning_rate(value: object) -> float:
     return number
 
 
+def parse_noise(value: object) -> float:
+    """Noise: the standard deviation added to each 2-D point, 0 to 1 (the data spans about -1.5 to 1.5)."""
+    number = _finite_float("noise", value)
+    if not NOISE_MIN <= number <= NOISE_MAX:
+        raise _refuse("noise", QT_TRANSLATE_NOOP("core", "{setting} must be from {low} to {high}{unit}, not {value}"),
+                      low=short_number(NOISE_MIN), high=short_number(NOISE_MAX), unit="", value=quoted(_text(value)))
+    return number
+
+
 def parse_seed(value: object) -> int:
     """Seed: a whole number from 0 to 2**63 - 1, handed to torch.manual_seed."""
     text = _text(value)
@@ -246,12 +259,33 @@ def parse_values(text: str) -> list[float]:
     return [_finite_float("value", token) for token in tokens]
 
 
+POINTS_MAX = 10_000  # points a person may ask a prediction for at once
+
+
+def parse_points(text: str) -> list[tuple[float, float]]:
+    """Points to classify: pairs x1,x2, the pairs separated by semicolons or spaces ("0.5,0.5; -1,1")."""
+    tokens = [token for token in re.split(r"[,;\s()]+", text.strip()) if token]
+    if not tokens:
+        raise _refuse("point", QT_TRANSLATE_NOOP("core", "type at least one point x1,x2 to classify, for example"
+                                                         " 0.5,0.5"))
+    if len(tokens) % 2:
+        raise _refuse("point", QT_TRANSLATE_NOOP("core", "each {setting} needs two numbers, x1,x2; {value} has"
+                                                         " {count} numbers"),
+                      value=quoted(text.strip()), count=len(tokens))
+    if len(tokens) > 2 * POINTS_MAX:
+        raise _refuse("point", QT_TRANSLATE_NOOP("core", "classify at most {high} points at once, not {count}"),
+                      high=f"{POINTS_MAX:,}", count=f"{len(tokens) // 2:,}")
+    numbers = [_finite_float("point", token) for token in tokens]
+    return list(zip(numbers[0::2], numbers[1::2]))
+
+
 @dataclass(frozen=True)
 class TrainingConfig:
     """Everything that decides a run. Validated on construction, so a config is always usable.
 
-    `samples`, `width` and `depth` are kept whatever the problem, and used only by the
-    problems they apply to (the tutorial has its three points; only the sine has an MLP).
+    `samples`, `width`, `depth` and `noise` are kept whatever the problem, and used only by
+    the problems they apply to (the tutorial has its three points; the line has no MLP; only
+    the 2-D classes have noise to set).
     `batch_size` 0, or one at least as large as the data, is the full batch.
     """
 
@@ -265,10 +299,11 @@ class TrainingConfig:
     width: int = DEFAULT_WIDTH
     depth: int = DEFAULT_DEPTH
     batch_size: int = DEFAULT_BATCH
+    noise: float = DEFAULT_NOISE
 
     def __post_init__(self) -> None:
         for name, parse in (("epochs", parse_epochs), ("lr", parse_learning_rate), ("seed", parse_seed),
                             ("problem", parse_problem), ("optimizer", parse_optimizer),
                             ("samples", parse_samples), ("width", parse_width), ("depth", parse_depth),
-                            ("batch_size", parse_batch_size)):
+                            ("batch_size", parse_batch_size), ("noise", parse_noise)):
             object.__setattr__(self, name, parse(getattr(self, name)))

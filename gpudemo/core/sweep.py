@@ -1,9 +1,11 @@
 """Where a GPU overtakes the CPU: time per step on each device as the problem grows.
 
 Two kinds of work, each at sizes on a log scale:
-- `step`: one training step of the line problem (nn.Linear(1, 1), MSE, SGD) on N samples,
-  10 to 10,000,000: at small N a step is a handful of tiny kernels whose launch costs more
-  than their arithmetic, at large N the arithmetic wins. Throughput: samples per second.
+- `step`: one full-batch training step of a problem (by default the line: nn.Linear(1, 1), MSE,
+  SGD) on N samples, 10 to 10,000,000, with the problem's model, loss and optimizer: at small
+  N a step is a handful of tiny kernels whose launch costs more than their arithmetic, at
+  large N the arithmetic wins. Throughput: samples per second. The tutorial's step is the
+  line's (the same model, any number of points); the digits' N samples repeat its images.
 - `matmul`: an n x n matrix product, n from 16 up: throughput in GFLOP/s (2n^3 per product).
 
 Each figure is the median of several timings, each over enough repeats to last a few
@@ -28,13 +30,15 @@ import statistics
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import torch
 
 from gpudemo.core.devices import release_cache, synchronize
 from gpudemo.core.load import contended
 from gpudemo.core.memory import estimate, free_bytes
+from gpudemo.core.optimizers import OPTIMIZERS
+from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.settings import SWEEP_KINDS, TrainingConfig
 
 STEP, MATMUL = SWEEP_KINDS
@@ -45,6 +49,7 @@ MATMUL_SIZES = tuple(2**k for k in range(4, 15))  # 16 ... 16,384
 STEP_CAP_S = 0.25  # a device stops growing once a step takes this long
 TIMING_S = 0.01  # each timing lasts at least this long (repeats of the step)
 TIMINGS = 5
+LINE = TrainingConfig(problem="line", optimizer="sgd", lr=0.01)  # the step swept unless another is asked for
 
 
 @dataclass(frozen=True)
@@ -134,9 +139,8 @@ def one_thread() -> Iterator[None]:
         torch.set_num_threads(threads)
 
 
-def _time(make: Callable, size: int, device: torch.device, dtype: torch.dtype) -> tuple[float, float | None]:
+def _time(step: Callable[[], object], device: torch.device) -> tuple[float, float | None]:
     """(median seconds per step, and on the CPU for a short step, the same on one thread)."""
-    step = make(size, device, dtype)
     seconds = _median_step_seconds(step, device)
     if device.type != "cpu" or torch.get_num_threads() == 1 or seconds >= ONE_THREAD_BELOW_S:
         return seconds, None
@@ -144,14 +148,31 @@ def _time(make: Callable, size: int, device: torch.device, dtype: torch.dtype) -
         return seconds, _median_step_seconds(step, device)
 
 
-def _training_step(size: int, device: torch.device, dtype: torch.dtype) -> Callable[[], object]:
-    torch.manual_seed(0)
-    model = torch.nn.Linear(1, 1).to(device, dtype)
-    generator = torch.Generator(device=device).manual_seed(0)
-    x = torch.rand(size, 1, generator=generator, device=device).to(dtype) * 6 - 3
-    y = 2 * x
-    criterion = torch.nn.MSELoss()
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+def sized(config: TrainingConfig, size: int) -> TrainingConfig:
+    """`config` with `size` samples, full batch; the tutorial's model on `size` points is the line's."""
+    problem = "line" if config.problem == "tutorial" else config.problem
+    return replace(config, problem=problem, samples=size, batch_size=0)
+
+
+def _samples(config: TrainingConfig, size: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """`size` samples of the problem, on the CPU: its own data, or (digits) its images repeated."""
+    problem = PROBLEMS[config.problem]
+    x, y = problem.make_data(config, torch.Generator().manual_seed(config.seed))
+    if len(y) != size:
+        repeat = torch.arange(size) % len(y)
+        x, y = x[repeat], y[repeat]
+    return x, y
+
+
+def _training_step(config: TrainingConfig, device: torch.device, dtype: torch.dtype) -> Callable[[], object]:
+    problem = PROBLEMS[config.problem]
+    torch.manual_seed(config.seed)
+    model = problem.make_model(config).to(device, dtype)
+    x, y = _samples(config, config.samples)
+    x = x.to(device, dtype)
+    y = y.to(device) if problem.classes else y.to(device, dtype)
+    criterion = problem.make_loss()
+    optimizer = OPTIMIZERS[config.optimizer].make(model.parameters(), config.lr)
 
     def step():
         optimizer.zero_grad()
@@ -169,10 +190,11 @@ def _matmul(size: int, device: torch.device, dtype: torch.dtype) -> Callable[[],
     return lambda: torch.mm(a, b)
 
 
-def _bytes_needed(kind: str, size: int, dtype: torch.dtype) -> int:
+def _bytes_needed(kind: str, size: int, dtype: torch.dtype, config: TrainingConfig) -> int:
     if kind == MATMUL:
         return 3 * size * size * dtype.itemsize
-    return estimate(TrainingConfig(problem="line", samples=size)).total
+    need = estimate(config)
+    return need.total * max(1, size // PROBLEMS[config.problem].samples(config))  # digits: its images repeated
 
 
 def _never() -> bool:
@@ -186,13 +208,14 @@ def sweep(
     should_stop: Callable[[], bool] = _never,
     on_row: Callable[[SweepRow], None] | None = None,
     max_size: int | None = None,
+    config: TrainingConfig = LINE,
 ) -> SweepResult:
-    """Time `kind` at growing sizes on each device (the CPU is always among them)."""
+    """Time `kind` at growing sizes on each device (the CPU is always among them); `step` is a
+    full-batch step of `config`'s problem, model and optimizer (its samples the size)."""
     if kind not in SWEEP_KINDS:
         raise ValueError(f"kind must be one of {', '.join(SWEEP_KINDS)}, not {kind!r}")
     torch_dtype = DTYPES[dtype]
     sizes = [s for s in (STEP_SIZES if kind == STEP else MATMUL_SIZES) if max_size is None or s <= max_size]
-    make = _training_step if kind == STEP else _matmul
     rows: list[SweepRow] = []
     growing = {device: True for device in dict.fromkeys([*devices, "cpu"])}
     for size in sizes:  # size by size, every device at each: the plot fills evenly from the left
@@ -202,13 +225,17 @@ def sweep(
             if not growing[device]:
                 continue
             free = free_bytes(device)
-            if free is not None and _bytes_needed(kind, size, torch_dtype) > free:
+            step_config = sized(replace(config, device=device), size)
+            if free is not None and _bytes_needed(kind, size, torch_dtype, step_config) > free:
                 growing[device] = False
                 continue
             torch_device = torch.device(device)
             try:
                 with precision(dtype):
-                    seconds, one = _time(make, size, torch_device, torch_dtype)
+                    step = (_training_step(step_config, torch_device, torch_dtype) if kind == STEP else
+                            _matmul(size, torch_device, torch_dtype))
+                    seconds, one = _time(step, torch_device)
+                    del step
             except (RuntimeError, MemoryError):  # out of memory, or a dtype the device lacks
                 growing[device] = False
                 continue

@@ -52,6 +52,7 @@ FLUSH_EPOCHS = 8192  # ...or after this many epochs, whichever comes first
 # sees the first point as soon as it exists, not a flush interval later.
 
 FIT_POINTS = 256  # the model is evaluated at this many x values for the fit view...
+BOUNDARY_SIDE = 128  # ...or, for a 2-D classification, over a grid this many points a side, in one batched pass
 FIT_SHARE = 0.1  # ...at a flush, but so that the evaluations take at most this share of the run
 DATA_SHOWN = 2000  # training points handed to the fit view (the data is i.i.d.: the first ones are a fair sample)
 
@@ -68,21 +69,30 @@ def is_warm() -> bool:
 
 @dataclass(frozen=True)
 class DataSample:
-    """What the fit view draws: up to DATA_SHOWN training points, and the x grid the fit is evaluated on."""
+    """What the fit view draws: up to DATA_SHOWN training points, and the grid the fit is evaluated on.
+
+    A regression's x and y are (m,) and its grid the (FIT_POINTS,) x values. A 2-D classification's
+    x is (m, 2), y the classes, and its grid the BOUNDARY_SIDE values of each axis over its area.
+    """
 
     x: np.ndarray
     y: np.ndarray
     grid: np.ndarray
+    classes: int = 0
 
 
 @dataclass(frozen=True)
 class LossBatch:
     first_epoch: int  # the 1-based epoch of losses[0]
     losses: np.ndarray  # float32, one per epoch
-    fit: np.ndarray | None = None  # the model's output on DataSample.grid after last_epoch, when evaluated
+    # The model's output on DataSample.grid after last_epoch, when evaluated: a regression's y, or a 2-D
+    # classification's class probabilities, (BOUNDARY_SIDE, BOUNDARY_SIDE, classes), row i at x2 = grid[i].
+    fit: np.ndarray | None = None
     data: DataSample | None = None  # on the first batch only
     seconds: float = 0.0  # from the run's first step to this batch's losses on the host
     landscape: Landscape | None = None  # a new loss landscape around the path (first batch, or the path left it)
+    accuracy: np.ndarray | None = None  # a classification's training accuracy of each epoch of `losses`
+    test_accuracy: float | None = None  # the accuracy on the test set after last_epoch, when evaluated
 
     @property
     def last_epoch(self) -> int:
@@ -100,6 +110,11 @@ class TrainingResult:
     path: np.ndarray | None = None  # (epochs_run + 1, 2): (w, b) at the start and after every epoch, when asked
     to_device_seconds: float = 0.0  # moving the model and the data to the device (not in `seconds`)
     warm_up_seconds: float = 0.0  # the untimed first step on the device (not in `seconds`)
+    # A classification's: each epoch's training accuracy (of its batches, before their steps), and
+    # the final model's accuracy on the training data and (where there is one) the test set.
+    accuracies: np.ndarray | None = None
+    accuracy: float | None = None
+    test_accuracy: float | None = None
 
     @property
     def epochs_run(self) -> int:
@@ -139,19 +154,30 @@ class _Run:
         torch.manual_seed(config.seed)
         model = problem.make_model(config)
         x_train, y_train = problem.make_data(config, torch.Generator().manual_seed(config.seed))
+        test = problem.make_test_data(config)
         # As the tutorial does: model and data made on the CPU, then moved. Timed apart from training.
         began = time.perf_counter()
         self.model = model.to(self.device)
         self.x_train, self.y_train = x_train.to(self.device), y_train.to(self.device)
+        self.x_test, self.y_test = (test[0].to(self.device), test[1].to(self.device)) if test else (None, None)
         synchronize(self.device)
         self.to_device_seconds = time.perf_counter() - began
-        del x_train, y_train
+        del x_train, y_train, test
         self.generator = torch.Generator(device=self.device).manual_seed(config.seed)  # the minibatch shuffles
         self.criterion = problem.make_loss().to(self.device)
         self.optimizer = OPTIMIZERS[config.optimizer].make(self.model.parameters(), config.lr)
         _warm.set()
-        low, high = problem.x_range
-        self.grid = torch.linspace(low, high, FIT_POINTS, device=self.device).unsqueeze(1)
+        self.classes = problem.classes
+        self.hits: torch.Tensor | None = None  # a classification's right answers in the last epoch, on the device
+        if problem.area is not None:  # a 2-D classification: its decision boundary over the area
+            self.axis = torch.linspace(*problem.area, BOUNDARY_SIDE, device=self.device)
+            x2, x1 = torch.meshgrid(self.axis, self.axis, indexing="ij")
+            self.grid = torch.stack((x1.reshape(-1), x2.reshape(-1)), dim=1)
+        elif problem.inputs == 1:
+            low, high = problem.x_range
+            self.axis = self.grid = torch.linspace(low, high, FIT_POINTS, device=self.device).unsqueeze(1)
+        else:  # images: nothing to draw a fit over
+            self.axis = self.grid = None
         self.samples, self.batch = len(self.x_train), batch_size(config)
         self.config = config
         self.should_stop = should_stop
@@ -173,24 +199,42 @@ class _Run:
         """One pass over the data; its loss (for minibatches, the mean over them), still on the device."""
         if self.batch >= self.samples:
             self.zero_grad()
-            loss = self.loss_of(self.forward(self.x_train), self.y_train)
+            outputs = self.forward(self.x_train)
+            loss = self.loss_of(outputs, self.y_train)
             loss.backward()
             self.step()
+            if self.classes:
+                self.hits = self._hits(outputs, self.y_train)
             return loss.detach()
         # The same statements, in the same order, as the generated script's minibatch loop.
         order = torch.randperm(self.samples, generator=self.generator, device=self.device)
-        total, batches = 0.0, 0
+        total, batches, hits = 0.0, 0, 0
         for start in range(0, self.samples, self.batch):
             if batches and self.should_stop():
                 raise _Stopped
             index = order[start:start + self.batch]
             self.zero_grad()
-            loss = self.loss_of(self.forward(self.x_train[index]), self.y_train[index])
+            outputs = self.forward(self.x_train[index])
+            loss = self.loss_of(outputs, self.y_train[index])
             loss.backward()
             self.step()
             total = total + loss.detach()
+            if self.classes:
+                hits = hits + self._hits(outputs, self.y_train[index])
             batches += 1
+        if self.classes:
+            self.hits = hits
         return total / batches
+
+    @staticmethod
+    def _hits(outputs: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+        """How many of the outputs' classes are right, on the device (no sync)."""
+        return (outputs.detach().argmax(1) == labels).sum()
+
+    def accuracy(self, x: torch.Tensor, y: torch.Tensor) -> float:
+        """The model's accuracy on (x, y) as it stands: one batched pass, read back."""
+        with torch.no_grad():
+            return self._hits(self.forward(x), y).item() / len(y)
 
     def warm_up(self) -> float:
         """One untimed step on a copy of the model, on the run's device: the seconds it took.
@@ -213,8 +257,9 @@ class _Run:
         optimizer.zero_grad()
         self.loss_of(model(x), y).backward()
         optimizer.step()
-        with torch.no_grad():
-            model(self.grid)
+        if self.grid is not None:
+            with torch.no_grad():
+                model(self.grid)
         del model, optimizer, x, y
         synchronize(self.device)
         return time.perf_counter() - began
@@ -223,17 +268,28 @@ class _Run:
         """A CPU copy of the model as it stands, for predictions while the run is paused."""
         return copy.deepcopy(self.model).to("cpu")
 
-    def fit(self) -> np.ndarray:
+    def fit(self) -> np.ndarray | None:
+        """A regression's outputs on the grid; a 2-D classification's class probabilities over its area."""
+        if self.grid is None:
+            return None
         with torch.no_grad():
-            return self.forward(self.grid).reshape(-1).to("cpu", torch.float32).numpy()
+            outputs = self.forward(self.grid)
+            if self.classes:
+                side = len(self.axis)
+                return torch.softmax(outputs, dim=1).reshape(side, side, -1).to("cpu", torch.float32).numpy()
+            return outputs.reshape(-1).to("cpu", torch.float32).numpy()
 
-    def data_sample(self) -> DataSample:
+    def data_sample(self) -> DataSample | None:
+        if self.grid is None:
+            return None
         shown = slice(0, DATA_SHOWN)
-        return DataSample(
-            x=self.x_train[shown].reshape(-1).to("cpu", torch.float32).numpy(),
-            y=self.y_train[shown].reshape(-1).to("cpu", torch.float32).numpy(),
-            grid=self.grid.reshape(-1).to("cpu", torch.float32).numpy(),
-        )
+        if self.classes:
+            x = self.x_train[shown].to("cpu", torch.float32).numpy()
+            y = self.y_train[shown].to("cpu").numpy()
+        else:
+            x = self.x_train[shown].reshape(-1).to("cpu", torch.float32).numpy()
+            y = self.y_train[shown].reshape(-1).to("cpu", torch.float32).numpy()
+        return DataSample(x=x, y=y, grid=self.axis.reshape(-1).to("cpu", torch.float32).numpy(), classes=self.classes)
 
     def release(self, keep_cache: bool = False) -> None:
         """Let go of everything; on a GPU also hand the allocator's cache back, unless `keep_cache`
@@ -283,6 +339,7 @@ def run_training(
     on_pause: Callable[[int, nn.Module], None] | None = None,
     path: PathHistory | None = None,
     keep_cache: bool = False,
+    accuracy: LossHistory | None = None,
 ) -> Generator[LossBatch, None, TrainingResult]:
     """Train as the tutorial does, yielding losses in batches; returns the TrainingResult.
 
@@ -305,6 +362,11 @@ def run_training(
     losses. Moving the model and data to the device and one warm-up step on a copy of the
     model (on a GPU: the one-time costs of a device's first step) come before it, and are
     reported apart. With `keep_cache`, a GPU's allocator keeps its cache after the run.
+
+    A classification also records each epoch's training accuracy into `accuracy` (a new
+    history when not given), read back with the losses in the same copy; with `fit`, batches
+    carry the test accuracy (where the problem has a test set) when the fit is evaluated.
+    The final model's training and test accuracy are measured after the clock stops.
     """
     if control is not None:
         should_stop = control.should_stop
@@ -312,6 +374,12 @@ def run_training(
         history = LossHistory(config.epochs)
     elif history.count or history.capacity < config.epochs:
         raise ValueError(f"pass an empty history with room for {config.epochs} epochs")
+    if not PROBLEMS[config.problem].classes:
+        accuracy = None
+    elif accuracy is None:
+        accuracy = LossHistory(config.epochs)
+    elif accuracy.count or accuracy.capacity < config.epochs:
+        raise ValueError(f"pass an empty accuracy history with room for {config.epochs} epochs")
     check_fits(config)
     run = None
     landscape = minimum = None
@@ -329,6 +397,7 @@ def run_training(
         raise _failure(config, run, error, 0) from None
 
     pending: list[torch.Tensor] = []  # losses still on the device
+    pending_hits: list[torch.Tensor] = []  # a classification's right answers of those epochs
     positions: list[torch.Tensor] = []  # (w, b) after each of those epochs, with a path
     status = COMPLETED
     diverged_at = None
@@ -337,7 +406,14 @@ def run_training(
 
     def flush(final: bool = False, salvage: bool = False) -> LossBatch:
         nonlocal diverged_at, data, next_fit, landscape, paused
-        values = torch.stack(pending).to("cpu", torch.float32).numpy()
+        hits = None
+        if pending_hits:  # one copy back for both: the hits ride with the losses
+            both = torch.cat((torch.stack(pending).float(), torch.stack(pending_hits).float()))
+            values, hits = np.split(both.to("cpu", torch.float64).numpy(), 2)
+            values, hits = values.astype(np.float32), hits[: len(values)] / run.samples
+            pending_hits.clear()
+        else:
+            values = torch.stack(pending).to("cpu", torch.float32).numpy()
         pending.clear()
         first = history.count + 1
         bad = ~np.isfinite(values)
@@ -354,13 +430,17 @@ def run_training(
                 paused += time.perf_counter() - began
             if new_landscape is not None:
                 run.last_landscape = new_landscape
-        outputs = None
+        if hits is not None:
+            hits = accuracy.extend(hits[: len(values)].astype(np.float32))
+        outputs = test_accuracy = None
         began = time.perf_counter()
         if fit and not salvage and (final or diverged_at is not None or began >= next_fit):
             outputs = run.fit()
+            if run.x_test is not None:
+                test_accuracy = run.accuracy(run.x_test, run.y_test)
             next_fit = began + (time.perf_counter() - began) * (1 / FIT_SHARE - 1)
         batch = LossBatch(first, history.extend(values), outputs, data, time.perf_counter() - start - paused,
-                          new_landscape)
+                          new_landscape, hits, test_accuracy)
         data = None
         return batch
 
@@ -387,6 +467,8 @@ def run_training(
                 break
             try:
                 pending.append(run.epoch())
+                if accuracy is not None:
+                    pending_hits.append(run.hits)
                 if path is not None:
                     positions.append(run.position())
             except _Stopped:
@@ -402,6 +484,11 @@ def run_training(
         if diverged_at is not None:
             status = DIVERGED
         seconds = time.perf_counter() - start - paused
+        final_accuracy = test_accuracy = None
+        if accuracy is not None:  # the final model's, measured after the clock
+            final_accuracy = run.accuracy(run.x_train, run.y_train)
+            if run.x_test is not None:
+                test_accuracy = run.accuracy(run.x_test, run.y_test)
         on_phase(TO_CPU)
         model = run.model.to("cpu")
     except (RuntimeError, MemoryError) as error:
@@ -417,13 +504,15 @@ def run_training(
                 salvaged = flush(final=False, salvage=True)
             except Exception:
                 pending.clear()
+                pending_hits.clear()
         if salvaged is not None:
             yield salvaged
         raise _failure(config, run, failure, history.count) from None
     to_device_seconds = run.to_device_seconds
     run.release(keep_cache)
     return TrainingResult(status, config, model, history.values, seconds, diverged_at,
-                          path.points if path is not None else None, to_device_seconds, warm_up_seconds)
+                          path.points if path is not None else None, to_device_seconds, warm_up_seconds,
+                          accuracy.values if accuracy is not None else None, final_accuracy, test_accuracy)
 
 
 def train(
@@ -437,6 +526,7 @@ def train(
     on_pause: Callable[[int, nn.Module], None] | None = None,
     path: PathHistory | None = None,
     keep_cache: bool = False,
+    accuracy: LossHistory | None = None,
 ) -> TrainingResult:
     """Run `run_training` to the end, handing each batch of losses to `on_batch`.
 
@@ -444,7 +534,7 @@ def train(
     command line does not).
     """
     run = run_training(config, should_stop, on_phase, history=history, fit=fit, control=control, on_pause=on_pause,
-                       path=path, keep_cache=keep_cache)
+                       path=path, keep_cache=keep_cache, accuracy=accuracy)
     while True:
         try:
             batch = next(run)

@@ -11,10 +11,13 @@ entry to PROBLEMS (and its key to settings.PROBLEM_KEYS).
 from __future__ import annotations
 
 from gpudemo.core.problems.base import Problem
+from gpudemo.core.problems.classes import Circles, Spiral, Xor
+from gpudemo.core.problems.digits import Digits
 from gpudemo.core.problems.line import Line
 from gpudemo.core.problems.sine import Sine
 from gpudemo.core.problems.tutorial import Tutorial
 
-PROBLEMS: dict[str, Problem] = {problem.key: problem for problem in (Tutorial(), Line(), Sine())}
+PROBLEMS: dict[str, Problem] = {
+    problem.key: problem for problem in (Tutorial(), Line(), Sine(), Circles(), Xor(), Spiral(), Digits())}
 
 __all__ = ["PROBLEMS", "Problem"]

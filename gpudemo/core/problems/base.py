@@ -1,4 +1,9 @@
-"""What every problem provides; the defaults fit a one-input, one-output regression."""
+"""What every problem provides; the defaults fit a one-input, one-output regression.
+
+A classification sets `classes` (and `inputs`): its labels are int64 of shape (samples,),
+its model gives one logit per class, its loss is CrossEntropyLoss and its runs record
+their accuracy. A 2-D one sets `area`, the square its decision boundary is drawn over.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +17,10 @@ class Problem:
     key: str = ""
     uses: frozenset[str] = frozenset()  # which of "samples", "width", "depth" apply
     x_range: tuple[float, float] = (0.0, 1.0)  # where the fit view draws the model
-    has_plane: bool = True  # its model is y = weight·x + bias: a loss landscape over (weight, bias)
+    inputs: int = 1  # numbers per sample
+    classes: int = 0  # 0: a regression; else the classes its labels count, 0 to classes - 1
+    area: tuple[float, float] | None = None  # a 2-D problem's boundary is drawn over this square (x1 and x2)
+    image_side: int = 0  # an image problem's samples are side x side pixels
 
     def samples(self, config: TrainingConfig) -> int:
         return config.samples
@@ -28,8 +36,16 @@ class Problem:
         between GPU models)."""
         raise NotImplementedError
 
+    def make_test_data(self, config: TrainingConfig) -> tuple[torch.Tensor, torch.Tensor] | None:
+        """(x_test, y_test) held out from training, on the CPU; None when the problem has no test set."""
+        return None
+
     def make_loss(self) -> nn.Module:
-        return nn.MSELoss()
+        return nn.CrossEntropyLoss() if self.classes else nn.MSELoss()
+
+    def has_plane(self, config: TrainingConfig) -> bool:
+        """Whether its model is y = weight·x + bias: a loss landscape over (weight, bias) can be drawn."""
+        return not self.classes and self.parameter_count(config) == 2
 
     def describe(self, model: nn.Module) -> dict[str, float]:
         """What was learned, as numbers: a line's weight and bias, an MLP's parameter count."""
@@ -37,7 +53,9 @@ class Problem:
 
     def plane(self, model: nn.Module) -> tuple[nn.Parameter, nn.Parameter] | None:
         """(weight, bias) when the model is y = weight·x + bias: the loss landscape's two axes; else None."""
-        return (model.weight, model.bias) if self.has_plane else None
+        if isinstance(model, nn.Linear) and model.weight.numel() == 1 and not self.classes:
+            return model.weight, model.bias
+        return None
 
     def parameter_count(self, config: TrainingConfig) -> int:
         return 2

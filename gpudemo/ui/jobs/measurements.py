@@ -13,7 +13,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from gpudemo.core.compare import FAILED, CompareProgress, DeviceTiming, compare_devices, devices_to_compare
 from gpudemo.core.profile import StepProfile, profile_steps
 from gpudemo.core.settings import TrainingConfig
-from gpudemo.core.sweep import MATMUL_SIZES, STEP, STEP_SIZES, SweepResult, SweepRow, sweep
+from gpudemo.core.sweep import LINE, MATMUL_SIZES, STEP, STEP_SIZES, SweepResult, SweepRow, sweep
 from gpudemo.ui.views.compare_view import CompareView
 from gpudemo.ui.base.i18n import name_text, say
 from gpudemo.ui.views.profile_view import ProfileView
@@ -63,7 +63,7 @@ class Measurements(QObject):
             devices=", ".join(self._order), epochs=f"{config.epochs:,}"), False)
         self._start(lambda should_stop, report: compare_devices(config, devices, should_stop, report))
 
-    def start_sweep(self, devices: Sequence[str], kind: str, dtype: str) -> None:
+    def start_sweep(self, devices: Sequence[str], kind: str, dtype: str, config: TrainingConfig = LINE) -> None:
         self._job, self._order = SWEEP, devices_to_compare(devices)
         self._count = 0
         self.sweepView.clear(kind)
@@ -71,7 +71,7 @@ class Measurements(QObject):
         self.progressed.emit(0, len(sizes) * len(self._order))
         self.status.emit(self.tr("Sweeping {kind} in {dtype} on {devices}…").format(
             kind=kind, dtype=dtype, devices=", ".join(self._order)), False)
-        self._start(lambda should_stop, report: sweep(kind, devices, dtype, should_stop, report))
+        self._start(lambda should_stop, report: sweep(kind, devices, dtype, should_stop, report, config=config))
 
     def start_profile(self, config: TrainingConfig) -> None:
         self._job, self._order = PROFILE, [config.device]

@@ -72,9 +72,10 @@ class RunCommands(QObject):
     @Slot()
     def start_sweep(self) -> None:
         w = self.window
-        if not self.is_busy():
+        config = self._config_to_start(w.devices.ids)  # its step is the form's problem, model and optimizer
+        if config is not None:
             self._start_measuring(w.sweepView, self.tr("%v / %m measurements"))
-            w.measurements.start_sweep(w.devices.ids, w.sweepView.kind(), w.sweepView.dtype())
+            w.measurements.start_sweep(w.devices.ids, w.sweepView.kind(), w.sweepView.dtype(), config)
             self.update_actions()
 
     def _start_measuring(self, view: QWidget, progress_format: str) -> None:

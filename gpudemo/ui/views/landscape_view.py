@@ -121,11 +121,11 @@ class LandscapeView(QWidget):
         if run is None:
             text = self.tr("Train the tutorial or the line to see its loss over every (weight, bias), and the path"
                            " the optimizer takes through it.")
-        elif not PROBLEMS[run.config.problem].has_plane:
+        elif not PROBLEMS[run.config.problem].has_plane(run.config):
             text = self.tr(
-                "The sine's MLP has {count} parameters: its loss is a surface over {count} dimensions, which no"
-                " picture of two axes can show. Train the tutorial or the line (two parameters, weight and bias) to"
-                " see the landscape and the optimizer's path through it.").format(
+                "No picture: this model has more than two parameters ({count}), and its loss is a surface over"
+                " {count} dimensions, which no picture of two axes can show. Train the tutorial or the line (two"
+                " parameters, weight and bias) to see the landscape and the optimizer's path through it.").format(
                 count=f"{PROBLEMS[run.config.problem].parameter_count(run.config):,}")
         else:
             text = self.tr("The loss of y = w·x + b at every (w, b) of the grid, darker where it is lower; the lines"
