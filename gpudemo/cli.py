@@ -459,8 +459,8 @@ def run_window() -> int:
     if chosen.name:
         os.environ["QT_QPA_PLATFORM"] = chosen.name
     try:
-        from gpudemo.ui.shell.app import run_app
         from gpudemo.ui.main_window import MainWindow  # noqa: F401  (loads QtGui and QtWidgets now)
+        from gpudemo.ui.shell.app import run_app
     except ImportError as error:
         missing = display.missing_for_import_error(error)
         if not missing:

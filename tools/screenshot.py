@@ -9,7 +9,9 @@ Runs the real program through `main()` once per scene and saves the window to as
 - small (assets/small-screen.png): the window on a 1024 x 768 screen after a run of the line;
 - dark (assets/dark.png): the runs scene in the dark theme;
 - chinese (assets/chinese.png): the runs scene where the system speaks Simplified Chinese (LANG=zh_CN.UTF-8);
-- chinese-dark (assets/chinese-dark.png): the landscape scene in Chinese, in the dark theme.
+- chinese-dark (assets/chinese-dark.png): the landscape scene in Chinese, in the dark theme;
+- spiral (assets/spiral.png): an MLP learning the spiral, taken while its boundary forms, accuracy plotted;
+- digits (assets/digits.png): the digits after a run: test images, confusion matrix, one image's classes.
 Each scene starts from the default settings (a settings folder of its own).
 
 Qt's X11 plugin needs system libraries that a minimal Linux lacks (gpudemo names the
@@ -28,7 +30,8 @@ from PySide6.QtCore import QTimer
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 SCENES = {"runs": "screenshot.png", "landscape": "landscape.png", "profile": "profile.png",
-          "small": "small-screen.png", "dark": "dark.png", "chinese": "chinese.png", "chinese-dark": "chinese-dark.png"}
+          "small": "small-screen.png", "dark": "dark.png", "chinese": "chinese.png", "chinese-dark": "chinese-dark.png",
+          "spiral": "spiral.png", "digits": "digits.png"}
 LOCALE = {"chinese": "zh_CN.UTF-8", "chinese-dark": "zh_CN.UTF-8"}  # the system language of a scene (else English)
 RUNS_LIKE = ("runs", "dark", "chinese")
 # (problem, samples, batch, epochs, [(optimizer, learning rate), ...]) of each training scene
@@ -39,7 +42,11 @@ TRAINING = {
     "dark": ("sine", 2000, 100, 150, [("sgd", "0.1"), ("adam", "0.001"), ("adam", "0.01")]),
     "chinese": ("sine", 2000, 100, 150, [("sgd", "0.1"), ("adam", "0.001"), ("adam", "0.01")]),
     "chinese-dark": ("line", 1000, 0, 300, [("sgd", "0.1"), ("momentum", "0.02"), ("adam", "0.1")]),
+    "spiral": ("spiral", 2000, 0, 3000, [("adam", "0.01")]),
+    "digits": ("digits", 1437, 0, 300, [("adam", "0.01")]),
 }
+MODEL = {"spiral": (32, 3), "digits": (32, 2)}  # (width, depth) where a scene sets them
+FORMING = {"spiral": 0.35}  # taken while the run goes, at this share of its epochs
 
 
 def choose(combo, key):
@@ -69,7 +76,8 @@ def scene(name: str, out: Path) -> int:
 
     def show(window):
         shown(window)
-        window.predictInput.setText("-1.57, 0, 0.5, 1.57, 3" if name in RUNS_LIKE else "4")
+        window.predictInput.setText({**{scene: "-1.57, 0, 0.5, 1.57, 3" for scene in RUNS_LIKE},
+                                     "spiral": "0.5,0.5; -0.5,0.2", "digits": "5"}.get(name, "4"))
         if name == "profile":
             choose(window.problemCombo, "line")
             window.samplesSpin.setValue(1_000_000)
@@ -81,6 +89,22 @@ def scene(name: str, out: Path) -> int:
         window.samplesSpin.setValue(samples)
         window.batchSpin.setValue(batch)
         window.epochsSpin.setValue(epochs)
+        if name in MODEL:
+            window.widthSpin.setValue(MODEL[name][0])
+            window.depthSpin.setValue(MODEL[name][1])
+            window.metricCombo.setCurrentIndex(window.metricCombo.findData("accuracy"))
+        if name in FORMING:
+            def poll():
+                run = window.session.current
+                if run is not None and run.count >= FORMING[name] * run.config.epochs:
+                    save(window)
+                else:
+                    QTimer.singleShot(50, poll)
+
+            QTimer.singleShot(1500, poll)
+        if name == "digits":
+            window.runFinished.connect(lambda: QTimer.singleShot(100, lambda: window.trainingView.digitsView
+                                                                 .images[4].click()))
         if name in ("dark", "chinese-dark"):
             window.set_theme("dark")
         if name in RUNS_LIKE:
@@ -92,7 +116,7 @@ def scene(name: str, out: Path) -> int:
             from gpudemo.ui.shell.menus import fit_to_screen
 
             fit_to_screen(window, QRect(0, 0, 1024, 768))
-        else:
+        elif name not in MODEL:
             window.viewTabs.setCurrentWidget(window.landscapeView)
         window.runFinished.connect(lambda: QTimer.singleShot(300, lambda: next_run(window, runs)))
         QTimer.singleShot(1500, lambda: next_run(window, runs))

@@ -1,4 +1,8 @@
-"""Every epoch's loss of some runs, as one CSV file: a row per run and epoch."""
+"""Every epoch's loss of some runs, as one CSV file: a row per run and epoch.
+
+A classification's rows also carry that epoch's training accuracy, and the digits' last row
+the final model's test accuracy; a regression's rows leave both empty.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,8 @@ from collections.abc import Sequence
 from gpudemo.core.files import write_atomically
 from gpudemo.core.runs import Run
 
-COLUMNS = ("run", "device", "problem", "optimizer", "lr", "batch_size", "samples", "seed", "status", "epoch", "loss")
+COLUMNS = ("run", "device", "problem", "optimizer", "lr", "batch_size", "samples", "seed", "status", "epoch", "loss",
+           "accuracy", "test_accuracy")
 
 
 def write_losses_csv(path: str | os.PathLike, runs: Sequence[Run]) -> int:
@@ -24,8 +29,12 @@ def write_losses_csv(path: str | os.PathLike, runs: Sequence[Run]) -> int:
             config = run.config
             head = (run.number, config.device, config.problem, config.optimizer, repr(config.lr), config.batch_size,
                     config.samples, config.seed, run.status)
-            for epoch, loss in enumerate(run.history.head(run.count).tolist(), 1):
-                writer.writerow((*head, epoch, repr(loss)))
+            losses = run.history.head(run.count).tolist()
+            accuracies = run.accuracy.head(run.count).tolist() if run.accuracy is not None else [""] * len(losses)
+            tested = run.result.test_accuracy if run.result is not None else None
+            for epoch, (loss, accuracy) in enumerate(zip(losses, accuracies), 1):
+                test = repr(tested) if tested is not None and epoch == len(losses) else ""
+                writer.writerow((*head, epoch, repr(loss), repr(accuracy) if accuracy != "" else "", test))
             rows += run.count
 
     write_atomically(path, write)

@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import os
 import sys
-import warnings
 import time
-from collections.abc import Iterator
+import warnings
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gpudemo.core.devices import synchronize

@@ -24,7 +24,15 @@ from gpudemo.core.messages import Message
 from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.smoothing import SmoothedHistory
-from gpudemo.core.training import COMPLETED, DIVERGED, FAILED, STOPPED, DataSample, LossBatch, TrainingResult
+from gpudemo.core.training import (
+    COMPLETED,
+    DIVERGED,
+    FAILED,
+    STOPPED,
+    DataSample,
+    LossBatch,
+    TrainingResult,
+)
 
 PREPARING = "preparing"
 RUNNING = "running"
@@ -48,6 +56,10 @@ class Run:
         self.number = number  # 1, 2, ... in the order the session started them
         self.config = config
         self.history = LossHistory(0 if loaded else config.epochs)
+        # A classification's training accuracy of each epoch, filled by the loop like the losses
+        classifies = bool(PROBLEMS[config.problem].classes)
+        self.accuracy = LossHistory(config.epochs) if classifies and not loaded else None
+        self.test_accuracy: float | None = None  # the newest accuracy on the held-out images (digits)
         # (w, b) at the start and after every epoch, for a model of two parameters; filled by the loop
         has_path = PROBLEMS[config.problem].has_plane(config) and not loaded
         self.path = PathHistory(config.epochs) if has_path else None
@@ -87,6 +99,8 @@ class Run:
             self.fit = batch.fit
         if batch.landscape is not None:
             self.landscape = batch.landscape
+        if batch.test_accuracy is not None:
+            self.test_accuracy = batch.test_accuracy
 
     def hold(self, epochs: int, model: nn.Module) -> None:
         """The run is paused after `epochs`; `model` is a CPU copy of it as it stands."""
@@ -103,6 +117,8 @@ class Run:
         self.count = result.epochs_run
         self.seconds = result.seconds
         self.model, self.model_epochs = result.model, result.epochs_run
+        if result.test_accuracy is not None:
+            self.test_accuracy = result.test_accuracy
         if self._epochs[-1] != self.count:
             self._epochs.append(self.count)
             self._seconds.append(result.seconds)
@@ -113,6 +129,8 @@ class Run:
     def _trim(self) -> None:
         """A stopped or failed run keeps only the epochs it ran."""
         self.history.trim()
+        if self.accuracy is not None:
+            self.accuracy.trim()
         if self.path is not None:
             self.path.trim()
 
@@ -141,6 +159,13 @@ class Run:
     def final_loss(self) -> float | None:
         return float(self.history.values[self.count - 1]) if self.count else None
 
+    @property
+    def final_accuracy(self) -> float | None:
+        """A classification's training accuracy: the final model's once it ended, else the newest epoch's."""
+        if self.result is not None and self.result.accuracy is not None:
+            return self.result.accuracy
+        return float(self.accuracy.values[self.count - 1]) if self.accuracy is not None and self.count else None
+
     def seconds_at(self, epochs: np.ndarray) -> np.ndarray:
         """The loop's clock when each epoch's loss was known, interpolated between read-backs."""
         return np.interp(epochs, self._epochs, self._seconds)
@@ -165,7 +190,8 @@ class Run:
         smoothed = self._smoothed.nbytes if self._smoothed is not None else 0
         path = self.path.nbytes if self.path is not None else 0
         landscape = self.landscape.loss.nbytes if self.landscape is not None else 0
-        return self.history.nbytes + smoothed + path + landscape + _model_bytes(self.model) + 12 * len(self._epochs)
+        accuracy = self.accuracy.nbytes if self.accuracy is not None else 0
+        return self.history.nbytes + accuracy + smoothed + path + landscape + _model_bytes(self.model) + 12 * len(self._epochs)
 
 
 class Session:

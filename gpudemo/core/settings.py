@@ -279,6 +279,16 @@ def parse_points(text: str) -> list[tuple[float, float]]:
     return list(zip(numbers[0::2], numbers[1::2]))
 
 
+def parse_test_images(text: str, count: int) -> list[int]:
+    """Test image numbers, 1 to `count`, separated by commas or spaces: their 0-based indices."""
+    values = parse_values(text)
+    for value in values:
+        if not value.is_integer() or not 1 <= value <= count:
+            raise _refuse("value", QT_TRANSLATE_NOOP("core", "a test image is a whole number from 1 to {high}, not"
+                                                             " {value}"), high=count, value=quoted(f"{value:g}"))
+    return [int(value) - 1 for value in values]
+
+
 @dataclass(frozen=True)
 class TrainingConfig:
     """Everything that decides a run. Validated on construction, so a config is always usable.

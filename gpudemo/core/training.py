@@ -25,7 +25,14 @@ from gpudemo.core.control import RunControl
 from gpudemo.core.devices import release_cache, synchronize
 from gpudemo.core.errors import TrainingError
 from gpudemo.core.history import LossHistory
-from gpudemo.core.landscape import Landscape, PathHistory, bounds_around, evaluate, least_squares, needs_new_grid
+from gpudemo.core.landscape import (
+    Landscape,
+    PathHistory,
+    bounds_around,
+    evaluate,
+    least_squares,
+    needs_new_grid,
+)
 from gpudemo.core.memory import batch_size, check_fits
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, epochs_phrase, message
 from gpudemo.core.optimizers import OPTIMIZERS

@@ -11,7 +11,14 @@ from collections.abc import Sequence
 from functools import partial
 
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtWidgets import QApplication, QHBoxLayout, QMainWindow, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QHBoxLayout,
+    QMainWindow,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from gpudemo.core.devices import DeviceInfo, DeviceList, list_devices
 from gpudemo.core.runs import Session
@@ -40,10 +47,11 @@ from gpudemo.ui.views.sweep_view import SweepView
 from gpudemo.ui.views.training_view import TrainingView
 
 # The parts' widgets that tests, the preferences and the menus find on the window by name.
-FORM = ("problemCombo", "samplesSpin", "widthSpin", "depthSpin", "batchSpin", "optimizerCombo", "epochsSpin",
+FORM = ("problemCombo", "samplesSpin", "noiseSpin", "widthSpin", "depthSpin", "batchSpin", "optimizerCombo", "epochsSpin",
         "lrInput", "seedInput", "startButton", "stopButton", "compareButton", "pauseButton", "stepButton",
         "profileButton", "settingsError")
-TRAINING_TAB = ("lossPlot", "fitPlot", "runsTable", "smoothingSlider", "xAxisCombo", "logScaleCheck", "clearRunsButton")
+TRAINING_TAB = ("lossPlot", "fitPlot", "boundaryPlot", "digitsView", "confusionTable", "runsTable", "smoothingSlider", "xAxisCombo", "metricCombo", "logScaleCheck",
+                "clearRunsButton")
 STATUS = ("statusLabel", "progressBar", "rateLabel", "resultLabel")
 
 
@@ -165,6 +173,7 @@ class MainWindow(QMainWindow):
         for chosen in (run.update_actions, self.predictionPanel.set_run, self.landscapeView.show_run):
             view.chosenChanged.connect(chosen)
         self.predictionPanel.predicted.connect(self._on_predicted)
+        self.trainingView.digitsView.imagePicked.connect(self.predictionPanel.predict_image)
         self.viewTabs.currentChanged.connect(self._on_tab)
         for changed in (self.trainingPanel.changed, self.predictInput.textChanged, self.devicePanel.deviceChanged):
             changed.connect(self._update_script)

@@ -161,6 +161,25 @@
     </message>
 </context>
 <context>
+    <name>BoundaryPlot</name>
+    <message>
+        <source>x1</source>
+        <translation>x1</translation>
+    </message>
+    <message>
+        <source>x2</source>
+        <translation>x2</translation>
+    </message>
+    <message>
+        <source>the points, and the class the model predicts</source>
+        <translation>数据点，以及模型预测的类别</translation>
+    </message>
+    <message>
+        <source>the points, and the class run #{number}&apos;s model predicts at every place</source>
+        <translation>数据点，以及第 {number} 次训练的模型在每个位置预测的类别</translation>
+    </message>
+</context>
+<context>
     <name>CodePanel</name>
     <message>
         <source>Code: the PyTorch behind this run</source>
@@ -385,6 +404,37 @@
     </message>
 </context>
 <context>
+    <name>DigitsView</name>
+    <message>
+        <source>Row: the true digit; column: the digit the model says. The diagonal is right; any other cell counts one kind of mistake (a 3 read as an 8, say)</source>
+        <translation>行：真实数字；列：模型给出的数字。对角线是正确的；其他每个格子统计一种错误（例如把 3 认成 8）</translation>
+    </message>
+    <message>
+        <source>Test images: what the model says (the true digit); wrong ones in red</source>
+        <translation>测试图像：模型给出的数字（括号内为真实数字）；错误的标为红色</translation>
+    </message>
+    <message>
+        <source>Confusion matrix of the 360 test images (rows: true, columns: predicted)</source>
+        <translation>360 张测试图像的混淆矩阵（行：真实，列：预测）</translation>
+    </message>
+    <message>
+        <source>Test image {number}: the model says {said}, it is a {true}. Click to see every class&apos;s probability in Predict</source>
+        <translation>测试图像 {number}：模型认为是 {said}，实际是 {true}。点击可在“预测”中查看每个类别的概率</translation>
+    </message>
+    <message>
+        <source>Run #{number}&apos;s model after {epochs} epochs: {right} of {total} test images right ({share}).</source>
+        <translation>第 {number} 次训练的模型在 {epochs} 轮后：{total} 张测试图像中认对 {right} 张（{share}）。</translation>
+    </message>
+    <message>
+        <source>Train on the digits to see what the model makes of the test images.</source>
+        <translation>在“手写数字”上训练，即可看到模型如何识别测试图像。</translation>
+    </message>
+    <message>
+        <source>Run #{number} is training: its test images and confusion matrix show when it ends or pauses.</source>
+        <translation>第 {number} 次训练正在进行：训练结束或暂停时显示测试图像和混淆矩阵。</translation>
+    </message>
+</context>
+<context>
     <name>FileCommands</name>
     <message>
         <source>No losses to export: train a run first (or show a hidden one).</source>
@@ -497,8 +547,8 @@
         <translation>训练“教程”或“直线”问题，即可看到每个（权重, 偏置）处的损失，以及优化器走过的路径。</translation>
     </message>
     <message>
-        <source>The sine&apos;s MLP has {count} parameters: its loss is a surface over {count} dimensions, which no picture of two axes can show. Train the tutorial or the line (two parameters, weight and bias) to see the landscape and the optimizer&apos;s path through it.</source>
-        <translation>正弦问题的 MLP 有 {count} 个参数：它的损失是 {count} 维空间上的曲面，两个坐标轴的图画不出来。训练“教程”或“直线”问题（两个参数：权重和偏置），即可看到损失地形和优化器走过的路径。</translation>
+        <source>No picture: this model has more than two parameters ({count}), and its loss is a surface over {count} dimensions, which no picture of two axes can show. Train the tutorial or the line (two parameters, weight and bias) to see the landscape and the optimizer&apos;s path through it.</source>
+        <translation>无法作图：这个模型的参数多于两个（{count} 个），它的损失是 {count} 维上的曲面，两条坐标轴的图无法表示。训练“教程”或“直线”问题（两个参数：权重和偏置），即可看到损失地形和优化器走过的路径。</translation>
     </message>
     <message>
         <source>The loss of y = w·x + b at every (w, b) of the grid, darker where it is lower; the lines join equal losses, the star is the least. Each run&apos;s path is its (w, b) after every epoch.</source>
@@ -528,8 +578,12 @@
         <translation>轮</translation>
     </message>
     <message>
-        <source>loss (MSE)</source>
-        <translation>损失（MSE）</translation>
+        <source>training accuracy</source>
+        <translation>训练准确率</translation>
+    </message>
+    <message>
+        <source>loss (MSE; cross-entropy for classes)</source>
+        <translation>损失（MSE；分类为交叉熵）</translation>
     </message>
     <message>
         <source>training seconds (pauses left out)</source>
@@ -708,6 +762,22 @@
         <translation>正弦</translation>
     </message>
     <message>
+        <source>circles</source>
+        <translation>同心圆</translation>
+    </message>
+    <message>
+        <source>xor</source>
+        <translation>异或</translation>
+    </message>
+    <message>
+        <source>spiral</source>
+        <translation>螺旋</translation>
+    </message>
+    <message>
+        <source>digits</source>
+        <translation>手写数字</translation>
+    </message>
+    <message>
         <source>sgd</source>
         <translation>SGD</translation>
     </message>
@@ -745,6 +815,34 @@
     <message>
         <source>predicted y</source>
         <translation>预测的 y</translation>
+    </message>
+    <message>
+        <source>points x1,x2, e.g. 0.5,0.5; -1,1</source>
+        <translation>点 x1,x2，例如 0.5,0.5; -1,1</translation>
+    </message>
+    <message>
+        <source>test images 1 to {count}, e.g. 1, 2, 3 (or click one)</source>
+        <translation>测试图像编号 1 到 {count}，例如 1, 2, 3（或点击一张）</translation>
+    </message>
+    <message>
+        <source>x1, x2</source>
+        <translation>x1, x2</translation>
+    </message>
+    <message>
+        <source>class</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>probability</source>
+        <translation>概率</translation>
+    </message>
+    <message>
+        <source>image</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <source>class (true)</source>
+        <translation>类别（真实）</translation>
     </message>
     <message>
         <source>No model yet: train one first, then predict.</source>
@@ -954,6 +1052,10 @@
         <translation>最终损失</translation>
     </message>
     <message>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
         <source>time</source>
         <translation>时间</translation>
     </message>
@@ -970,6 +1072,10 @@
         <translation>每次优化器更新用的样本数（全部：全部样本）</translation>
     </message>
     <message>
+        <source>a classification&apos;s share of training samples right (the final model&apos;s once it ended); for the digits also of the 360 test images</source>
+        <translation>分类问题中训练样本被分对的比例（训练结束后为最终模型的）；手写数字还给出 360 张测试图像上的比例</translation>
+    </message>
+    <message>
         <source>seconds trained, pauses left out</source>
         <translation>训练秒数，不含暂停</translation>
     </message>
@@ -980,6 +1086,10 @@
     <message>
         <source>full</source>
         <translation>全部</translation>
+    </message>
+    <message>
+        <source>{train} · test {test}</source>
+        <translation>{train} · 测试 {test}</translation>
     </message>
 </context>
 <context>
@@ -1127,6 +1237,50 @@
         <translation>由 tanh 层组成的 MLP，在 N 个 sin(x) + 0.1 噪声的点上训练，x 在 [-π, π] 中</translation>
     </message>
     <message>
+        <source>Circles: two classes, one inside the other</source>
+        <translation>同心圆：两类，一类在另一类里面</translation>
+    </message>
+    <message>
+        <source>Classify 2-D points: class 0 on a circle of radius 0.5, class 1 on the unit circle. No straight line separates them: set depth 0 (a linear model) to see it fail</source>
+        <translation>对二维点分类：类别 0 在半径 0.5 的圆上，类别 1 在单位圆上。没有一条直线能把它们分开：把深度设为 0（线性模型）看它失败</translation>
+    </message>
+    <message>
+        <source>XOR: two classes in opposite corners</source>
+        <translation>异或：两类位于相对的象限</translation>
+    </message>
+    <message>
+        <source>Classify 2-D points by quadrant: the same sign on both axes is class 0. The classic problem a single layer cannot solve</source>
+        <translation>按象限对二维点分类：两个坐标同号为类别 0。这是单层网络解决不了的经典问题</translation>
+    </message>
+    <message>
+        <source>Spiral: two interleaved arms</source>
+        <translation>螺旋：两条交错的旋臂</translation>
+    </message>
+    <message>
+        <source>Classify 2-D points on two spiral arms, half a turn apart: the hardest of the three; try more width and depth</source>
+        <translation>对相差半圈的两条螺旋臂上的二维点分类：三者中最难的；试试更大的宽度和深度</translation>
+    </message>
+    <message>
+        <source>Digits: 8x8 handwritten, 10 classes</source>
+        <translation>手写数字：8x8 像素，10 类</translation>
+    </message>
+    <message>
+        <source>1,797 handwritten digits of 8x8 pixels (UCI, CC BY 4.0): 1,437 to train on, 360 held out to test; the classic first GPU exercise</source>
+        <translation>1,797 个 8x8 像素的手写数字（UCI，CC BY 4.0）：1,437 个用于训练，360 个留作测试；经典的第一个 GPU 练习</translation>
+    </message>
+    <message>
+        <source>Hidden layers of the MLP, 0 to 8: each layer feeds the next, so the network can compose simple bends into complex shapes; 0 is a linear model (no hidden layer), which can only draw a straight line</source>
+        <translation>MLP 的隐藏层数，0 到 8：每层的输出送入下一层，网络因而能把简单的弯折组合成复杂的形状；0 是线性模型（没有隐藏层），只能画出直线</translation>
+    </message>
+    <message>
+        <source>0 (linear)</source>
+        <translation>0（线性）</translation>
+    </message>
+    <message>
+        <source>The standard deviation of the normal noise added to each 2-D point, 0 to 1 (the points span about -1.5 to 1.5): more noise blurs the classes into each other</source>
+        <translation>加到每个二维点上的正态噪声的标准差，0 到 1（点的范围约为 -1.5 到 1.5）：噪声越大，两类越混在一起</translation>
+    </message>
+    <message>
         <source>full batch</source>
         <translation>全批量</translation>
     </message>
@@ -1143,6 +1297,10 @@
         <translation>Adam</translation>
     </message>
     <message>
+        <source>What the model learns: a straight line has two parameters (weight and bias) and a landscape you can see; the sine needs a neural network; the circles, xor, spiral and digits are classifications, whose accuracy is recorded beside the loss</source>
+        <translation>模型学习什么：直线有两个参数（权重和偏置），其损失地形可以画出来；正弦需要神经网络；同心圆、异或、螺旋和手写数字是分类问题，除损失外还记录准确率</translation>
+    </message>
+    <message>
         <source>Training points, 3 to 10,000,000, made on the device from the seed. A GPU wins only when there is much to compute at once: on 3 points each step is a few tiny kernels, and launching them costs more than the CPU&apos;s whole step; try 1,000,000 and compare</source>
         <translation>训练点数，3 到 10,000,000，由随机种子在设备上生成。只有一次要算的东西很多时 GPU 才会胜出：3 个点时每一步只是几个很小的核函数，启动它们的开销比 CPU 算完整一步还多；试试 1,000,000 再比较</translation>
     </message>
@@ -1151,20 +1309,12 @@
         <translation>MLP 每个隐藏层的单元数，1 到 4096：单元越多，曲线能弯得越细，每步的运算也越多</translation>
     </message>
     <message>
-        <source>Hidden layers of the MLP, 1 to 8: each layer feeds the next, so the network can compose simple bends into complex shapes</source>
-        <translation>MLP 的隐藏层数，1 到 8：每一层的输出送入下一层，网络因此能把简单的弯折组合成复杂的形状</translation>
-    </message>
-    <message>
         <source>Samples per optimizer step, shuffled each epoch; 0: the full batch. Small batches take many noisy steps per epoch; the full batch takes one exact step</source>
         <translation>每次优化器更新用的样本数，每轮打乱；0：全批量。小批量每轮走很多步，每步带噪声；全批量每轮走一步精确的</translation>
     </message>
     <message>
         <source>How the gradient becomes a step: SGD steps straight down the slope; momentum keeps part of the last step and rolls through shallow valleys; Adam scales each weight&apos;s step by its own gradient&apos;s size</source>
         <translation>梯度如何变成一步：SGD 沿坡度直接往下走；动量保留上一步的一部分，能滚过平缓的山谷；Adam 按每个权重自己梯度的大小调整它的步长</translation>
-    </message>
-    <message>
-        <source>What the model learns: a straight line has two parameters (weight and bias) and a landscape you can see; the sine needs a neural network</source>
-        <translation>模型学什么：直线有两个参数（权重和偏置），损失地形可以画出来；正弦需要一个神经网络</translation>
     </message>
     <message>
         <source>Passes over the data, 1 to 10,000,000. Each epoch computes the loss, its gradient (backward) and one step of the weights per batch</source>
@@ -1189,6 +1339,10 @@
     <message>
         <source>Problem</source>
         <translation>问题</translation>
+    </message>
+    <message>
+        <source>noise</source>
+        <translation>噪声</translation>
     </message>
     <message>
         <source>Samples</source>
@@ -1240,6 +1394,18 @@
     <message>
         <source>Draw the loss against epochs, or against the seconds each run trained</source>
         <translation>按轮数，或按每次训练的秒数画损失</translation>
+    </message>
+    <message>
+        <source>y: loss</source>
+        <translation>y：损失</translation>
+    </message>
+    <message>
+        <source>y: accuracy</source>
+        <translation>y：准确率</translation>
+    </message>
+    <message>
+        <source>Draw each run&apos;s loss, or the share of training samples its model classified right in each epoch (circles, xor, spiral, digits: a regression has no accuracy)</source>
+        <translation>绘制每次训练的损失，或每一轮中模型分对的训练样本比例（同心圆、异或、螺旋、手写数字；回归问题没有准确率）</translation>
     </message>
     <message>
         <source>Smoothing</source>
@@ -1397,6 +1563,14 @@
         <translation>随机种子</translation>
     </message>
     <message>
+        <source>noise</source>
+        <translation>噪声</translation>
+    </message>
+    <message>
+        <source>point</source>
+        <translation>点</translation>
+    </message>
+    <message>
         <source>value</source>
         <translation>数值</translation>
     </message>
@@ -1431,6 +1605,22 @@
     <message>
         <source>type at least one number to predict for, for example 4</source>
         <translation>请至少输入一个要预测的数，例如 4</translation>
+    </message>
+    <message>
+        <source>type at least one point x1,x2 to classify, for example 0.5,0.5</source>
+        <translation>请至少输入一个要分类的点 x1,x2，例如 0.5,0.5</translation>
+    </message>
+    <message>
+        <source>each {setting} needs two numbers, x1,x2; {value} has {count} numbers</source>
+        <translation>每个{setting}需要两个数 x1,x2；{value} 有 {count} 个数</translation>
+    </message>
+    <message>
+        <source>classify at most {high} points at once, not {count}</source>
+        <translation>一次最多分类 {high} 个点，而不是 {count} 个</translation>
+    </message>
+    <message>
+        <source>a test image is a whole number from 1 to {high}, not {value}</source>
+        <translation>测试图像编号必须是 1 到 {high} 之间的整数，而不是 {value}</translation>
     </message>
     <message>
         <source>{device} ran out of memory before it began; what the run held is freed. Use fewer samples, a smaller batch or a smaller model</source>
@@ -1506,6 +1696,14 @@
     <message>
         <source># 5. Predict on the CPU for new x.</source>
         <translation># 5. 在 CPU 上对新的 x 做预测。</translation>
+    </message>
+    <message>
+        <source># 5. Classify new points on the CPU: each class&apos;s probability.</source>
+        <translation># 5. 在 CPU 上对新的点分类：每个类别的概率。</translation>
+    </message>
+    <message>
+        <source># 5. Recognise test images on the CPU: the class and the true one.</source>
+        <translation># 5. 在 CPU 上识别测试图像：预测的类别和真实类别。</translation>
     </message>
 </context>
 </TS>

@@ -10,7 +10,13 @@ and the choice is remembered. Messages from the core (which imports no Qt) arriv
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QCoreApplication,
+    QLibraryInfo,
+    QLocale,
+    QTranslator,
+)
 
 from gpudemo.core.messages import CONTEXT, Message, PersonError
 from gpudemo.ui.base.resources import translations_dir
@@ -76,6 +82,10 @@ NAMES = {
     "tutorial": QT_TRANSLATE_NOOP("Names", "tutorial"),
     "line": QT_TRANSLATE_NOOP("Names", "line"),
     "sine": QT_TRANSLATE_NOOP("Names", "sine"),
+    "circles": QT_TRANSLATE_NOOP("Names", "circles"),
+    "xor": QT_TRANSLATE_NOOP("Names", "xor"),
+    "spiral": QT_TRANSLATE_NOOP("Names", "spiral"),
+    "digits": QT_TRANSLATE_NOOP("Names", "digits"),
     "sgd": QT_TRANSLATE_NOOP("Names", "sgd"),
     "momentum": QT_TRANSLATE_NOOP("Names", "momentum"),
     "adam": QT_TRANSLATE_NOOP("Names", "adam"),

@@ -10,15 +10,29 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from gpudemo.core.compare import FAILED, CompareProgress, DeviceTiming, compare_devices, devices_to_compare
+from gpudemo.core.compare import (
+    FAILED,
+    CompareProgress,
+    DeviceTiming,
+    compare_devices,
+    devices_to_compare,
+)
 from gpudemo.core.profile import StepProfile, profile_steps
 from gpudemo.core.settings import TrainingConfig
-from gpudemo.core.sweep import LINE, MATMUL_SIZES, STEP, STEP_SIZES, SweepResult, SweepRow, sweep
-from gpudemo.ui.views.compare_view import CompareView
+from gpudemo.core.sweep import (
+    LINE,
+    MATMUL_SIZES,
+    STEP,
+    STEP_SIZES,
+    SweepResult,
+    SweepRow,
+    sweep,
+)
 from gpudemo.ui.base.i18n import name_text, say
+from gpudemo.ui.jobs.worker import TaskController
+from gpudemo.ui.views.compare_view import CompareView
 from gpudemo.ui.views.profile_view import ProfileView
 from gpudemo.ui.views.sweep_view import SweepView
-from gpudemo.ui.jobs.worker import TaskController
 
 COMPARE, SWEEP, PROFILE = "compare", "sweep", "profile"
 REFRESH_MS = 50

@@ -62,7 +62,7 @@ class TrainingJob(QObject):
         self._dirty = False
         self.run = self.session.start(config)  # the views hear of it from the session
         self.status.preparing(config, is_warm())
-        self.controller.start(config, self.run.history, self.run.path)
+        self.controller.start(config, self.run.history, self.run.path, self.run.accuracy)
         self._refresh.start()
 
     def stop(self) -> None:

@@ -69,11 +69,13 @@ class TrainingWorker(_Worker):
     phaseChanged = Signal(str)
     paused = Signal(int, object)  # epochs run, a CPU copy of the model as it stands
 
-    def __init__(self, config: TrainingConfig, history: LossHistory, path: PathHistory | None = None):
+    def __init__(self, config: TrainingConfig, history: LossHistory, path: PathHistory | None = None,
+                 accuracy: LossHistory | None = None):
         super().__init__()
         self._config = config
         self._history = history
         self._path = path
+        self._accuracy = accuracy
         self.control = RunControl()  # pause, step and stop, from the GUI thread
 
     def request_stop(self) -> None:
@@ -81,7 +83,8 @@ class TrainingWorker(_Worker):
 
     def _work(self) -> object:
         batches = run_training(self._config, on_phase=self.phaseChanged.emit, history=self._history, fit=True,
-                               control=self.control, on_pause=self.paused.emit, path=self._path)
+                               control=self.control, on_pause=self.paused.emit, path=self._path,
+                               accuracy=self._accuracy)
         while True:
             try:
                 self.batched.emit(next(batches))
@@ -174,8 +177,9 @@ class TrainingController(_ThreadOwner):
     phaseChanged = Signal(str)
     paused = Signal(int, object)  # the run holds at this epoch; the model as it stands, on the CPU
 
-    def start(self, config: TrainingConfig, history: LossHistory, path: PathHistory | None = None) -> None:
-        worker = TrainingWorker(config, history, path)
+    def start(self, config: TrainingConfig, history: LossHistory, path: PathHistory | None = None,
+              accuracy: LossHistory | None = None) -> None:
+        worker = TrainingWorker(config, history, path, accuracy)
         worker.batched.connect(self._on_batched)
         worker.phaseChanged.connect(self._on_phase)
         worker.paused.connect(self._on_paused)

@@ -26,8 +26,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core.files import write_atomically
 from gpudemo.core import settings
+from gpudemo.core.files import write_atomically
+from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.script import PREDICTING, Script, generate_script
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
 from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING
@@ -114,11 +115,16 @@ class CodePanel(QDockWidget):
         return self._script.text if self._script else ""
 
     def show_settings(self, config: TrainingConfig, values_text: str) -> None:
-        """The script for `config`, predicting for the values typed (4 while they are not valid)."""
+        """The script for `config`, predicting for the values typed (4 while they are not valid), or
+        classifying the points typed (none while they are not); a digits script recognises test images."""
+        problem = PROBLEMS[config.problem]
         try:
-            values = settings.parse_values(values_text)
+            if not problem.classes:
+                values = settings.parse_values(values_text)
+            else:
+                values = settings.parse_points(values_text) if problem.area is not None else []
         except InvalidSetting:
-            values = [4.0]
+            values = [] if problem.classes else [4.0]
         self.set_script(generate_script(config, values,
                                         translate=lambda text: QCoreApplication.translate("script", text)))
 

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal, Slot
 from PySide6.QtGui import QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QAbstractItemView, QGroupBox, QLabel, QListView, QVBoxLayout
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QGroupBox,
+    QLabel,
+    QListView,
+    QVBoxLayout,
+)
 
 from gpudemo.core.devices import DeviceInfo, DeviceList, with_free_memory
 from gpudemo.core.memory import MemoryReading, size

@@ -1,4 +1,9 @@
-"""Predict on the CPU: the trained model, back from the device, asked for new x."""
+"""Predict on the CPU: the trained model, back from the device, asked for new x.
+
+What it asks depends on the run's problem: a regression's y for values of x; a 2-D
+classification's class (and its probability) for points x1,x2; the digits' class for test
+images, picked by number or by a click in the digits view, with every class's probability.
+"""
 
 from __future__ import annotations
 
@@ -17,12 +22,26 @@ from PySide6.QtWidgets import (
 )
 
 from gpudemo.core import settings
-from gpudemo.core.prediction import predict
+from gpudemo.core.prediction import classify, predict
+from gpudemo.core.problems import PROBLEMS
+from gpudemo.core.problems.digits import TEST_IMAGES
 from gpudemo.core.runs import Run
 from gpudemo.core.settings import InvalidSetting
 from gpudemo.ui.base import format as fmt
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.base.style import set_style_flag
+
+VALUES, POINTS, IMAGES = "values", "points", "images"  # what the input asks for, by the run's problem
+EXAMPLES = {VALUES: "4", POINTS: "0.5,0.5; -1,1", IMAGES: "1"}
+
+
+def kind_of(run: Run | None) -> str:
+    if run is None:
+        return VALUES
+    problem = PROBLEMS[run.config.problem]
+    if not problem.classes:
+        return VALUES
+    return POINTS if problem.area is not None else IMAGES
 
 
 class PredictionPanel(QGroupBox):
@@ -54,10 +73,46 @@ class PredictionPanel(QGroupBox):
 
     def set_run(self, run: Run | None) -> None:
         """Predict with this run's model (its final one, or a copy taken when it paused)."""
+        kind = kind_of(run)
+        if kind != kind_of(self.run) or self.input.placeholderText() == "":
+            self._ask_for(kind)
         self.run = run
 
+    def _ask_for(self, kind: str) -> None:
+        """Fit the input and the table to what the run's problem predicts; an input of another kind goes."""
+        placeholders = {VALUES: self.tr("values, e.g. 4, 5.5, -1"), POINTS: self.tr("points x1,x2, e.g. 0.5,0.5; -1,1"),
+                        IMAGES: self.tr("test images 1 to {count}, e.g. 1, 2, 3 (or click one)").format(
+                            count=TEST_IMAGES)}
+        self.input.setPlaceholderText(placeholders[kind])
+        try:
+            fits = bool(self._parse(kind, self.input.text()))
+        except InvalidSetting:
+            fits = False
+        if not fits:
+            self.input.setText(EXAMPLES[kind])
+        headers = {VALUES: [self.tr("x"), self.tr("predicted y")],
+                   POINTS: [self.tr("x1, x2"), self.tr("class"), self.tr("probability")],
+                   IMAGES: [self.tr("image"), self.tr("class (true)"), self.tr("probability")]}[kind]
+        self.table.setRowCount(0)
+        self.table.setColumnCount(len(headers))
+        self.table.setHorizontalHeaderLabels(headers)
+
+    @staticmethod
+    def _parse(kind: str, text: str) -> list:
+        if kind == POINTS:
+            return settings.parse_points(text)
+        if kind == IMAGES:
+            return settings.parse_test_images(text, TEST_IMAGES)
+        return settings.parse_values(text)
+
+    @Slot(int)
+    def predict_image(self, index: int) -> None:
+        """Ask for one test image (a click in the digits view) and show every class's probability."""
+        self.input.setText(str(index + 1))
+        self.predict(every_class=True)
+
     @Slot()
-    def predict(self) -> None:
+    def predict(self, every_class: bool = False) -> None:
         run = self.run
         if run is None:
             self._say(self.tr("No model yet: train one first, then predict."), error=True)
@@ -66,15 +121,29 @@ class PredictionPanel(QGroupBox):
             self._say(self.tr("Run #{number} has no model to ask yet: pause it, or wait for it to end.").format(
                 number=run.number), error=True)
             return
+        kind = kind_of(run)
         try:
-            values = settings.parse_values(self.input.text())
+            inputs = self._parse(kind, self.input.text())
         except InvalidSetting as error:
             self._say(say(error), error=True)
             return
-        predictions = predict(run.model, values)
-        self.table.setRowCount(len(values))
-        for row, (x, y) in enumerate(zip(values, predictions)):
-            for column, value in enumerate((f"{x:g}", fmt.loss(y))):
+        if kind == VALUES:
+            rows = [(f"{x:g}", fmt.loss(y)) for x, y in zip(inputs, predict(run.model, inputs))]
+        elif kind == POINTS:
+            probabilities = classify(run.model, inputs)
+            rows = [(f"{x1:g}, {x2:g}", str(int(p.argmax())), f"{float(p.max()):.1%}")
+                    for (x1, x2), p in zip(inputs, probabilities)]
+        else:
+            x_test, y_test = PROBLEMS[run.config.problem].make_test_data(run.config)
+            probabilities = classify(run.model, x_test[inputs])
+            rows = [(f"{index + 1}", f"{int(p.argmax())} ({int(y_test[index])})", f"{float(p.max()):.1%}")
+                    for index, p in zip(inputs, probabilities)]
+            if every_class or len(inputs) == 1:  # one image: every class's probability, most likely first
+                chances = probabilities[0]
+                rows += [("", str(k), f"{float(chances[k]):.1%}") for k in chances.argsort(descending=True).tolist()]
+        self.table.setRowCount(len(rows))
+        for row, cells in enumerate(rows):
+            for column, value in enumerate(cells):
                 item = QTableWidgetItem(value)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(row, column, item)

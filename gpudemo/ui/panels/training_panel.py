@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
+    QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -57,9 +58,25 @@ class TrainingPanel(QGroupBox):
              self.tr("nn.Linear(1, 1) on N points, x uniform in [-3, 3], normal noise of 0.5")),
             ("sine", self.tr("Sine: an MLP learns sin(x)"),
              self.tr("An MLP of tanh layers on N points of sin(x) + noise of 0.1, x in [-π, π]")),
+            ("circles", self.tr("Circles: two classes, one inside the other"),
+             self.tr("Classify 2-D points: class 0 on a circle of radius 0.5, class 1 on the unit circle. No straight"
+                     " line separates them: set depth 0 (a linear model) to see it fail")),
+            ("xor", self.tr("XOR: two classes in opposite corners"),
+             self.tr("Classify 2-D points by quadrant: the same sign on both axes is class 0. The classic problem a"
+                     " single layer cannot solve")),
+            ("spiral", self.tr("Spiral: two interleaved arms"),
+             self.tr("Classify 2-D points on two spiral arms, half a turn apart: the hardest of the three; try more"
+                     " width and depth")),
+            ("digits", self.tr("Digits: 8x8 handwritten, 10 classes"),
+             self.tr("1,797 handwritten digits of 8x8 pixels (UCI, CC BY 4.0): 1,437 to train on, 360 held out to"
+                     " test; the classic first GPU exercise")),
         ):
             self.problemCombo.addItem(title, key)
             self.problemCombo.setItemData(self.problemCombo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
+        # Its longest titles must not widen the left column: the list opens as wide as they need.
+        self.problemCombo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.problemCombo.setMinimumContentsLength(20)
+        self.problemCombo.view().setMinimumWidth(self.problemCombo.view().sizeHintForColumn(0) + 24)
         self.samplesSpin = _spin("samplesSpin", settings.SAMPLES_MIN, settings.SAMPLES_MAX, settings.DEFAULT_SAMPLES,
                                  self.tr("Training points, 3 to 10,000,000, made on the device from the seed. A GPU"
                                          " wins only when there is much to compute at once: on 3 points each step"
@@ -69,8 +86,18 @@ class TrainingPanel(QGroupBox):
                                self.tr("Units in each hidden layer of the MLP, 1 to 4096: more units can bend the curve"
                                        " more finely, and cost more arithmetic per step"))
         self.depthSpin = _spin("depthSpin", settings.DEPTH_MIN, settings.DEPTH_MAX, settings.DEFAULT_DEPTH,
-                               self.tr("Hidden layers of the MLP, 1 to 8: each layer feeds the next, so the network can"
-                                       " compose simple bends into complex shapes"))
+                               self.tr("Hidden layers of the MLP, 0 to 8: each layer feeds the next, so the network can"
+                                       " compose simple bends into complex shapes; 0 is a linear model (no hidden"
+                                       " layer), which can only draw a straight line"))
+        self.depthSpin.setSpecialValueText(self.tr("0 (linear)"))
+        self.noiseSpin = QDoubleSpinBox(objectName="noiseSpin")
+        self.noiseSpin.setRange(settings.NOISE_MIN, settings.NOISE_MAX)
+        self.noiseSpin.setSingleStep(0.05)
+        self.noiseSpin.setDecimals(2)
+        self.noiseSpin.setValue(settings.DEFAULT_NOISE)
+        self.noiseSpin.setToolTip(self.tr(
+            "The standard deviation of the normal noise added to each 2-D point, 0 to 1 (the points span about -1.5"
+            " to 1.5): more noise blurs the classes into each other"))
         self.batchSpin = _spin("batchSpin", 0, settings.BATCH_MAX, settings.DEFAULT_BATCH,
                                self.tr("Samples per optimizer step, shuffled each epoch; 0: the full batch. Small"
                                        " batches take many noisy steps per epoch; the full batch takes one exact"
@@ -85,7 +112,8 @@ class TrainingPanel(QGroupBox):
             " step and rolls through shallow valleys; Adam scales each weight's step by its own gradient's size"))
         self.problemCombo.setToolTip(self.tr(
             "What the model learns: a straight line has two parameters (weight and bias) and a landscape you can"
-            " see; the sine needs a neural network"))
+            " see; the sine needs a neural network; the circles, xor, spiral and digits are classifications, whose"
+            " accuracy is recorded beside the loss"))
         self.epochsSpin = _spin("epochsSpin", settings.EPOCHS_MIN, settings.EPOCHS_MAX, settings.DEFAULT_EPOCHS,
                                 self.tr("Passes over the data, 1 to 10,000,000. Each epoch computes the loss, its"
                                         " gradient (backward) and one step of the weights per batch"))
@@ -116,7 +144,11 @@ class TrainingPanel(QGroupBox):
         model_row.addWidget(self.depthSpin, 1)
         form = QFormLayout()
         form.addRow(self.tr("Problem"), self.problemCombo)
-        form.addRow(self.tr("Samples"), self.samplesSpin)
+        samples_row = QHBoxLayout()
+        samples_row.addWidget(self.samplesSpin, 3)
+        samples_row.addWidget(QLabel(self.tr("noise")))
+        samples_row.addWidget(self.noiseSpin, 2)
+        form.addRow(self.tr("Samples"), samples_row)
         form.addRow(self.tr("MLP"), model_row)
         form.addRow(self.tr("Batch"), self.batchSpin)
         form.addRow(self.tr("Optimizer"), self.optimizerCombo)
@@ -139,11 +171,12 @@ class TrainingPanel(QGroupBox):
         layout.addLayout(measure)
         layout.addWidget(self.settingsError)
 
-        self._inputs = (self.problemCombo, self.samplesSpin, self.widthSpin, self.depthSpin, self.batchSpin,
-                        self.optimizerCombo, self.epochsSpin, self.lrInput, self.seedInput)
+        self._inputs = (self.problemCombo, self.samplesSpin, self.noiseSpin, self.widthSpin, self.depthSpin,
+                        self.batchSpin, self.optimizerCombo, self.epochsSpin, self.lrInput, self.seedInput)
         for combo in (self.problemCombo, self.optimizerCombo):
             combo.currentIndexChanged.connect(self.changed)
-        for spin in (self.samplesSpin, self.widthSpin, self.depthSpin, self.batchSpin, self.epochsSpin):
+        for spin in (self.samplesSpin, self.noiseSpin, self.widthSpin, self.depthSpin, self.batchSpin,
+                     self.epochsSpin):
             spin.valueChanged.connect(self.changed)
         for field in (self.lrInput, self.seedInput):
             field.textChanged.connect(self.check)
@@ -169,6 +202,7 @@ class TrainingPanel(QGroupBox):
             width=self.widthSpin.value(),
             depth=self.depthSpin.value(),
             batch_size=self.batchSpin.value(),
+            noise=self.noiseSpin.value(),
         )
 
     @Slot()
@@ -226,6 +260,8 @@ class TrainingPanel(QGroupBox):
                           ("batch_size", self.batchSpin), ("epochs", self.epochsSpin)):
             if key in values:
                 spin.setValue(values[key])
+        if "noise" in values:
+            self.noiseSpin.setValue(values["noise"])
         if "lr" in values:
             self.lrInput.setText(f"{values['lr']:g}")
         if "seed" in values:
@@ -235,5 +271,6 @@ class TrainingPanel(QGroupBox):
     def _apply_problem(self) -> None:
         """Enable the settings the chosen problem uses; keep the others, greyed."""
         uses = PROBLEMS[self.problem()].uses
-        for name, widget in (("samples", self.samplesSpin), ("width", self.widthSpin), ("depth", self.depthSpin)):
+        for name, widget in (("samples", self.samplesSpin), ("noise", self.noiseSpin), ("width", self.widthSpin),
+                             ("depth", self.depthSpin)):
             widget.setEnabled(name in uses and not self._running)

@@ -21,10 +21,10 @@ def build_app(argv: list[str] | None = None):
 
     from gpudemo.logfile import start_logging
     from gpudemo.ui.base import i18n
+    from gpudemo.ui.base.resources import icon_path
     from gpudemo.ui.main_window import MainWindow
     from gpudemo.ui.shell.preferences import Preferences, open_store
     from gpudemo.ui.shell.rebuild import ShownWindow
-    from gpudemo.ui.base.resources import icon_path
 
     start_logging()
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])

@@ -10,11 +10,19 @@ import sys
 
 from PySide6.QtCore import QCoreApplication, Qt, qVersion
 from PySide6.QtGui import QGuiApplication, QIcon, QKeySequence
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QMainWindow, QPushButton, QTextBrowser, QVBoxLayout
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QMainWindow,
+    QPushButton,
+    QTextBrowser,
+    QVBoxLayout,
+)
 
 from gpudemo.logfile import current_log, log_path
-from gpudemo.ui.shell.actions import plain
 from gpudemo.ui.base.resources import icon_path
+from gpudemo.ui.shell.actions import plain
 
 
 def versions() -> str:

@@ -14,8 +14,9 @@ from gpudemo.core.settings import InvalidSetting
 from gpudemo.ui.base import i18n, theme
 
 VERSION = 1  # bump when a key changes meaning; a store of another version is ignored
-FORM = ("problem", "samples", "width", "depth", "batch_size", "optimizer", "epochs", "lr", "seed")
-PARSE = {"problem": rules.parse_problem, "samples": rules.parse_samples, "width": rules.parse_width,
+FORM = ("problem", "samples", "noise", "width", "depth", "batch_size", "optimizer", "epochs", "lr", "seed")
+PARSE = {"problem": rules.parse_problem, "samples": rules.parse_samples, "noise": rules.parse_noise,
+         "width": rules.parse_width,
          "depth": rules.parse_depth, "batch_size": rules.parse_batch_size, "optimizer": rules.parse_optimizer,
          "epochs": rules.parse_epochs, "lr": rules.parse_learning_rate, "seed": rules.parse_seed}
 
@@ -39,7 +40,8 @@ class Preferences:
         store.setValue("version", VERSION)
         store.setValue("device", window.devicePanel.current().id)
         panel = window.trainingPanel
-        values = {"problem": panel.problem(), "samples": panel.samplesSpin.value(), "width": panel.widthSpin.value(),
+        values = {"problem": panel.problem(), "samples": panel.samplesSpin.value(), "noise": panel.noiseSpin.value(),
+                  "width": panel.widthSpin.value(),
                   "depth": panel.depthSpin.value(), "batch_size": panel.batchSpin.value(),
                   "optimizer": panel.optimizerCombo.currentData(), "epochs": panel.epochsSpin.value(),
                   "lr": panel.lrInput.text(), "seed": panel.seedInput.text()}

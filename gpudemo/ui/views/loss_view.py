@@ -23,6 +23,9 @@ from gpudemo.ui.views.plot_style import colour, new_plot
 EPOCHS = "epochs"
 SECONDS = "seconds"
 X_AXES = (EPOCHS, SECONDS)
+LOSS = "loss"
+ACCURACY = "accuracy"
+METRICS = (LOSS, ACCURACY)
 FAINT_ALPHA = 70  # the raw curve behind a smoothed one
 LEGEND_ROWS = 6  # more runs than this: the legend takes two columns
 TOP = 1_000_000  # the z of the highlighted run's curves: above every run
@@ -54,7 +57,7 @@ class LossView(QObject):
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
-        self.widget = new_plot("lossPlot", self.tr("epoch"), self.tr("loss (MSE)"))
+        self.widget = new_plot("lossPlot", self.tr("epoch"), self._metric_label(LOSS))
         self.plot = self.widget.getPlotItem()
         self.plot.getAxis("left").enableAutoSIPrefix(False)  # "loss (MSE) (x0.001)" reads as a different unit
         self.legend = self.plot.addLegend(offset=(-10, 10), labelTextSize="8pt",
@@ -65,6 +68,7 @@ class LossView(QObject):
         self._curves: dict[Run, _RunCurves] = {}
         self._smoothing = 0.0
         self._x_axis = EPOCHS
+        self._metric = LOSS
         self._highlighted: Run | None = None
         self.plot.setXRange(1, 100, padding=0.02)  # until a run sets its own epochs
         self.plot.setYRange(0, 1)
@@ -101,7 +105,11 @@ class LossView(QObject):
         if curves is None:
             return
         clock = run if self._x_axis == SECONDS else None
-        if self._smoothing > 0:
+        if self._metric == ACCURACY:  # drawn raw: each epoch's share of right answers (a regression has none)
+            curves.front.show_history(run.accuracy, run.count, clock)
+            if curves.faint.count:
+                curves.faint.show_history(None)
+        elif self._smoothing > 0:
             curves.front.show_history(run.smoothed(self._smoothing), run.count, clock)
             curves.faint.show_history(run.history, run.count, clock)
         else:
@@ -148,6 +156,25 @@ class LossView(QObject):
     def x_axis(self) -> str:
         return self._x_axis
 
+    def set_metric(self, metric: str) -> None:
+        """Draw each run's loss, or its training accuracy (classifications only)."""
+        if metric not in METRICS:
+            raise ValueError(f"metric must be one of {METRICS}, not {metric!r}")
+        self._metric = metric
+        self.plot.setLabel("left", self._metric_label(metric))
+        for run in self._curves:
+            self.refresh(run)
+            self._follow(run)
+        self._fit_x_range()
+
+    def metric(self) -> str:
+        return self._metric
+
+    def _metric_label(self, metric: str) -> str:
+        if metric == ACCURACY:
+            return self.tr("training accuracy")
+        return self.tr("loss (MSE; cross-entropy for classes)")
+
     def set_log(self, on: bool) -> None:
         self.plot.setLogMode(y=on)
 
@@ -172,7 +199,10 @@ class LossView(QObject):
         """Epochs: the x axis spans the longest shown run from the start (the curve fills it, no new
         ticks each frame). Seconds: the axis follows the clock."""
         view = self.plot.getViewBox()
-        view.enableAutoRange(y=True)
+        if self._metric == ACCURACY:  # a share: 0 to 1, whatever the runs reached
+            view.setYRange(0, 1, padding=0.02)
+        else:
+            view.enableAutoRange(y=True)
         if self._x_axis == SECONDS:
             view.enableAutoRange(x=True)
             return
@@ -186,7 +216,7 @@ class LossView(QObject):
 
     def _follow(self, run: Run) -> None:
         curves = self._curves[run]
-        curves.faint.setVisible(curves.front.isVisible() and self._smoothing > 0)
+        curves.faint.setVisible(curves.front.isVisible() and self._smoothing > 0 and self._metric == LOSS)
 
     @Slot()
     def _on_visible_changed(self) -> None:

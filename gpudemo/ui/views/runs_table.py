@@ -6,7 +6,13 @@ import math
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QColor, QIcon, QPixmap
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QTableWidget,
+    QTableWidgetItem,
+    QWidget,
+)
 
 from gpudemo.core.runs import LOADED, Run
 from gpudemo.core.training import FAILED
@@ -22,9 +28,9 @@ def _swatch(hex_colour: str) -> QIcon:
 
 
 class RunsTable(QTableWidget):
-    COLUMNS = ("run", "device", "problem", "optimizer", "lr", "batch", "epochs run", "status", "final loss", "time",
-               "epochs/s")
-    RIGHT = {"lr", "batch", "epochs run", "final loss", "time", "epochs/s"}
+    COLUMNS = ("run", "device", "problem", "optimizer", "lr", "batch", "epochs run", "status", "final loss", "accuracy",
+               "time", "epochs/s")
+    RIGHT = {"lr", "batch", "epochs run", "final loss", "accuracy", "time", "epochs/s"}
 
     runSelected = Signal(object)  # the Run whose row is selected, or None
     shownToggled = Signal(object, bool)  # a run's box was ticked or cleared
@@ -34,10 +40,12 @@ class RunsTable(QTableWidget):
         self.setObjectName("runsTable")
         self.setHorizontalHeaderLabels([
             self.tr("run"), self.tr("device"), self.tr("problem"), self.tr("optimizer"), self.tr("lr"),
-            self.tr("batch"), self.tr("epochs run"), self.tr("status"), self.tr("final loss"), self.tr("time"),
-            self.tr("epochs/s")])
+            self.tr("batch"), self.tr("epochs run"), self.tr("status"), self.tr("final loss"), self.tr("accuracy"),
+            self.tr("time"), self.tr("epochs/s")])
         for name, tip in (("lr", self.tr("learning rate")),
                           ("batch", self.tr("samples per optimizer step (full: all of them)")),
+                          ("accuracy", self.tr("a classification's share of training samples right (the final model's"
+                                               " once it ended); for the digits also of the 360 test images")),
                           ("time", self.tr("seconds trained, pauses left out"))):
             self.horizontalHeaderItem(self.COLUMNS.index(name)).setToolTip(tip)
         header = self.horizontalHeader()
@@ -96,6 +104,7 @@ class RunsTable(QTableWidget):
             f"{run.model_epochs:,}" if run.status == LOADED else f"{run.count:,} / {config.epochs:,}",
             status_text(run.status),
             fmt.loss(loss) if loss is not None else "-",
+            self._accuracy(run),
             fmt.duration(run.seconds) if run.count else "-",
             fmt.rate(run.rate) if run.rate > 0 and math.isfinite(run.rate) else "-",
         )
@@ -109,6 +118,14 @@ class RunsTable(QTableWidget):
         self.blockSignals(False)
         if not run.is_live:
             self.resizeColumnsToContents()
+
+    def _accuracy(self, run: Run) -> str:
+        accuracy = run.final_accuracy
+        if accuracy is None:
+            return "-"
+        if run.test_accuracy is None:
+            return f"{accuracy:.1%}"
+        return self.tr("{train} · test {test}").format(train=f"{accuracy:.1%}", test=f"{run.test_accuracy:.1%}")
 
     def set_shown(self, run: Run, shown: bool) -> None:
         if run in self._runs:

@@ -1,5 +1,9 @@
 """The Training tab: the loss of every kept run, the fit of one, and the runs table.
 
+The fit is what the chosen run's problem has to show: a regression's curve over its points
+(fitPlot), a 2-D classification's decision boundary (boundaryPlot), the digits' test images
+and confusion matrix (digitsView).
+
 It subscribes to the session: a run added, changed or removed shows up here without
 the window's help. The window only says when the live run has new epochs to draw.
 Selecting a row highlights that run's curve, draws its fit, and makes it the run that
@@ -17,15 +21,19 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSlider,
     QSplitter,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.runs import Run, Session
 from gpudemo.core.smoothing import WEIGHT_MAX
 from gpudemo.ui.base import format as fmt
+from gpudemo.ui.views.boundary_plot import BoundaryPlot
+from gpudemo.ui.views.digits_view import DigitsView
 from gpudemo.ui.views.fit_plot import FitPlot
-from gpudemo.ui.views.loss_view import EPOCHS, SECONDS, LossView
+from gpudemo.ui.views.loss_view import ACCURACY, EPOCHS, LOSS, SECONDS, LossView
 from gpudemo.ui.views.plot_style import colour
 from gpudemo.ui.views.runs_table import RunsTable
 
@@ -42,13 +50,21 @@ class TrainingView(QWidget):
         self.lossPlot = self.loss.widget
         self.fit = FitPlot()
         self.fitPlot = self.fit.widget
+        self.boundary = BoundaryPlot()
+        self.boundaryPlot = self.boundary.widget
+        self.digitsView = DigitsView()
+        self.confusionTable = self.digitsView.confusionTable
+        self.fitStack = QStackedWidget(objectName="fitStack")
+        for widget in (self.fitPlot, self.boundaryPlot, self.digitsView):
+            self.fitStack.addWidget(widget)
         self.runsTable = RunsTable()
         self._fit_run: Run | None = None  # the run whose data and fit the fit view draws
         self._fit_drawn = None  # the outputs it drew last
+        self._drawer: FitPlot | BoundaryPlot | None = self.fit  # which draws the fit run's (None: the digits view)
 
         self.smoothingSlider = QSlider(Qt.Orientation.Horizontal, objectName="smoothingSlider")
         self.smoothingSlider.setRange(0, round(WEIGHT_MAX * SLIDER_STEPS))
-        self.smoothingSlider.setMinimumWidth(90)
+        self.smoothingSlider.setMinimumWidth(60)
         self.smoothingSlider.setMaximumWidth(200)
         self.smoothingSlider.setToolTip(self.tr(
             "Smoothing, 0 to 0.99: an exponential moving average drawn over the raw loss, which stays faint"
@@ -59,6 +75,12 @@ class TrainingView(QWidget):
         self.xAxisCombo.addItem(self.tr("x: epochs"), EPOCHS)
         self.xAxisCombo.addItem(self.tr("x: seconds"), SECONDS)
         self.xAxisCombo.setToolTip(self.tr("Draw the loss against epochs, or against the seconds each run trained"))
+        self.metricCombo = QComboBox(objectName="metricCombo")
+        self.metricCombo.addItem(self.tr("y: loss"), LOSS)
+        self.metricCombo.addItem(self.tr("y: accuracy"), ACCURACY)
+        self.metricCombo.setToolTip(self.tr(
+            "Draw each run's loss, or the share of training samples its model classified right in each epoch"
+            " (circles, xor, spiral, digits: a regression has no accuracy)"))
         # Bound to the window's actions (View menu): text, tip, shortcut and state come from there.
         self.logScaleCheck = QCheckBox(objectName="logScaleCheck")
         self.clearRunsButton = QPushButton(objectName="clearRunsButton")
@@ -71,16 +93,19 @@ class TrainingView(QWidget):
         tools.addWidget(self.smoothingValue)
         tools.addSpacing(8)
         tools.addWidget(self.xAxisCombo)
+        tools.addWidget(self.metricCombo)
         tools.addWidget(self.logScaleCheck)
         tools.addStretch(1)
-        tools.addWidget(self.clearRunsButton)
         runs = QWidget()
         runs_layout = QVBoxLayout(runs)
         runs_layout.setContentsMargins(0, 0, 0, 0)
         runs_layout.addWidget(self.runsTable, 1)
-        runs_layout.addWidget(self.runsMemoryLabel)
+        below = QHBoxLayout()
+        below.addWidget(self.runsMemoryLabel, 1)
+        below.addWidget(self.clearRunsButton)  # beside the table it empties
+        runs_layout.addLayout(below)
         splitter = QSplitter(Qt.Orientation.Vertical, objectName="plotSplitter")
-        for widget, share in ((self.lossPlot, 45), (self.fitPlot, 28), (runs, 27)):
+        for widget, share in ((self.lossPlot, 45), (self.fitStack, 28), (runs, 27)):
             splitter.addWidget(widget)
             splitter.setStretchFactor(splitter.count() - 1, share)
         splitter.setSizes([450, 280, 270])  # shares of the height it gets: about five rows of runs
@@ -93,6 +118,7 @@ class TrainingView(QWidget):
         self.detach = session.subscribe(added=self._on_added, changed=self._on_changed, removed=self._on_removed)
         self.smoothingSlider.valueChanged.connect(self._on_smoothing)
         self.xAxisCombo.currentIndexChanged.connect(self._on_x_axis)
+        self.metricCombo.currentIndexChanged.connect(self._on_metric)
         self.logScaleCheck.toggled.connect(self.loss.set_log)
         self.runsTable.runSelected.connect(self._on_selected)
         self.runsTable.shownToggled.connect(self._on_shown_toggled)
@@ -156,20 +182,34 @@ class TrainingView(QWidget):
         if run is not self._fit_run:
             self._fit_run, self._fit_drawn = run, None
             self.fit.clear()
+            self.boundary.clear()
+            self._drawer = self.fit
             if run is not None:
-                self.fit.show_run(run.number, colour(run.number - 1))
+                problem = PROBLEMS[run.config.problem]
+                if problem.area is not None:
+                    self._drawer = self.boundary
+                    self.boundary.show_run(run.number)
+                elif problem.classes:
+                    self._drawer = None  # the digits: images, not a fit
+                else:
+                    self.fit.show_run(run.number, colour(run.number - 1))
+            widget = {self.fit: self.fitPlot, self.boundary: self.boundaryPlot}.get(self._drawer, self.digitsView)
+            self.fitStack.setCurrentWidget(widget)
             self._draw_fit()
         self.chosenChanged.emit(run)
 
     def _draw_fit(self) -> None:
         run = self._fit_run
+        if self._drawer is None:
+            self.digitsView.show_run(run)
+            return
         if run is None:
             return
         if self._fit_drawn is None and run.data is not None:
-            self.fit.show_data(run.data)
+            self._drawer.show_data(run.data)
             self._fit_drawn = False  # the data is drawn, no fit yet
         if run.fit is not None and run.fit is not self._fit_drawn and run.data is not None:
-            self.fit.show_fit(run.fit)
+            self._drawer.show_fit(run.fit)
             self._fit_drawn = run.fit
 
     @Slot(int)
@@ -183,6 +223,10 @@ class TrainingView(QWidget):
     @Slot(int)
     def _on_x_axis(self, index: int) -> None:
         self.loss.set_x_axis(self.xAxisCombo.itemData(index))
+
+    @Slot(int)
+    def _on_metric(self, index: int) -> None:
+        self.loss.set_metric(self.metricCombo.itemData(index))
 
     @Slot(object, bool)
     def _on_shown_toggled(self, run: Run, shown: bool) -> None:

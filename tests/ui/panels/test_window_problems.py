@@ -34,7 +34,7 @@ def test_the_new_controls_exist_and_the_combos_speak_the_clis_keys(window):
     assert tuple(problems) == settings.PROBLEM_KEYS and tuple(optimizers) == settings.OPTIMIZER_KEYS
     assert (window.samplesSpin.minimum(), window.samplesSpin.maximum()) == (3, 10_000_000)
     assert (window.widthSpin.minimum(), window.widthSpin.maximum()) == (1, 4096)
-    assert (window.depthSpin.minimum(), window.depthSpin.maximum()) == (1, 8)
+    assert (window.depthSpin.minimum(), window.depthSpin.maximum()) == (0, 8)
     assert window.batchSpin.value() == 0 and window.batchSpin.text() == "full batch"
 
 

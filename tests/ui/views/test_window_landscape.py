@@ -52,5 +52,5 @@ def test_the_mlp_says_why_it_has_no_landscape(qtbot):
     window.epochsSpin.setValue(5)
     run_to_end(qtbot, window)
     window.viewTabs.setCurrentWidget(window.landscapeView)
-    assert "1,153 parameters" in window.landscapeView.note.text()
+    assert "more than two parameters (1,153)" in window.landscapeView.note.text()
     assert window.landscapeView.image.image is None
