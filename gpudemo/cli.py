@@ -30,7 +30,7 @@ def _argument(parse: Callable[[str], object]) -> Callable[[str], object]:
     return convert
 
 
-VALUE_OPTIONS = ("--device", "--epochs", "--lr", "--seed", "--problem", "--samples", "--width", "--depth", "--noise",
+VALUE_OPTIONS = ("--data", "--device", "--epochs", "--lr", "--seed", "--problem", "--samples", "--width", "--depth", "--noise",
                  "--batch-size", "--optimizer", "--loss-csv", "--output", "-o", "--kind", "--dtype", "--max-size")
 
 
@@ -128,11 +128,17 @@ def add_training_arguments(parser: argparse.ArgumentParser, many_devices: bool =
     else:
         parser.add_argument("--device", metavar="ID", help="cpu, cuda:0, ... (default: the best one here)")
     parser.add_argument(
-        "--problem", type=_argument(settings.parse_problem), default=settings.DEFAULT_PROBLEM,
+        "--problem", type=_argument(settings.parse_problem), default=None,
         metavar="|".join(settings.PROBLEM_KEYS),
         help="tutorial: y = 2x from three points; line: y = 2x + noise at --samples points;"
         " sine: sin(x) + noise fitted by an MLP; circles, xor, spiral: two classes of 2-D points;"
-        " digits: 8x8 handwritten digits, 10 classes (default tutorial)",
+        " digits: 8x8 handwritten digits, 10 classes; data: the file of --data (default tutorial, or data"
+        " with --data)",
+    )
+    parser.add_argument(
+        "--data", metavar="PATH",
+        help="your own data: a CSV file of x,y rows (a regression) or x1,x2,label rows (a classification),"
+        f" {settings.SAMPLES_MIN} to {settings.SAMPLES_MAX:,} rows, a first line of names allowed",
     )
     parser.add_argument(
         "--width", type=_argument(settings.parse_width), default=settings.DEFAULT_WIDTH, metavar="N",
@@ -246,21 +252,34 @@ def resolve_devices(args: argparse.Namespace) -> list[str]:
 
 
 def resolve_config(args: argparse.Namespace) -> settings.TrainingConfig:
-    """The validated run the arguments ask for; a bad device ends with exit status 2."""
-    return settings.TrainingConfig(
-        device=resolve_devices(args)[0], epochs=args.epochs, lr=args.lr, seed=args.seed, problem=args.problem,
+    """The validated run the arguments ask for; a bad device or data file ends with exit status 2."""
+    problem = args.problem or ("data" if args.data else settings.DEFAULT_PROBLEM)
+    if problem == "data" and not args.data:
+        args.parser.error("argument --problem: data trains on your own file: give it with --data PATH")
+    if args.data and problem != "data":
+        args.parser.error(f"argument --data: a data file is its own problem; leave out --problem {problem}")
+    config = settings.TrainingConfig(
+        device=resolve_devices(args)[0], epochs=args.epochs, lr=args.lr, seed=args.seed, problem=problem,
         optimizer=args.optimizer, samples=args.samples, width=args.width, depth=args.depth,
-        batch_size=args.batch_size, noise=args.noise,
+        batch_size=args.batch_size, noise=args.noise, data=args.data or "",
     )
+    if args.data:
+        from gpudemo.core.datafile import DataFileError, read_data
+
+        try:
+            read_data(args.data)  # read once here, with the reason on a bad file; the run finds it kept
+        except DataFileError as error:
+            args.parser.error(f"argument --data: {error}")
+    return config
 
 
-def resolve_inputs(args: argparse.Namespace, problem: str, groups: list[list[float]] | None,
+def resolve_inputs(args: argparse.Namespace, config: settings.TrainingConfig, groups: list[list[float]] | None,
                    option: str = "--predict") -> list:
     """What --predict asks for: values for a regression (4 when not given), points x1,x2 for a 2-D
     classification (none when not given); digits take no --predict (the window picks test images)."""
-    from gpudemo.core.problems import PROBLEMS
+    from gpudemo.core.problems import problem_for
 
-    kind = PROBLEMS[problem]
+    kind, problem = problem_for(config), config.problem
     values = [value for group in groups for value in group] if groups is not None else None
     if not kind.classes:
         return [4.0] if values is None else values
@@ -344,14 +363,15 @@ def _summary(result, predictions: list[dict]) -> str:
     if set(params) == {"weight", "bias"}:
         lines.append(f"learned     y = {params['weight']:.6g} * x + {params['bias']:.6g}")
     elif "parameters" in params:
-        lines.append(f"learned     an MLP of {params['parameters']:,.0f} parameters")
+        kind = "a linear model" if result.config.depth == 0 else "an MLP"
+        lines.append(f"learned     {kind} of {params['parameters']:,.0f} parameters")
     lines.extend(_prediction_lines(predictions))
     return "\n".join(lines)
 
 
 def run_train(args: argparse.Namespace) -> int:
     config = resolve_config(args)
-    inputs = resolve_inputs(args, config.problem, args.predict)
+    inputs = resolve_inputs(args, config, args.predict)
     csv_file = None
     if args.loss_csv:
         try:
@@ -418,7 +438,7 @@ def run_predict(args: argparse.Namespace) -> int:
         print(f"gpudemo: {error}", file=sys.stderr)
         return EXIT_FAILED
     config = checkpoint.config
-    predictions = predictions_json(checkpoint.model, resolve_inputs(args, config.problem, args.values, "X"))
+    predictions = predictions_json(checkpoint.model, resolve_inputs(args, config, args.values, "X"))
     if args.json:
         print(json.dumps({"model": str(args.model), "problem": config.problem, "epochs": checkpoint.epochs,
                           "predictions": predictions}, indent=2))
@@ -432,7 +452,7 @@ def run_code(args: argparse.Namespace) -> int:
     from gpudemo.core.script import generate_script
 
     config = resolve_config(args)
-    values = resolve_inputs(args, config.problem, args.predict)
+    values = resolve_inputs(args, config, args.predict)
     script = generate_script(config, values, filename=os.path.basename(args.output or "gpudemo_run.py"))
     if args.output is None:
         sys.stdout.write(script.text)

@@ -11,12 +11,19 @@ from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.prediction import predict
 from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
-from gpudemo.core.training import COMPLETED, STOPPED, TO_DEVICE, TrainingError, run_training, train
+from gpudemo.core.training import (
+    COMPLETED,
+    STOPPED,
+    TO_DEVICE,
+    TrainingError,
+    run_training,
+    train,
+)
 from tests.tutorial import drain, tutorial_run
 
 
 def test_the_registries_offer_what_the_settings_name():
-    assert tuple(PROBLEMS) == settings.PROBLEM_KEYS
+    assert (*PROBLEMS, "data") == settings.PROBLEM_KEYS  # "data": a person's file, made by problem_for
     assert tuple(OPTIMIZERS) == settings.OPTIMIZER_KEYS
     assert TrainingConfig().problem == "tutorial" and TrainingConfig().optimizer == "sgd"
 

@@ -12,7 +12,14 @@ from gpudemo.core.landscape import PathHistory
 from gpudemo.core.runs import PAUSED, PREPARING, RUNNING, Session
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.smoothing import SmoothedHistory, ema
-from gpudemo.core.training import COMPLETED, DIVERGED, FAILED, STOPPED, run_training, train
+from gpudemo.core.training import (
+    COMPLETED,
+    DIVERGED,
+    FAILED,
+    STOPPED,
+    run_training,
+    train,
+)
 
 
 def tensorboard_smoothing(values, weight):

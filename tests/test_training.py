@@ -7,6 +7,7 @@ import torch
 
 from gpudemo.core import training
 from gpudemo.core.prediction import predict
+from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.training import (
     COMPLETED,
@@ -139,7 +140,7 @@ def test_a_failing_device_raises_training_error(monkeypatch):
     def broken(config, generator):
         raise RuntimeError("CUDA error: an illegal memory access was encountered")
 
-    monkeypatch.setattr(training.PROBLEMS["tutorial"], "make_data", broken)
+    monkeypatch.setattr(PROBLEMS["tutorial"], "make_data", broken)
     with pytest.raises(TrainingError, match="could not prepare cpu: CUDA error: an illegal memory access"):
         train(TrainingConfig(epochs=2))
 
@@ -217,7 +218,7 @@ def test_moving_the_data_is_timed_apart(monkeypatch):
 @pytest.mark.parametrize("problem", ["tutorial", "line", "sine"])
 def test_the_data_is_made_on_the_cpu_from_the_seed_and_moved(problem):
     config = TrainingConfig(problem=problem, samples=1000, seed=7)
-    x, y = training.PROBLEMS[problem].make_data(config, torch.Generator().manual_seed(7))
+    x, y = PROBLEMS[problem].make_data(config, torch.Generator().manual_seed(7))
     assert x.device.type == y.device.type == "cpu"  # every device gets these very numbers
     with training.prepared(config) as run:
         assert torch.equal(run.x_train.cpu(), x) and torch.equal(run.y_train.cpu(), y)

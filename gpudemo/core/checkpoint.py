@@ -19,9 +19,10 @@ from pathlib import Path
 import torch
 from torch import nn
 
+from gpudemo.core.datafile import DataFileError
 from gpudemo.core.files import write_atomically
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, PersonError, message
-from gpudemo.core.problems import PROBLEMS
+from gpudemo.core.problems import problem_for
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
 
 FORMAT = "gpudemo-checkpoint"
@@ -99,8 +100,13 @@ def load(path: str | os.PathLike) -> Checkpoint:
     except TypeError as error:
         raise _refuse(QT_TRANSLATE_NOOP(
             "core", "{path} has settings of the wrong kind: {reason}"), target, reason=str(error)) from None
+    try:
+        problem = problem_for(config)  # a model of your own data: its file says its inputs and classes
+    except DataFileError as error:
+        raise _refuse(QT_TRANSLATE_NOOP("core", "{path} was trained on a data file that cannot be read now:"
+                                                " {reason}"), target, reason=error.message) from None
     torch.manual_seed(config.seed)
-    model = PROBLEMS[config.problem].make_model(config)
+    model = problem.make_model(config)
     try:
         model.load_state_dict(weights, strict=True)
     except (RuntimeError, TypeError, AttributeError) as error:

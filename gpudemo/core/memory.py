@@ -20,7 +20,7 @@ from gpudemo.core.devices import cpu_memory
 from gpudemo.core.errors import TrainingError
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, message
 from gpudemo.core.optimizers import OPTIMIZERS
-from gpudemo.core.problems import PROBLEMS
+from gpudemo.core.problems import problem_for
 from gpudemo.core.settings import TrainingConfig
 
 FLOAT = 4  # bytes: everything trains in float32
@@ -42,12 +42,12 @@ class MemoryNeed:
 
 def batch_size(config: TrainingConfig) -> int:
     """Samples per step: the whole data set for a full batch (0, or a batch at least as large)."""
-    samples = PROBLEMS[config.problem].samples(config)
+    samples = problem_for(config).samples(config)
     return samples if config.batch_size == 0 else min(config.batch_size, samples)
 
 
 def estimate(config: TrainingConfig) -> MemoryNeed:
-    problem = PROBLEMS[config.problem]
+    problem = problem_for(config)
     samples, batch = problem.samples(config), batch_size(config)
     parameters = problem.parameter_count(config) * FLOAT
     shuffled = batch < samples

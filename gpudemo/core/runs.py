@@ -21,7 +21,7 @@ from gpudemo.core import pace
 from gpudemo.core.history import LossHistory
 from gpudemo.core.landscape import Landscape, PathHistory
 from gpudemo.core.messages import Message
-from gpudemo.core.problems import PROBLEMS
+from gpudemo.core.problems import problem_for
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.smoothing import SmoothedHistory
 from gpudemo.core.training import (
@@ -57,11 +57,11 @@ class Run:
         self.config = config
         self.history = LossHistory(0 if loaded else config.epochs)
         # A classification's training accuracy of each epoch, filled by the loop like the losses
-        classifies = bool(PROBLEMS[config.problem].classes)
+        classifies = bool(problem_for(config).classes)
         self.accuracy = LossHistory(config.epochs) if classifies and not loaded else None
         self.test_accuracy: float | None = None  # the newest accuracy on the held-out images (digits)
         # (w, b) at the start and after every epoch, for a model of two parameters; filled by the loop
-        has_path = PROBLEMS[config.problem].has_plane(config) and not loaded
+        has_path = problem_for(config).has_plane(config) and not loaded
         self.path = PathHistory(config.epochs) if has_path else None
         self.landscape: Landscape | None = None  # the newest loss landscape around the path
         self.status = LOADED if loaded else PREPARING

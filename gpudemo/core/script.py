@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from gpudemo.core.memory import batch_size
 from gpudemo.core.messages import QT_TRANSLATE_NOOP
 from gpudemo.core.optimizers import OPTIMIZERS
-from gpudemo.core.problems import PROBLEMS
+from gpudemo.core.problems import problem_for
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING
 
@@ -148,7 +148,7 @@ def generate_script(
     """The script for `config`, predicting for `values` (x values, or points x1,x2 for a 2-D classification);
     its comments through `translate` (English by default)."""
     say = _comments(translate)
-    problem = PROBLEMS[config.problem]
+    problem = problem_for(config)
     batch, samples = batch_size(config), problem.samples(config)
     minibatch = batch < samples
     generator = []

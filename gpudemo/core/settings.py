@@ -39,7 +39,7 @@ DEFAULT_NOISE = 0.1
 
 # The keys a person may choose. The registries (core/problems, core/optimizers) are keyed the
 # same (a test checks it); they are named here too so that `gpudemo --help` needs no torch.
-PROBLEM_KEYS = ("tutorial", "line", "sine", "circles", "xor", "spiral", "digits")
+PROBLEM_KEYS = ("tutorial", "line", "sine", "circles", "xor", "spiral", "digits", "data")  # data: a person's file
 OPTIMIZER_KEYS = ("sgd", "momentum", "adam")
 SWEEP_KINDS = ("step", "matmul")  # core/sweep.py
 DTYPE_KEYS = ("float32", "tf32", "bfloat16")  # float32 with TF32 off; tf32: float32 data, TF32 matmuls
@@ -62,6 +62,7 @@ NAMES = {
     "seed": QT_TRANSLATE_NOOP("core", "seed"),
     "noise": QT_TRANSLATE_NOOP("core", "noise"),
     "point": QT_TRANSLATE_NOOP("core", "point"),
+    "data": QT_TRANSLATE_NOOP("core", "data file"),
     "value": QT_TRANSLATE_NOOP("core", "value"),
 }
 
@@ -279,6 +280,20 @@ def parse_points(text: str) -> list[tuple[float, float]]:
     return list(zip(numbers[0::2], numbers[1::2]))
 
 
+PATH_MAX = 4096
+
+
+def parse_data_path(value: object, problem: str = "data") -> str:
+    """The data file of the problem "data" (read, and checked, when a run needs it); "" for the others."""
+    if not isinstance(value, str) or len(value) > PATH_MAX or "\0" in value:
+        raise _refuse("data", QT_TRANSLATE_NOOP("core", "{setting} must be a file's path, not {value}"),
+                      value=quoted(value))
+    if problem == "data" and not value.strip():
+        raise _refuse("data", QT_TRANSLATE_NOOP("core", "choose a {setting} (CSV: x,y or x1,x2,label) to train on"
+                                                        " your own data"))
+    return value if problem == "data" else ""
+
+
 def parse_test_images(text: str, count: int) -> list[int]:
     """Test image numbers, 1 to `count`, separated by commas or spaces: their 0-based indices."""
     values = parse_values(text)
@@ -310,6 +325,7 @@ class TrainingConfig:
     depth: int = DEFAULT_DEPTH
     batch_size: int = DEFAULT_BATCH
     noise: float = DEFAULT_NOISE
+    data: str = ""  # the problem "data": the CSV file it reads (core/datafile.py)
 
     def __post_init__(self) -> None:
         for name, parse in (("epochs", parse_epochs), ("lr", parse_learning_rate), ("seed", parse_seed),
@@ -317,3 +333,4 @@ class TrainingConfig:
                             ("samples", parse_samples), ("width", parse_width), ("depth", parse_depth),
                             ("batch_size", parse_batch_size), ("noise", parse_noise)):
             object.__setattr__(self, name, parse(getattr(self, name)))
+        object.__setattr__(self, "data", parse_data_path(self.data, self.problem))

@@ -38,7 +38,7 @@ from gpudemo.core.devices import release_cache, synchronize
 from gpudemo.core.load import contended
 from gpudemo.core.memory import estimate, free_bytes
 from gpudemo.core.optimizers import OPTIMIZERS
-from gpudemo.core.problems import PROBLEMS
+from gpudemo.core.problems import problem_for
 from gpudemo.core.settings import SWEEP_KINDS, TrainingConfig
 
 STEP, MATMUL = SWEEP_KINDS
@@ -156,7 +156,7 @@ def sized(config: TrainingConfig, size: int) -> TrainingConfig:
 
 def _samples(config: TrainingConfig, size: int) -> tuple[torch.Tensor, torch.Tensor]:
     """`size` samples of the problem, on the CPU: its own data, or (digits) its images repeated."""
-    problem = PROBLEMS[config.problem]
+    problem = problem_for(config)
     x, y = problem.make_data(config, torch.Generator().manual_seed(config.seed))
     if len(y) != size:
         repeat = torch.arange(size) % len(y)
@@ -165,7 +165,7 @@ def _samples(config: TrainingConfig, size: int) -> tuple[torch.Tensor, torch.Ten
 
 
 def _training_step(config: TrainingConfig, device: torch.device, dtype: torch.dtype) -> Callable[[], object]:
-    problem = PROBLEMS[config.problem]
+    problem = problem_for(config)
     torch.manual_seed(config.seed)
     model = problem.make_model(config).to(device, dtype)
     x, y = _samples(config, config.samples)
@@ -194,7 +194,7 @@ def _bytes_needed(kind: str, size: int, dtype: torch.dtype, config: TrainingConf
     if kind == MATMUL:
         return 3 * size * size * dtype.itemsize
     need = estimate(config)
-    return need.total * max(1, size // PROBLEMS[config.problem].samples(config))  # digits: its images repeated
+    return need.total * max(1, size // problem_for(config).samples(config))  # digits: its images repeated
 
 
 def _never() -> bool:

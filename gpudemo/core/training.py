@@ -36,7 +36,7 @@ from gpudemo.core.landscape import (
 from gpudemo.core.memory import batch_size, check_fits
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, epochs_phrase, message
 from gpudemo.core.optimizers import OPTIMIZERS
-from gpudemo.core.problems import PROBLEMS
+from gpudemo.core.problems import problem_for
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.steps import direct_call, step_function, zero_grad_function
 
@@ -137,7 +137,7 @@ class TrainingResult:
 
     @property
     def parameters(self) -> dict[str, float]:
-        return PROBLEMS[self.config.problem].describe(self.model)
+        return problem_for(self.config).describe(self.model)
 
 
 def _never() -> bool:
@@ -156,7 +156,7 @@ class _Run:
     """One run's model, data and step on its device; `release()` lets go of all of it."""
 
     def __init__(self, config: TrainingConfig, should_stop: Callable[[], bool]):
-        problem = PROBLEMS[config.problem]
+        problem = problem_for(config)
         self.device = torch.device(config.device)
         torch.manual_seed(config.seed)
         model = problem.make_model(config)
@@ -381,7 +381,7 @@ def run_training(
         history = LossHistory(config.epochs)
     elif history.count or history.capacity < config.epochs:
         raise ValueError(f"pass an empty history with room for {config.epochs} epochs")
-    if not PROBLEMS[config.problem].classes:
+    if not problem_for(config).classes:
         accuracy = None
     elif accuracy is None:
         accuracy = LossHistory(config.epochs)

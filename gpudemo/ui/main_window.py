@@ -153,6 +153,7 @@ class MainWindow(QMainWindow):
                              (actions.export_losses, self.files.export_losses),
                              (actions.export_plot, self.files.export_shown_plot),
                              (actions.save_model, self.files.save_model), (actions.load_model, self.files.load_model),
+                             (actions.open_data, self.files.open_data),
                              (actions.quit, self.close), (actions.help, partial(show_help, self)),
                              (actions.about, partial(show_about, self))):
             action.triggered.connect(slot)
@@ -254,4 +255,5 @@ class MainWindow(QMainWindow):
         self.memory.halt()
         self.job.shutdown()
         self.measurements.shutdown()
+        self.files.shutdown()
         super().closeEvent(event)

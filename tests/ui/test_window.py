@@ -6,7 +6,15 @@ import numpy as np
 import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QItemSelectionModel, QThread, QTimer
-from PySide6.QtWidgets import QAbstractItemView, QApplication, QLabel, QLineEdit, QProgressBar, QPushButton, QSpinBox
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+)
 
 from gpudemo.core.devices import DeviceInfo, DeviceList
 from gpudemo.ui import MainWindow

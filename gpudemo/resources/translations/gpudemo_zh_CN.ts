@@ -92,6 +92,14 @@
         <translation>载入之前保存的检查点：其模型可再次预测，其设置填入表单</translation>
     </message>
     <message>
+        <source>Open &amp;data…</source>
+        <translation>打开数据(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Train on your own points: a CSV file of x,y rows (a regression) or x1,x2,label rows (a classification)</source>
+        <translation>用你自己的数据点训练：每行 x,y 的 CSV 文件（回归）或每行 x1,x2,label 的 CSV 文件（分类）</translation>
+    </message>
+    <message>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
@@ -511,6 +519,34 @@
     <message>
         <source>Loaded {path} as run #{number}: {problem}, {epochs} epochs; Predict uses it.</source>
         <translation>已载入 {path}，作为第 {number} 次训练：{problem}，{epochs} 轮；预测将使用它。</translation>
+    </message>
+    <message>
+        <source>Open data</source>
+        <translation>打开数据</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv *.txt);;All files (*)</source>
+        <translation>CSV 文件 (*.csv *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Reading {path}…</source>
+        <translation>正在读取 {path}…</translation>
+    </message>
+    <message>
+        <source>Data not loaded: {reason}.</source>
+        <translation>数据未载入：{reason}。</translation>
+    </message>
+    <message>
+        <source>{classes} classes of 2-D points</source>
+        <translation>{classes} 类二维点</translation>
+    </message>
+    <message>
+        <source>a regression of y on x</source>
+        <translation>y 对 x 的回归</translation>
+    </message>
+    <message>
+        <source>Loaded {path}: {rows} rows, {kind}. Start trains on it.</source>
+        <translation>已载入 {path}：{rows} 行，{kind}。点击开始即可在其上训练。</translation>
     </message>
 </context>
 <context>
@@ -1373,6 +1409,10 @@
         <translation>随机种子</translation>
     </message>
     <message>
+        <source>Your data: {name}</source>
+        <translation>你的数据：{name}</translation>
+    </message>
+    <message>
         <source>Not started: {reason}.</source>
         <translation>未开始：{reason}。</translation>
     </message>
@@ -1465,6 +1505,10 @@
     <message>
         <source>{path} has settings of the wrong kind: {reason}</source>
         <translation>{path} 中的设置类型不对：{reason}</translation>
+    </message>
+    <message>
+        <source>{path} was trained on a data file that cannot be read now: {reason}</source>
+        <translation>{path} 训练所用的数据文件现在无法读取：{reason}</translation>
     </message>
     <message>
         <source>{path}&apos;s weights do not fit the {problem} model its settings describe: {reason}</source>
@@ -1571,6 +1615,10 @@
         <translation>点</translation>
     </message>
     <message>
+        <source>data file</source>
+        <translation>数据文件</translation>
+    </message>
+    <message>
         <source>value</source>
         <translation>数值</translation>
     </message>
@@ -1619,6 +1667,14 @@
         <translation>一次最多分类 {high} 个点，而不是 {count} 个</translation>
     </message>
     <message>
+        <source>{setting} must be a file&apos;s path, not {value}</source>
+        <translation>{setting}必须是文件路径，而不是 {value}</translation>
+    </message>
+    <message>
+        <source>choose a {setting} (CSV: x,y or x1,x2,label) to train on your own data</source>
+        <translation>请选择一个{setting}（CSV：x,y 或 x1,x2,label）来用你自己的数据训练</translation>
+    </message>
+    <message>
         <source>a test image is a whole number from 1 to {high}, not {value}</source>
         <translation>测试图像编号必须是 1 到 {high} 之间的整数，而不是 {value}</translation>
     </message>
@@ -1641,6 +1697,66 @@
     <message>
         <source>unexpected error: {reason}</source>
         <translation>意外错误：{reason}</translation>
+    </message>
+    <message>
+        <source>line {line} has {count} values, not {columns} like the first row</source>
+        <translation>第 {line} 行有 {count} 个值，而不是像第一行那样的 {columns} 个</translation>
+    </message>
+    <message>
+        <source>line {line}: {value} is too large to train on (float32 holds up to 3.4e38)</source>
+        <translation>第 {line} 行：{value} 太大，无法训练（float32 最大约为 3.4e38）</translation>
+    </message>
+    <message>
+        <source>line {line}: {value} is not a finite number (values are separated by commas)</source>
+        <translation>第 {line} 行：{value} 不是有限的数（各值之间用逗号分隔）</translation>
+    </message>
+    <message>
+        <source>the file could not be read as numbers</source>
+        <translation>无法把文件读成数字</translation>
+    </message>
+    <message>
+        <source>{path} is not a file</source>
+        <translation>{path} 不是文件</translation>
+    </message>
+    <message>
+        <source>{path} is {size} MiB: more than gpudemo reads ({limit} MiB); not loaded</source>
+        <translation>{path} 有 {size} MiB：超过 gpudemo 能读取的大小（{limit} MiB）；未载入</translation>
+    </message>
+    <message>
+        <source>{path} is a binary file, not CSV text</source>
+        <translation>{path} 是二进制文件，不是 CSV 文本</translation>
+    </message>
+    <message>
+        <source>{path} is not UTF-8 text (byte {offset}); save it as CSV in UTF-8</source>
+        <translation>{path} 不是 UTF-8 文本（第 {offset} 字节）；请另存为 UTF-8 编码的 CSV</translation>
+    </message>
+    <message>
+        <source>{path} is empty: write one row per sample, x,y or x1,x2,label</source>
+        <translation>{path} 是空的：每个样本写一行，x,y 或 x1,x2,label</translation>
+    </message>
+    <message>
+        <source>{path} has more than {limit} rows; gpudemo trains on at most {limit}</source>
+        <translation>{path} 超过 {limit} 行；gpudemo 最多在 {limit} 行上训练</translation>
+    </message>
+    <message>
+        <source>{path} has no rows of numbers: write one row per sample, x,y or x1,x2,label</source>
+        <translation>{path} 没有数字行：每个样本写一行，x,y 或 x1,x2,label</translation>
+    </message>
+    <message>
+        <source>{path} has {columns} values a row: write x,y (a regression) or x1,x2,label (a classification)</source>
+        <translation>{path} 每行有 {columns} 个值：请写 x,y（回归）或 x1,x2,label（分类）</translation>
+    </message>
+    <message>
+        <source>{path} has fewer than {low} rows: gpudemo trains on {low} to {high}</source>
+        <translation>{path} 少于 {low} 行：gpudemo 在 {low} 到 {high} 行上训练</translation>
+    </message>
+    <message>
+        <source>line {line}: the label {value} is not a whole number from 0 to {high}</source>
+        <translation>第 {line} 行：标签 {value} 不是 0 到 {high} 之间的整数</translation>
+    </message>
+    <message>
+        <source>{path} has one class only: a classification needs at least two labels</source>
+        <translation>{path} 只有一个类别：分类至少需要两个标签</translation>
     </message>
 </context>
 <context>

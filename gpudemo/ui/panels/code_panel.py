@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from gpudemo.core import settings
 from gpudemo.core.files import write_atomically
-from gpudemo.core.problems import PROBLEMS
+from gpudemo.core.problems import problem_for
 from gpudemo.core.script import PREDICTING, Script, generate_script
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
 from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING
@@ -117,7 +117,7 @@ class CodePanel(QDockWidget):
     def show_settings(self, config: TrainingConfig, values_text: str) -> None:
         """The script for `config`, predicting for the values typed (4 while they are not valid), or
         classifying the points typed (none while they are not); a digits script recognises test images."""
-        problem = PROBLEMS[config.problem]
+        problem = problem_for(config)
         try:
             if not problem.classes:
                 values = settings.parse_values(values_text)

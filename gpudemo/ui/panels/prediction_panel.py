@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from gpudemo.core import settings
 from gpudemo.core.prediction import classify, predict
-from gpudemo.core.problems import PROBLEMS
+from gpudemo.core.problems import problem_for
 from gpudemo.core.problems.digits import TEST_IMAGES
 from gpudemo.core.runs import Run
 from gpudemo.core.settings import InvalidSetting
@@ -38,7 +38,7 @@ EXAMPLES = {VALUES: "4", POINTS: "0.5,0.5; -1,1", IMAGES: "1"}
 def kind_of(run: Run | None) -> str:
     if run is None:
         return VALUES
-    problem = PROBLEMS[run.config.problem]
+    problem = problem_for(run.config)
     if not problem.classes:
         return VALUES
     return POINTS if problem.area is not None else IMAGES
@@ -134,7 +134,7 @@ class PredictionPanel(QGroupBox):
             rows = [(f"{x1:g}, {x2:g}", str(int(p.argmax())), f"{float(p.max()):.1%}")
                     for (x1, x2), p in zip(inputs, probabilities)]
         else:
-            x_test, y_test = PROBLEMS[run.config.problem].make_test_data(run.config)
+            x_test, y_test = problem_for(run.config).make_test_data(run.config)
             probabilities = classify(run.model, x_test[inputs])
             rows = [(f"{index + 1}", f"{int(p.argmax())} ({int(y_test[index])})", f"{float(p.max()):.1%}")
                     for index, p in zip(inputs, probabilities)]

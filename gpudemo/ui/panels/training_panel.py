@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
@@ -26,8 +27,9 @@ from PySide6.QtWidgets import (
 )
 
 from gpudemo.core import settings
+from gpudemo.core.datafile import DataFileError
 from gpudemo.core.memory import RunTooLarge, check_fits
-from gpudemo.core.problems import PROBLEMS
+from gpudemo.core.problems import uses as problem_uses
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.base.style import set_style_flag
@@ -184,6 +186,7 @@ class TrainingPanel(QGroupBox):
             field.returnPressed.connect(self.startRequested)
         self.problemCombo.currentIndexChanged.connect(self._apply_problem)
         self._running = False
+        self._data_path = ""  # the file of the problem "data", once one is read (File > Open data)
         self._apply_problem()
 
     def problem(self) -> str:
@@ -203,7 +206,20 @@ class TrainingPanel(QGroupBox):
             depth=self.depthSpin.value(),
             batch_size=self.batchSpin.value(),
             noise=self.noiseSpin.value(),
+            data=self._data_path if self.problem() == "data" else "",
         )
+
+    def set_data(self, path: str, name: str) -> None:
+        """A person's data file, read and good: it becomes the problem "data", chosen."""
+        self._data_path = path
+        index = self.problemCombo.findData("data")
+        if index < 0:
+            self.problemCombo.addItem("", "data")
+            index = self.problemCombo.count() - 1
+        self.problemCombo.setItemText(index, self.tr("Your data: {name}").format(name=name))
+        self.problemCombo.setItemData(index, path, Qt.ItemDataRole.ToolTipRole)
+        self.problemCombo.setCurrentIndex(index)
+        self.changed.emit()
 
     @Slot()
     def check(self) -> bool:
@@ -229,7 +245,7 @@ class TrainingPanel(QGroupBox):
         for each in devices or [device]:
             try:
                 check_fits(dataclasses.replace(config, device=each))
-            except RunTooLarge as refused:
+            except (RunTooLarge, DataFileError) as refused:  # too large; or the data file changed or went
                 self.show_error(self.tr("Not started: {reason}.").format(reason=say(refused)))
                 return None
         return config
@@ -253,8 +269,11 @@ class TrainingPanel(QGroupBox):
 
     def set_values(self, values: dict) -> None:
         """Fill the fields named in `values` (TrainingConfig's field names, valid values); leave the others."""
+        if values.get("problem") == "data" and values.get("data"):
+            self._data_path = values["data"]  # a loaded model's data file (read when a run needs it)
+            self.set_data(values["data"], Path(values["data"]).name)
         for key, combo in (("problem", self.problemCombo), ("optimizer", self.optimizerCombo)):
-            if key in values:
+            if key in values and combo.findData(values[key]) >= 0:
                 combo.setCurrentIndex(combo.findData(values[key]))
         for key, spin in (("samples", self.samplesSpin), ("width", self.widthSpin), ("depth", self.depthSpin),
                           ("batch_size", self.batchSpin), ("epochs", self.epochsSpin)):
@@ -270,7 +289,7 @@ class TrainingPanel(QGroupBox):
     @Slot()
     def _apply_problem(self) -> None:
         """Enable the settings the chosen problem uses; keep the others, greyed."""
-        uses = PROBLEMS[self.problem()].uses
+        uses = problem_uses(self.problem())
         for name, widget in (("samples", self.samplesSpin), ("noise", self.noiseSpin), ("width", self.widthSpin),
                              ("depth", self.depthSpin)):
             widget.setEnabled(name in uses and not self._running)

@@ -66,6 +66,8 @@ class Actions(QObject):
             "The chosen run's model and the settings it was trained with, in a checkpoint file"))
         self.load_model = new(self.tr("&Load model…"), "Ctrl+O", self.tr(
             "A checkpoint saved before: its model predicts again, and its settings fill the form"))
+        self.open_data = new(self.tr("Open &data…"), "Ctrl+D", self.tr(
+            "Train on your own points: a CSV file of x,y rows (a regression) or x1,x2,label rows (a classification)"))
         self.quit = new(self.tr("&Quit"), "Ctrl+Q", self.tr("Stop what is going and close gpudemo"))
         # View
         self.log_scale = new(self.tr("&Log scale"), "Ctrl+L", self.tr("The loss on a log axis"), checkable=True)

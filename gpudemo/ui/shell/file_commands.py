@@ -6,25 +6,34 @@ what it did, or why it could not, goes to the status line, never a traceback.
 
 from __future__ import annotations
 
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pyqtgraph as pg
 import pyqtgraph.exporters as exporters
-from PySide6.QtCore import QObject, QRect, Slot
+from PySide6.QtCore import QObject, QRect, QTimer, Slot
 from PySide6.QtGui import QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QFileDialog, QMainWindow
 
 from gpudemo.core import checkpoint
+from gpudemo.core.datafile import DataFileError, DataSet, read_data
 from gpudemo.core.export import write_losses_csv
 from gpudemo.core.files import replaced_when_done
 from gpudemo.ui.base.i18n import name_text, say
 
 
 class FileCommands(QObject):
+    POLL_MS = 50  # how often a file being read is checked for the end
+
     def __init__(self, window: QMainWindow):
         super().__init__(window)
         self.window = window
+        # One reader thread, owned here: closing waits for it (shutdown).
+        self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gpudemo-data")
+        self._reading: tuple[str, Future] | None = None
+        self._poll = QTimer(self, interval=self.POLL_MS)
+        self._poll.timeout.connect(self._check_reading)
 
     # --- losses -------------------------------------------------------------------------
 
@@ -125,6 +134,57 @@ class FileCommands(QObject):
         return self._say(self.tr("Loaded {path} as run #{number}: {problem}, {epochs} epochs; Predict uses it.").format(
             path=Path(path).name, number=run.number, problem=name_text(config.problem),
             epochs=f"{loaded.epochs:,}"))
+
+    @Slot()
+    def open_data(self, path: str | None = None) -> bool:
+        """Read a person's CSV on a thread of its own (10,000,000 rows take seconds); when it is read,
+        it becomes the problem "data" in the form. A bad file is refused with its reason, and nothing
+        of it is kept."""
+        window = self.window
+        if window.is_busy() or self._reading is not None:
+            return False
+        if not path:
+            path, _ = QFileDialog.getOpenFileName(window, self.tr("Open data"), "",
+                                                  self.tr("CSV files (*.csv *.txt);;All files (*)"))
+        if not path:
+            return False
+        self._say(self.tr("Reading {path}…").format(path=Path(path).name))
+        self._reading = (path, self._reader.submit(read_data, path))
+        self._poll.start()
+        return True
+
+    def is_reading(self) -> bool:
+        return self._reading is not None
+
+    def shutdown(self) -> None:
+        """Closing: wait for a file being read (it cannot be interrupted; it takes seconds at most)."""
+        self._poll.stop()
+        self._reader.shutdown(wait=True)
+        self._reading = None
+
+    @Slot()
+    def _check_reading(self) -> None:
+        if self._reading is None or not self._reading[1].done():
+            return
+        self._poll.stop()
+        path, future = self._reading
+        self._reading = None
+        self._data_read(path, future)
+
+    def _data_read(self, path: str, future: Future) -> None:
+        try:
+            data: DataSet = future.result()
+        except DataFileError as error:
+            self._say(self.tr("Data not loaded: {reason}.").format(reason=say(error)), error=True)
+            return
+        except Exception as error:  # a reader's failure must not pass silently, nor end the window
+            self._say(self.tr("Data not loaded: {reason}.").format(reason=str(error)), error=True)
+            return
+        self.window.trainingPanel.set_data(data.path, Path(data.path).name)
+        kind = (self.tr("{classes} classes of 2-D points").format(classes=data.classes) if data.classes else
+                self.tr("a regression of y on x"))
+        self._say(self.tr("Loaded {path}: {rows} rows, {kind}. Start trains on it.").format(
+            path=Path(data.path).name, rows=f"{data.rows:,}", kind=kind))
 
     # --- inside -----------------------------------------------------------------------------
 

@@ -36,6 +36,7 @@ def build_menus(window: QMainWindow) -> None:
     file.addSeparator()
     file.addAction(actions.save_model)
     file.addAction(actions.load_model)
+    file.addAction(actions.open_data)
     file.addSeparator()
     file.addAction(actions.quit)
 

@@ -45,6 +45,8 @@ class Preferences:
                   "depth": panel.depthSpin.value(), "batch_size": panel.batchSpin.value(),
                   "optimizer": panel.optimizerCombo.currentData(), "epochs": panel.epochsSpin.value(),
                   "lr": panel.lrInput.text(), "seed": panel.seedInput.text()}
+        if values["problem"] == "data":  # a file of this session: the next one starts from the tutorial
+            values["problem"] = "tutorial"
         for key, value in values.items():
             store.setValue(f"form/{key}", str(value))
         store.setValue("predict", window.predictInput.text())

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpudemo.core.prediction import classify, confusion
-from gpudemo.core.problems import PROBLEMS
+from gpudemo.core.problems import problem_for
 from gpudemo.core.runs import Run
 
 IMAGES_SHOWN = 20  # the first test images, two rows of ten
@@ -102,7 +102,7 @@ class DigitsView(QWidget):
         if run is None or model is None:
             self._clear(run)
             return
-        problem = PROBLEMS[run.config.problem]
+        problem = problem_for(run.config)
         x_test, y_test = problem.make_test_data(run.config)
         shown = x_test[:IMAGES_SHOWN]
         predicted = classify(model, shown).argmax(1).tolist()

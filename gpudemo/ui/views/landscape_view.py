@@ -15,7 +15,7 @@ from PySide6.QtCore import QRectF, Slot
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
 from gpudemo.core.landscape import BATCHED, Landscape
-from gpudemo.core.problems import PROBLEMS
+from gpudemo.core.problems import problem_for
 from gpudemo.core.runs import Run, Session
 from gpudemo.ui.base import theme
 from gpudemo.ui.views.loss_view import run_label
@@ -121,12 +121,12 @@ class LandscapeView(QWidget):
         if run is None:
             text = self.tr("Train the tutorial or the line to see its loss over every (weight, bias), and the path"
                            " the optimizer takes through it.")
-        elif not PROBLEMS[run.config.problem].has_plane(run.config):
+        elif not problem_for(run.config).has_plane(run.config):
             text = self.tr(
                 "No picture: this model has more than two parameters ({count}), and its loss is a surface over"
                 " {count} dimensions, which no picture of two axes can show. Train the tutorial or the line (two"
                 " parameters, weight and bias) to see the landscape and the optimizer's path through it.").format(
-                count=f"{PROBLEMS[run.config.problem].parameter_count(run.config):,}")
+                count=f"{problem_for(run.config).parameter_count(run.config):,}")
         else:
             text = self.tr("The loss of y = w·x + b at every (w, b) of the grid, darker where it is lower; the lines"
                            " join equal losses, the star is the least. Each run's path is its (w, b) after every"

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core.problems import PROBLEMS
+from gpudemo.core.problems import problem_for
 from gpudemo.core.runs import Run, Session
 from gpudemo.core.smoothing import WEIGHT_MAX
 from gpudemo.ui.base import format as fmt
@@ -185,7 +185,7 @@ class TrainingView(QWidget):
             self.boundary.clear()
             self._drawer = self.fit
             if run is not None:
-                problem = PROBLEMS[run.config.problem]
+                problem = problem_for(run.config)
                 if problem.area is not None:
                     self._drawer = self.boundary
                     self.boundary.show_run(run.number)

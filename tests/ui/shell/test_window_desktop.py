@@ -9,7 +9,15 @@ from PySide6.QtGui import QGuiApplication, QImage, QKeySequence
 from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QTextBrowser
 
 from gpudemo.core.prediction import predict
-from gpudemo.ui.shell.actions import IDLE, MEASURING, PAUSED, TRAINING, State, tooltip, update_actions
+from gpudemo.ui.shell.actions import (
+    IDLE,
+    MEASURING,
+    PAUSED,
+    TRAINING,
+    State,
+    tooltip,
+    update_actions,
+)
 from gpudemo.ui.shell.menus import fit_to_screen
 from gpudemo.ui.shell.preferences import Preferences
 from tests.ui.windows import open_window, run_to_end

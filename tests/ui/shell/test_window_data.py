@@ -1,0 +1,46 @@
+"""File > Open data: a person's CSV becomes the problem "data", or is refused with its reason."""
+
+from tests.ui.windows import open_window, run_to_end
+
+
+def open_data(qtbot, window, path):
+    assert window.files.open_data(str(path))
+    qtbot.waitUntil(lambda: not window.files.is_reading(), timeout=10_000)
+
+
+def test_a_classification_file_trains_with_its_boundary(qtbot, tmp_path):
+    path = tmp_path / "mine.csv"
+    path.write_text("x1,x2,label\n" + "".join(f"{x / 10},{y / 10},{int(x + y > 0)}\n"
+                                               for x in range(-10, 11, 2) for y in range(-10, 11, 2)))
+    window = open_window(qtbot)
+    open_data(qtbot, window, path)
+    assert window.problemCombo.currentData() == "data" and "mine.csv" in window.problemCombo.currentText()
+    assert "Loaded mine.csv: 121 rows, 2 classes of 2-D points" in window.statusLabel.text()
+    assert not window.samplesSpin.isEnabled() and window.widthSpin.isEnabled()
+    assert f"open({str(path)!r}" in window.codePanel.text()
+    window.epochsSpin.setValue(30)
+    run_to_end(qtbot, window)
+    run = window.session.current
+    assert run.status == "completed" and run.config.data == str(path)
+    assert window.trainingView.fitStack.currentWidget() is window.boundaryPlot
+    assert window.runsTable.item(0, window.runsTable.COLUMNS.index("accuracy")).text().endswith("%")
+
+
+def test_a_bad_file_is_refused_and_the_form_keeps_its_problem(qtbot, tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_text("1,2\n3,oops\n5,6\n")
+    window = open_window(qtbot)
+    open_data(qtbot, window, path)
+    assert window.problemCombo.currentData() == "tutorial"
+    assert "Data not loaded: line 2: 'oops' is not a finite number" in window.statusLabel.text()
+
+
+def test_a_file_gone_before_start_is_named_not_raised(qtbot, tmp_path):
+    path = tmp_path / "line.csv"
+    path.write_text("x,y\n1,2\n2,4\n3,6\n")
+    window = open_window(qtbot)
+    open_data(qtbot, window, path)
+    path.unlink()
+    window.startButton.click()
+    assert window.session.current is None
+    assert "cannot read line.csv" in window.settingsError.text()
