@@ -77,3 +77,21 @@ def test_training_with_a_hook_still_matches_the_tutorial():
     finally:
         handle.remove()
     assert abs(result.final_loss - tutorial_run(9)["losses"][-1]) <= 1e-6
+
+
+def test_an_mlps_layers_are_chained_directly_with_the_same_result():
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(2, 8), torch.nn.Tanh(), torch.nn.Linear(8, 3))
+    x = torch.randn(5, 2)
+    call = direct_call(model)
+    assert call is not model and call != model.forward
+    assert torch.equal(call(x), model(x))
+
+
+def test_a_hook_on_one_layer_of_an_mlp_is_honoured():
+    model = torch.nn.Sequential(torch.nn.Linear(2, 8), torch.nn.Tanh(), torch.nn.Linear(8, 3))
+    calls = []
+    model[2].register_forward_hook(lambda *args: calls.append(1))
+    call = direct_call(model)
+    call(torch.ones(1, 2))
+    assert call is model and calls == [1]

@@ -27,11 +27,26 @@ _MODULE_HOOKS = (
 
 
 def direct_call(module: nn.Module) -> Callable:
-    """`module.forward` when calling the module would only look for hooks, else the module."""
+    """`module.forward` when calling the module would only look for hooks, else the module.
+
+    An nn.Sequential (the MLPs) calls each layer, and each call looks for hooks again: with
+    none on any layer, its layers' `forward`s are chained directly, in the same order.
+    """
     hooked = any(getattr(module_hooks, name, None) for name in _GLOBAL_MODULE_HOOKS) or any(
-        getattr(module, name, None) for name in _MODULE_HOOKS
+        getattr(part, name, None) for part in module.modules() for name in _MODULE_HOOKS
     )
-    return module if hooked else module.forward
+    if hooked:
+        return module
+    if type(module) is nn.Sequential and all(not isinstance(layer, nn.Sequential) for layer in module):
+        forwards = tuple(layer.forward for layer in module)
+
+        def chained(x: torch.Tensor) -> torch.Tensor:
+            for forward in forwards:
+                x = forward(x)
+            return x
+
+        return chained
+    return module.forward
 
 
 def step_function(optimizer: torch.optim.Optimizer) -> Callable[[], object]:
