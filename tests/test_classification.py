@@ -213,3 +213,22 @@ def test_the_cli_reports_the_digits_test_accuracy():
 def test_the_cli_refuses_bad_classification_input_with_status_2(args, says):
     out = gpudemo("train", "--device", "cpu", "--epochs", "1", *args)
     assert out.returncode == 2 and says in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_saved_classifier_classifies_again(tmp_path):
+    path = tmp_path / "circles.pt"
+    out = gpudemo("train", "--device", "cpu", "--problem", "circles", "--width", "8", "--epochs", "30",
+                  "--save", str(path), "--predict", "0,0", "--json")
+    trained = json.loads(out.stdout)["predictions"][0]
+    again = json.loads(gpudemo("predict", "--model", str(path), "0,0", "--json").stdout)["predictions"][0]
+    assert again == trained
+    out = gpudemo("predict", "--model", str(path), "1", "2", "3")
+    assert out.returncode == 2 and "argument X: each point needs two numbers" in out.stderr
+
+
+def test_profile_and_compare_run_the_classes():
+    for problem in ("circles", "digits"):
+        out = gpudemo("profile", "--device", "cpu", "--problem", problem, "--steps", "3", "--json")
+        assert out.returncode == 0 and json.loads(out.stdout)["steps"] == 3
+        out = gpudemo("compare", "--problem", problem, "--epochs", "3", "--json")
+        assert out.returncode == 0 and json.loads(out.stdout)[0]["final_loss"] > 0

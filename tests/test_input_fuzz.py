@@ -37,6 +37,11 @@ PARSERS = {
     "max size": (rules.parse_max_size, lambda v: isinstance(v, int) and 10 <= v <= rules.SAMPLES_MAX),
     "kind": (rules.parse_sweep_kind, lambda v: v in rules.SWEEP_KINDS),
     "dtype": (rules.parse_dtype, lambda v: v in rules.DTYPE_KEYS),
+    "noise": (rules.parse_noise,
+              lambda v: isinstance(v, float) and math.isfinite(v) and rules.NOISE_MIN <= v <= rules.NOISE_MAX),
+    "point": (rules.parse_points,
+              lambda v: isinstance(v, list) and 0 < len(v) <= rules.POINTS_MAX
+              and all(len(p) == 2 and all(math.isfinite(c) for c in p) for p in v)),
 }
 
 

@@ -265,6 +265,9 @@ POINTS_MAX = 10_000  # points a person may ask a prediction for at once
 
 def parse_points(text: str) -> list[tuple[float, float]]:
     """Points to classify: pairs x1,x2, the pairs separated by semicolons or spaces ("0.5,0.5; -1,1")."""
+    if not isinstance(text, str):
+        raise _refuse("point", QT_TRANSLATE_NOOP("core", "{setting} must be a number, not {value}"),
+                      value=quoted(text))
     tokens = [token for token in re.split(r"[,;\s()]+", text.strip()) if token]
     if not tokens:
         raise _refuse("point", QT_TRANSLATE_NOOP("core", "type at least one point x1,x2 to classify, for example"

@@ -257,8 +257,8 @@
         <translation>实际耗时（秒）</translation>
     </message>
     <message>
-        <source>loss (MSE)</source>
-        <translation>损失（MSE）</translation>
+        <source>loss (MSE; cross-entropy for classes)</source>
+        <translation>损失（MSE；分类为交叉熵）</translation>
     </message>
     <message>
         <source>device</source>

@@ -27,7 +27,7 @@ class CompareView(QWidget, Replayable):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.plot = new_plot("comparePlot", self.tr("wall-clock seconds"), self.tr("loss (MSE)"))
+        self.plot = new_plot("comparePlot", self.tr("wall-clock seconds"), self.tr("loss (MSE; cross-entropy for classes)"))
         self.plot.getPlotItem().setLogMode(y=True)
         self.plot.getPlotItem().getAxis("left").enableAutoSIPrefix(False)
         self.legend = self.plot.getPlotItem().addLegend(offset=(-10, 10), labelTextColor=theme.current().text,
