@@ -30,7 +30,7 @@ def _argument(parse: Callable[[str], object]) -> Callable[[str], object]:
     return convert
 
 
-VALUE_OPTIONS = ("--data", "--device", "--epochs", "--lr", "--seed", "--problem", "--samples", "--width", "--depth", "--noise",
+VALUE_OPTIONS = ("--data", "--workers", "--backend", "--device", "--epochs", "--lr", "--seed", "--problem", "--samples", "--width", "--depth", "--noise",
                  "--batch-size", "--optimizer", "--loss-csv", "--output", "-o", "--kind", "--dtype", "--max-size")
 
 
@@ -89,6 +89,16 @@ def build_parser() -> argparse.ArgumentParser:
     code.set_defaults(parser=code)
     add_training_arguments(code)
     code.add_argument("--output", "-o", metavar="PATH", help="write the script to this file instead")
+
+    parallel = commands.add_parser("parallel", help="one run on several worker processes with DistributedDataParallel")
+    parallel.set_defaults(parser=parallel)
+    add_training_arguments(parallel)
+    parallel.add_argument("--workers", type=_argument(settings.parse_workers), default=2, metavar="N",
+                          help="worker processes (default 2): CPU processes with gloo, one per GPU with nccl")
+    parallel.add_argument("--backend", type=_argument(settings.parse_backend), default="gloo",
+                          metavar="|".join(settings.BACKEND_KEYS),
+                          help="gloo: processes on the CPU (default); nccl: one process per CUDA GPU")
+    parallel.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
 
     compare = commands.add_parser("compare", help="the same run on each device in turn, timed fairly, against the CPU")
     compare.set_defaults(parser=compare, many_devices=True)
@@ -513,6 +523,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from gpudemo.measure_cli import run_sweep
 
             return run_sweep(args, resolve_devices(args), resolve_config(args))
+        if args.command == "parallel":
+            from gpudemo.measure_cli import run_parallel_command
+
+            return run_parallel_command(args, resolve_config(args))
         return run_window()
     except KeyboardInterrupt:
         print("gpudemo: interrupted", file=sys.stderr)

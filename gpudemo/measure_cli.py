@@ -1,5 +1,5 @@
-"""`gpudemo compare`, `gpudemo sweep` and `gpudemo profile`: how much faster a device trains, from
-which size on, and where a step's time goes."""
+"""`gpudemo compare`, `gpudemo sweep`, `gpudemo profile` and `gpudemo parallel`: how much faster a
+device trains, from which size on, where a step's time goes, and what several workers gain."""
 
 from __future__ import annotations
 
@@ -137,3 +137,47 @@ def explain(profile) -> str:
                 " launch costs about as much, so a GPU cannot make this step faster")
     return (f"an operator takes {profile.per_kernel_us:,.1f} us: the arithmetic dominates, and a GPU, which does it"
             " in parallel, would make this step faster")
+
+
+def run_parallel_command(args: argparse.Namespace, config: TrainingConfig) -> int:
+    """N workers, then the same settings on one, both timed here: epochs/s, speedup, communication share."""
+    from gpudemo.core.parallel import ParallelError, max_workers, run_parallel
+
+    if args.workers > max_workers(args.backend):
+        where = "GPUs" if args.backend == "nccl" else "CPUs"
+        args.parser.error(f"argument --workers: {args.workers} workers, but this machine has"
+                          f" {max_workers(args.backend)} {where} for {args.backend}")
+    stop, previous = _stop_on_ctrl_c()
+    try:
+        many = run_parallel(config, args.workers, args.backend, stop.is_set)
+        one = run_parallel(config, 1, args.backend, stop.is_set) if args.workers > 1 and not stop.is_set() else many
+    except ParallelError as error:
+        print(f"gpudemo: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    speedup = many.epochs_per_second / one.epochs_per_second if one.epochs_per_second > 0 else None
+    if args.json:
+        print(json.dumps({"workers": many.workers, "backend": many.backend, "status": many.status,
+                          "epochs_run": many.epochs_run, "epochs_per_second": many.epochs_per_second,
+                          "seconds": many.seconds, "final_loss": many.final_loss, "speedup_vs_one": speedup,
+                          "allreduce_share": many.allreduce_share, "one_worker_epochs_per_second":
+                          one.epochs_per_second, "one_worker_final_loss": one.final_loss}, indent=2))
+    else:
+        print(f"{config.epochs:,} epochs of {config.problem} with DistributedDataParallel ({args.backend})")
+        rows = [("WORKERS", "STATUS", "EPOCHS/S", "SECONDS", "FINAL LOSS", "SPEEDUP", "ALL-REDUCE")]
+        for result in ([one, many] if many is not one else [many]):
+            rows.append((str(result.workers), result.status, _number(result.epochs_per_second, ",.0f"),
+                         _number(result.seconds, ".3g"), _number(result.final_loss, ".6g"),
+                         f"{result.epochs_per_second / one.epochs_per_second:.2f}x" if one.epochs_per_second else "-",
+                         f"{result.allreduce_share:.0%}"))
+        print(_table(rows))
+        print("ALL-REDUCE: the share of a forward and backward spent all-reducing the gradients")
+    if stop.is_set():
+        print("gpudemo: stopped by the user", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if many.status == "diverged":
+        print(f"gpudemo: training diverged (the loss stopped being a finite number); try a smaller learning rate"
+              f" than {config.lr:g}", file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_OK

@@ -42,7 +42,9 @@ DEFAULT_NOISE = 0.1
 PROBLEM_KEYS = ("tutorial", "line", "sine", "circles", "xor", "spiral", "digits", "data")  # data: a person's file
 OPTIMIZER_KEYS = ("sgd", "momentum", "adam")
 SWEEP_KINDS = ("step", "matmul")  # core/sweep.py
-DTYPE_KEYS = ("float32", "tf32", "bfloat16")  # float32 with TF32 off; tf32: float32 data, TF32 matmuls
+DTYPE_KEYS = ("float32", "tf32", "bfloat16")
+BACKEND_KEYS = ("gloo", "nccl")  # torch.distributed: gloo between CPU processes, nccl between GPUs
+WORKERS_MAX = 64  # float32 with TF32 off; tf32: float32 data, TF32 matmuls
 
 
 # Each setting's name as messages say it, to be translated with them.
@@ -58,6 +60,8 @@ NAMES = {
     "max size": QT_TRANSLATE_NOOP("core", "max size"),
     "kind": QT_TRANSLATE_NOOP("core", "kind"),
     "dtype": QT_TRANSLATE_NOOP("core", "dtype"),
+    "backend": QT_TRANSLATE_NOOP("core", "backend"),
+    "workers": QT_TRANSLATE_NOOP("core", "workers"),
     "learning rate": QT_TRANSLATE_NOOP("core", "learning rate"),
     "seed": QT_TRANSLATE_NOOP("core", "seed"),
     "noise": QT_TRANSLATE_NOOP("core", "noise"),
@@ -198,6 +202,15 @@ def parse_sweep_kind(value: object) -> str:
 
 def parse_dtype(value: object) -> str:
     return _choice("dtype", value, DTYPE_KEYS)
+
+
+def parse_backend(value: object) -> str:
+    return _choice("backend", value, BACKEND_KEYS)
+
+
+def parse_workers(value: object) -> int:
+    """Workers of a data-parallel run, 1 to 64 (the machine's CPUs or GPUs bound it further)."""
+    return _whole_number("workers", value, 1, WORKERS_MAX)
 
 
 def _finite_float(setting: str, value: object) -> float:

@@ -1,0 +1,213 @@
+"""One worker of a data-parallel run: `python -m gpudemo.core.parallel_worker [training options]`.
+
+It is started the way `torchrun` starts workers (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR and
+MASTER_PORT in its environment, env:// rendezvous), by gpudemo's launcher (core/parallel.py) or
+by torchrun itself, on one machine or several:
+
+    torchrun --nnodes 2 --nproc-per-node 1 --node-rank 0 --rdzv-backend c10d \\
+        --rdzv-endpoint HOST:29500 -m gpudemo.core.parallel_worker --problem line --samples 1000000
+
+Every worker builds the same model from the seed (DistributedDataParallel also broadcasts
+rank 0's weights), draws the same data on the CPU and keeps its shard, as PyTorch's
+DistributedSampler shards it: indices rank, rank + N, rank + 2N, ... of the data (shuffled
+each epoch from seed + epoch for minibatches), the last shards padded from the start so
+that all are equal. Each step's gradients are all-reduced by DDP, so every worker takes the
+same step; with equal shards and the full batch, it is the full-batch step of one device.
+The global batch stays the person's: each worker takes batch / N of it.
+
+Losses stay on the device and are read back in batches, at epochs 1, 2, 4, ... 256 and every
+256 after (the same epochs on every worker, so no worker waits for another's clock): one
+all-reduce carries the batch's losses (their mean over workers is the run's loss) and a stop
+vote (the launcher's stop file exists, or a loss is not finite), so all workers stop at the
+same epoch. Rank 0 prints each batch and the result as a `GPUDEMO {json}` line on stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import os
+import sys
+import time
+from datetime import timedelta
+
+import torch
+import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel
+
+PREFIX = "GPUDEMO "
+FLUSH_EPOCHS_MAX = 256
+SHARE_STEPS = 20  # steps timed with and without DDP's all-reduce, for the communication share...
+SHARE_REPEATS = 3  # ...this many times each, medians
+DEFAULT_TIMEOUT_S = 20.0  # a collective that waits longer (a worker hung) fails, and the run with it
+
+
+def emit(kind: str, **fields: object) -> None:
+    print(PREFIX + json.dumps({"type": kind, **fields}), flush=True)
+
+
+def shard_indices(samples: int, world: int, rank: int, seed: int, epoch: int, shuffle: bool) -> torch.Tensor:
+    """This rank's sample indices, as torch.utils.data.DistributedSampler gives them (drop_last False)."""
+    if shuffle:
+        generator = torch.Generator().manual_seed(seed + epoch)
+        order = torch.randperm(samples, generator=generator)
+    else:
+        order = torch.arange(samples)
+    total = math.ceil(samples / world) * world
+    if total > samples:  # pad from the start, repeating as often as needed
+        order = torch.cat((order, order.repeat(math.ceil((total - samples) / samples))[: total - samples]))
+    return order[rank:total:world]
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    from gpudemo.cli import _argument, add_training_arguments
+    from gpudemo.core import settings
+
+    parser = argparse.ArgumentParser(prog="python -m gpudemo.core.parallel_worker")
+    add_training_arguments(parser)
+    parser.add_argument("--backend", type=_argument(settings.parse_backend), default="gloo")
+    parser.add_argument("--stop-file", default="", help="stop all workers after the next read-back once it exists")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, help="seconds a collective may wait")
+    parser.add_argument("--threads", type=int, default=0, help="torch threads per worker on the CPU (0: torch's)")
+    args = parser.parse_args(argv)
+    args.parser = parser
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    from gpudemo.core import settings
+
+    args = parse(argv)
+    rank, world = int(os.environ.get("RANK", "0")), int(os.environ.get("WORLD_SIZE", "1"))
+    local = int(os.environ.get("LOCAL_RANK", str(rank)))
+    if args.backend == "nccl":
+        device = torch.device("cuda", local)
+        torch.cuda.set_device(device)
+    else:
+        device = torch.device("cpu")
+        if args.threads > 0:
+            torch.set_num_threads(args.threads)
+    problem = args.problem or ("data" if args.data else settings.DEFAULT_PROBLEM)
+    config = settings.TrainingConfig(
+        device=str(device), epochs=args.epochs, lr=args.lr, seed=args.seed, problem=problem,
+        optimizer=args.optimizer, samples=args.samples, width=args.width, depth=args.depth,
+        batch_size=args.batch_size, noise=args.noise, data=args.data or "")
+    dist.init_process_group(args.backend, init_method="env://", timeout=timedelta(seconds=args.timeout),
+                            **({"device_id": device} if args.backend == "nccl" else {}))
+    try:
+        train_shard(config, rank, world, args.stop_file, device)
+    finally:
+        dist.destroy_process_group()
+    return 0
+
+
+def train_shard(config, rank: int, world: int, stop_file: str, device: torch.device) -> None:
+    from gpudemo.core.memory import batch_size
+    from gpudemo.core.optimizers import OPTIMIZERS
+    from gpudemo.core.problems import problem_for
+
+    problem = problem_for(config)
+    torch.manual_seed(config.seed)
+    model = problem.make_model(config).to(device)
+    x_all, y_all = problem.make_data(config, torch.Generator().manual_seed(config.seed))
+    samples = len(y_all)
+    full = batch_size(config) >= samples
+    local_batch = max(1, math.ceil(batch_size(config) / world))
+    if full:  # the shard never changes: on the device once
+        shard = shard_indices(samples, world, rank, config.seed, 0, shuffle=False)
+        x_train, y_train = x_all[shard].to(device), y_all[shard].to(device)
+    else:
+        x_train, y_train = x_all.to(device), y_all.to(device)
+    del x_all, y_all
+    ddp = DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda" else None)
+    criterion = problem.make_loss().to(device)
+    optimizer = OPTIMIZERS[config.optimizer].make(ddp.parameters(), config.lr)
+
+    def epoch_loss(epoch: int) -> torch.Tensor:
+        if full:
+            optimizer.zero_grad(set_to_none=True)
+            loss = criterion(ddp(x_train), y_train)
+            loss.backward()
+            optimizer.step()
+            return loss.detach()
+        order = shard_indices(samples, world, rank, config.seed, epoch, shuffle=True).to(device)
+        total, batches = 0.0, 0
+        for start in range(0, len(order), local_batch):
+            index = order[start:start + local_batch]
+            optimizer.zero_grad(set_to_none=True)
+            loss = criterion(ddp(x_train[index]), y_train[index])
+            loss.backward()
+            optimizer.step()
+            total = total + loss.detach()
+            batches += 1
+        return total / batches
+
+    dist.barrier()
+    start = time.perf_counter()
+    pending: list[torch.Tensor] = []
+    first, next_flush, status, epochs_run, last_loss = 1, 1, "completed", 0, None
+    for epoch in range(config.epochs):
+        pending.append(epoch_loss(epoch))
+        done = epoch + 1
+        if done != next_flush and done != config.epochs:
+            continue
+        vote = 1.0 if stop_file and os.path.exists(stop_file) else 0.0
+        packet = torch.cat((torch.stack(pending).float(), torch.tensor([vote], device=device)))
+        dist.all_reduce(packet)  # one collective: the losses (summed, then averaged) and the stop votes
+        values = (packet[:-1] / world).cpu()
+        stop_votes = float(packet[-1])
+        pending.clear()
+        bad = ~torch.isfinite(values)
+        if bad.any():
+            values = values[: int(bad.nonzero()[0]) + 1]
+            status = "diverged"
+        epochs_run = first - 1 + len(values)
+        last_loss = float(values[-1])
+        if rank == 0:
+            emit("batch", first_epoch=first, losses=[float(v) for v in values],
+                 seconds=time.perf_counter() - start)
+        first = done + 1
+        next_flush = min(next_flush * 2, done + FLUSH_EPOCHS_MAX) if next_flush < FLUSH_EPOCHS_MAX else \
+            done + FLUSH_EPOCHS_MAX
+        if status == "diverged":
+            break
+        if stop_votes > 0:
+            status = "stopped" if done < config.epochs else status
+            break
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+    seconds = time.perf_counter() - start
+    share = communication_share(ddp, criterion, x_train, y_train, local_batch, device) if world > 1 else 0.0
+    if rank == 0:
+        emit("result", status=status, epochs_run=epochs_run, seconds=seconds,
+             final_loss=last_loss if last_loss is not None and math.isfinite(last_loss) else None,
+             allreduce_share=share, device=str(device), world=world)
+
+
+def communication_share(ddp, criterion, x_train, y_train, batch: int, device: torch.device) -> float:
+    """The share of a forward and backward spent in DDP's all-reduce: the same steps timed with it and
+    without it (`no_sync`), on every worker in step; the weights are not changed."""
+    x, y = x_train[:batch], y_train[:batch]
+
+    def timed(sync: bool) -> float:
+        dist.barrier()
+        began = time.perf_counter()
+        for _ in range(SHARE_STEPS):
+            with contextlib.nullcontext() if sync else ddp.no_sync():
+                criterion(ddp(x), y).backward()
+            ddp.zero_grad(set_to_none=True)
+        if device.type == "cuda":
+            torch.cuda.synchronize(device)
+        return time.perf_counter() - began
+
+    timed(True)  # warm
+    pairs = [(timed(True), timed(False)) for _ in range(SHARE_REPEATS)]  # interleaved: the same machine load
+    with_sync = sorted(pair[0] for pair in pairs)[SHARE_REPEATS // 2]
+    without = sorted(pair[1] for pair in pairs)[SHARE_REPEATS // 2]
+    return min(1.0, max(0.0, (with_sync - without) / with_sync)) if with_sync > 0 else 0.0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
