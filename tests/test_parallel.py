@@ -145,3 +145,24 @@ def test_two_torchrun_nodes_on_localhost_train_the_same_run():
     result = json.loads([line for line in lines if '"result"' in line][0][len(PREFIX):])
     assert result["world"] == 2 and result["epochs_run"] == 60
     assert result["final_loss"] == pytest.approx(train(LINE).final_loss, rel=1e-5)
+
+
+@pytest.mark.parametrize("config", [LINE, TrainingConfig(problem="circles", samples=400, batch_size=100, width=8,
+                                                         optimizer="adam", lr=0.02, epochs=20)])
+def test_the_ddp_script_under_torchrun_prints_the_runs_final_loss(tmp_path, config):
+    from gpudemo.core.script_parallel import generate_parallel_script
+
+    script = tmp_path / "gpudemo_ddp.py"
+    text = generate_parallel_script(config, 2)
+    for call in ("dist.init_process_group(", "DistributedSampler(", "DistributedDataParallel(model",
+                 "dist.destroy_process_group()"):
+        assert call in text
+    assert "torchrun --nproc-per-node 2 gpudemo_ddp.py" in text
+    script.write_text(text)
+    out = subprocess.run([sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2",
+                          "--master-port", str(free_port()), str(script)], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    printed = dict(line.rsplit(" ", 1) for line in out.stdout.splitlines() if line.startswith(("final", "workers")))
+    assert printed["workers"] == "2"
+    assert float(printed["final loss"]) == pytest.approx(run_parallel(config, 2).final_loss, rel=1e-6)

@@ -41,6 +41,7 @@ from gpudemo.ui.shell.rebuild import rebuild_in
 from gpudemo.ui.shell.run_commands import RunCommands
 from gpudemo.ui.views.compare_view import CompareView
 from gpudemo.ui.views.landscape_view import LandscapeView
+from gpudemo.ui.views.parallel_view import ParallelView
 from gpudemo.ui.views.profile_view import ProfileView
 from gpudemo.ui.views.run_status import RunStatus
 from gpudemo.ui.views.sweep_view import SweepView
@@ -107,12 +108,16 @@ class MainWindow(QMainWindow):
         self.comparePlot, self.compareTable = self.compareView.plot, self.compareView.table
         self.sweepView = SweepView()
         self.sweepPlot, self.sweepButton = self.sweepView.plot, self.sweepView.button
+        self.parallelView = ParallelView()
+        self.parallelPlot, self.parallelTable, self.parallelButton = (self.parallelView.plot, self.parallelView.table,
+                                                                      self.parallelView.button)
         self.profileView = ProfileView()
         self.profileTable = self.profileView.table
         self.viewTabs = QTabWidget(objectName="viewTabs")
         for view, title in ((self.trainingView, self.tr("Training")), (self.landscapeView, self.tr("Loss landscape")),
                             (self.compareView, self.tr("Compare devices")),
-                            (self.sweepView, self.tr("GPU vs CPU by size")), (self.profileView, self.tr("Step profile"))):
+                            (self.sweepView, self.tr("GPU vs CPU by size")), (self.profileView, self.tr("Step profile")),
+                            (self.parallelView, self.tr("Data parallel"))):
             self.viewTabs.addTab(view, title)
 
         right = QVBoxLayout()
@@ -130,7 +135,7 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.codePanel)
 
         self.job = TrainingJob(self.session, self.trainingView, self.landscapeView, self.runStatus, self)
-        self.measurements = Measurements(self.compareView, self.sweepView, self.profileView, self)
+        self.measurements = Measurements(self.compareView, self.sweepView, self.profileView, self.parallelView, self)
         self.memory = MemoryWatch(self)
         self.actions = Actions(self)
         self.files = FileCommands(self)
@@ -143,12 +148,13 @@ class MainWindow(QMainWindow):
         for button, action in ((self.startButton, actions.start), (self.stopButton, actions.stop),
                                (self.pauseButton, actions.pause), (self.stepButton, actions.step),
                                (self.compareButton, actions.compare), (self.profileButton, actions.profile),
-                               (self.sweepButton, actions.sweep), (self.logScaleCheck, actions.log_scale),
-                               (self.clearRunsButton, actions.clear_runs)):
+                               (self.sweepButton, actions.sweep), (self.parallelButton, actions.parallel),
+                               (self.logScaleCheck, actions.log_scale), (self.clearRunsButton, actions.clear_runs)):
             bind(button, action)
         for action, slot in ((actions.start, run.start_training), (actions.stop, run.stop),
                              (actions.pause, run.toggle_pause), (actions.step, run.step),
                              (actions.compare, run.start_compare), (actions.sweep, run.start_sweep),
+                             (actions.parallel, run.start_parallel),
                              (actions.profile, run.start_profile), (actions.clear_runs, self.session.clear),
                              (actions.export_losses, self.files.export_losses),
                              (actions.export_plot, self.files.export_shown_plot),

@@ -52,6 +52,14 @@
         <translation>随规模增大，在每个设备上为一步计时：看 GPU 从多大的规模开始胜出</translation>
     </message>
     <message>
+        <source>Data &amp;parallel</source>
+        <translation>数据并行(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Run these settings with DistributedDataParallel on 1, 2, ... worker processes in turn: what more workers gain, and what their all-reduce costs</source>
+        <translation>用 DistributedDataParallel 依次在 1、2……个工作进程上运行这些设置：看更多工作进程带来多少收益，以及它们的 all-reduce 代价多少</translation>
+    </message>
+    <message>
         <source>P&amp;rofile a step</source>
         <translation>剖析一步(&amp;R)</translation>
     </message>
@@ -208,6 +216,18 @@
     <message>
         <source>predicting on the CPU</source>
         <translation>在 CPU 上预测</translation>
+    </message>
+    <message>
+        <source>one device</source>
+        <translation>单个设备</translation>
+    </message>
+    <message>
+        <source>data parallel (DDP, for torchrun)</source>
+        <translation>数据并行（DDP，用 torchrun 运行）</translation>
+    </message>
+    <message>
+        <source>The script for one device, as the Start button trains; or the same training with DistributedDataParallel on several workers, to run with torchrun --nproc-per-node N, as the Data parallel tab trains</source>
+        <translation>单个设备的脚本，与“开始”按钮的训练相同；或者用 DistributedDataParallel 在多个工作进程上做同样的训练，用 torchrun --nproc-per-node N 运行，与“数据并行”标签页的训练相同</translation>
     </message>
     <message>
         <source>Copy</source>
@@ -653,6 +673,10 @@
         <translation>单步剖析</translation>
     </message>
     <message>
+        <source>Data parallel</source>
+        <translation>数据并行</translation>
+    </message>
+    <message>
         <source>The {language} translation could not be loaded.</source>
         <translation>无法载入 {language} 翻译。</translation>
     </message>
@@ -688,8 +712,20 @@
         <translation>正在用 torch.profiler 剖析 {problem} 在 {device} 上的一步…</translation>
     </message>
     <message>
+        <source>Data parallel: {problem} on 1 to {most} workers ({backend}), in turn…</source>
+        <translation>数据并行：依次在 1 到 {most} 个工作进程（{backend}）上训练 {problem}…</translation>
+    </message>
+    <message>
+        <source>Data parallel: {workers} workers, {rate} epochs/s…</source>
+        <translation>数据并行：{workers} 个工作进程，{rate} 轮/秒…</translation>
+    </message>
+    <message>
         <source>Sweeping: {device} at {size} took {us} µs a step…</source>
         <translation>扫描中：{device} 在规模 {size} 时每步 {us} µs…</translation>
+    </message>
+    <message>
+        <source>Data parallel done: {note}</source>
+        <translation>数据并行完成：{note}</translation>
     </message>
     <message>
         <source>Profiled: {us} µs a step on {device}; see the Step profile tab.</source>
@@ -722,6 +758,10 @@
     <message>
         <source>profile</source>
         <translation>剖析</translation>
+    </message>
+    <message>
+        <source>data-parallel run</source>
+        <translation>数据并行训练</translation>
     </message>
     <message>
         <source>The {job} failed: {message}</source>
@@ -757,6 +797,10 @@
     <message>
         <source>GPU vs CPU plot…</source>
         <translation>GPU 与 CPU 对比图…</translation>
+    </message>
+    <message>
+        <source>Data parallel plot…</source>
+        <translation>数据并行图…</translation>
     </message>
     <message>
         <source>&amp;Run</source>
@@ -824,6 +868,81 @@
     <message>
         <source>adam</source>
         <translation>Adam</translation>
+    </message>
+</context>
+<context>
+    <name>ParallelView</name>
+    <message>
+        <source>workers</source>
+        <translation>工作进程数</translation>
+    </message>
+    <message>
+        <source>epochs per second</source>
+        <translation>每秒轮数</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>ideal: one worker&apos;s rate × workers</source>
+        <translation>理想：单个工作进程的速度 × 工作进程数</translation>
+    </message>
+    <message>
+        <source>epochs/s</source>
+        <translation>轮/秒</translation>
+    </message>
+    <message>
+        <source>speedup</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <source>all-reduce</source>
+        <translation>all-reduce</translation>
+    </message>
+    <message>
+        <source>final loss</source>
+        <translation>最终损失</translation>
+    </message>
+    <message>
+        <source>The share of a forward and backward spent all-reducing the gradients (and waiting for the slowest worker): the same steps timed with DDP&apos;s all-reduce and without it</source>
+        <translation>一次前向和反向中用于对梯度做 all-reduce（以及等待最慢工作进程）的时间占比：同样的步骤分别在有和没有 DDP all-reduce 时计时</translation>
+    </message>
+    <message>
+        <source>Run the form&apos;s settings with DistributedDataParallel on 1, 2, ... workers in turn: each a process with its shard of the data, the gradients all-reduced at every step. On 3 samples more workers are slower (the all-reduce costs more than the step); on 1,000,000 they are faster</source>
+        <translation>用 DistributedDataParallel 依次在 1、2……个工作进程上运行表单的设置：每个进程处理自己那一份数据，每一步都对梯度做 all-reduce。3 个样本时工作进程越多越慢（all-reduce 比这一步本身更费时）；1,000,000 个样本时则更快</translation>
+    </message>
+    <message>
+        <source>One run split over several workers: each trains on its shard of the data and DDP averages the gradients at every step, so all take the same step. Press the button to run the form&apos;s settings on 1, 2, ... workers.</source>
+        <translation>把一次训练分给多个工作进程：每个进程在自己那一份数据上训练，DDP 在每一步对梯度求平均，因此所有进程走同样的一步。按下按钮，在 1、2……个工作进程上运行表单的设置。</translation>
+    </message>
+    <message>
+        <source>GPUs, one each (nccl)</source>
+        <translation>GPU，每个进程一块（nccl）</translation>
+    </message>
+    <message>
+        <source>CPU processes (gloo)</source>
+        <translation>CPU 进程（gloo）</translation>
+    </message>
+    <message>
+        <source>Running on 1 to {most} workers: {where}…</source>
+        <translation>正在 1 到 {most} 个工作进程上运行：{where}…</translation>
+    </message>
+    <message>
+        <source>Stopped before two worker counts were measured.</source>
+        <translation>在测完两种工作进程数之前已停止。</translation>
+    </message>
+    <message>
+        <source>More workers were slower: each step&apos;s all-reduce ({share} of a step with {workers} workers) costs more than splitting the step saves. Try more samples.</source>
+        <translation>工作进程越多反而越慢：每一步的 all-reduce（{workers} 个工作进程时占一步的 {share}）比拆分这一步省下的时间还多。试试更多样本。</translation>
+    </message>
+    <message>
+        <source>{workers} workers train {speedup}× as fast as one: the step is large beside its all-reduce ({share} of a step).</source>
+        <translation>{workers} 个工作进程的训练速度是一个的 {speedup} 倍：这一步相对于它的 all-reduce 足够大（all-reduce 占一步的 {share}）。</translation>
+    </message>
+    <message>
+        <source>Stopped. </source>
+        <translation>已停止。</translation>
     </message>
 </context>
 <context>
@@ -972,6 +1091,10 @@
     <message>
         <source>%v / %m measurements</source>
         <translation>%v / %m 次测量</translation>
+    </message>
+    <message>
+        <source>%v of %m worker counts</source>
+        <translation>%v / %m 种工作进程数</translation>
     </message>
 </context>
 <context>
@@ -1166,8 +1289,8 @@
 <context>
     <name>SweepView</name>
     <message>
-        <source>a training step of the line, 10 to 10,000,000 samples</source>
-        <translation>“直线”问题的一个训练步，10 到 10,000,000 个样本</translation>
+        <source>a training step of the form&apos;s problem, 10 to 10,000,000 samples</source>
+        <translation>表单中问题的一个训练步，10 到 10,000,000 个样本</translation>
     </message>
     <message>
         <source>an n × n matrix product, n from 16</source>
@@ -1599,6 +1722,14 @@
         <translation>数据类型</translation>
     </message>
     <message>
+        <source>backend</source>
+        <translation>后端</translation>
+    </message>
+    <message>
+        <source>workers</source>
+        <translation>工作进程数</translation>
+    </message>
+    <message>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -1758,6 +1889,18 @@
         <source>{path} has one class only: a classification needs at least two labels</source>
         <translation>{path} 只有一个类别：分类至少需要两个标签</translation>
     </message>
+    <message>
+        <source>nccl needs one GPU per worker: {workers} workers, {gpus} GPUs here</source>
+        <translation>nccl 需要每个工作进程一块 GPU：{workers} 个工作进程，这里只有 {gpus} 块 GPU</translation>
+    </message>
+    <message>
+        <source>worker {rank} of {workers} failed, and the run with it: {reason}</source>
+        <translation>{workers} 个工作进程中的第 {rank} 个失败，整个训练随之结束：{reason}</translation>
+    </message>
+    <message>
+        <source>the workers ended without a result</source>
+        <translation>工作进程结束了，但没有给出结果</translation>
+    </message>
 </context>
 <context>
     <name>script</name>
@@ -1820,6 +1963,38 @@
     <message>
         <source># 5. Recognise test images on the CPU: the class and the true one.</source>
         <translation># 5. 在 CPU 上识别测试图像：预测的类别和真实类别。</translation>
+    </message>
+    <message>
+        <source># gpudemo: the data-parallel PyTorch script behind this run.</source>
+        <translation># gpudemo：这次训练背后的数据并行 PyTorch 脚本。</translation>
+    </message>
+    <message>
+        <source># Run it on {workers} workers: torchrun --nproc-per-node {workers} {filename}</source>
+        <translation># 在 {workers} 个工作进程上运行：torchrun --nproc-per-node {workers} {filename}</translation>
+    </message>
+    <message>
+        <source># 1. torchrun starts one process per worker; each joins the group and learns its rank.</source>
+        <translation># 1. torchrun 为每个工作进程启动一个进程；每个进程加入进程组并得知自己的编号（rank）。</translation>
+    </message>
+    <message>
+        <source># 2. Every worker builds the same model and data from the seed...</source>
+        <translation># 2. 每个工作进程由种子构建同样的模型和数据……</translation>
+    </message>
+    <message>
+        <source>#    ...and keeps its shard, as DistributedSampler deals them (the last shards padded from the start).</source>
+        <translation>#    ……并按 DistributedSampler 的分法保留自己那一份（最后几份用开头的样本补齐）。</translation>
+    </message>
+    <message>
+        <source># 3. DDP all-reduces the gradients in backward: every worker takes the same step.</source>
+        <translation># 3. DDP 在反向传播中对梯度做 all-reduce：每个工作进程走同样的一步。</translation>
+    </message>
+    <message>
+        <source># 4. Train: {epochs} epochs, each worker on its shard.</source>
+        <translation># 4. 训练：{epochs} 轮，每个工作进程在自己那一份数据上训练。</translation>
+    </message>
+    <message>
+        <source># 5. The run&apos;s loss is the mean of the workers&apos; losses.</source>
+        <translation># 5. 这次训练的损失是各工作进程损失的平均值。</translation>
     </message>
 </context>
 </TS>

@@ -1,4 +1,4 @@
-"""Compare, sweep and profile in the window: the core's measurements on the worker thread, drawn as they come.
+"""Compare, sweep, profile and data parallel in the window: the core's measurements on the worker thread, drawn as they come.
 
 The window owns one of these; it says what to show in the shared status line and
 progress bar through its signals, and redraws its views at most 20 times a second.
@@ -17,6 +17,7 @@ from gpudemo.core.compare import (
     compare_devices,
     devices_to_compare,
 )
+from gpudemo.core.parallel import ParallelResult, scaling
 from gpudemo.core.profile import StepProfile, profile_steps
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.sweep import (
@@ -31,10 +32,11 @@ from gpudemo.core.sweep import (
 from gpudemo.ui.base.i18n import name_text, say
 from gpudemo.ui.jobs.worker import TaskController
 from gpudemo.ui.views.compare_view import CompareView
+from gpudemo.ui.views.parallel_view import ParallelView
 from gpudemo.ui.views.profile_view import ProfileView
 from gpudemo.ui.views.sweep_view import SweepView
 
-COMPARE, SWEEP, PROFILE = "compare", "sweep", "profile"
+COMPARE, SWEEP, PROFILE, PARALLEL = "compare", "sweep", "profile", "parallel"
 REFRESH_MS = 50
 
 
@@ -45,9 +47,10 @@ class Measurements(QObject):
     finished = Signal()  # the job's thread has ended
 
     def __init__(self, compare_view: CompareView, sweep_view: SweepView, profile_view: ProfileView,
-                 parent: QObject | None = None):
+                 parallel_view: ParallelView, parent: QObject | None = None):
         super().__init__(parent)
         self.compareView, self.sweepView, self.profileView = compare_view, sweep_view, profile_view
+        self.parallelView = parallel_view
         self._tasks = TaskController(self)
         self._tasks.reported.connect(self._on_report)
         self._tasks.succeeded.connect(self._on_done)
@@ -97,6 +100,17 @@ class Measurements(QObject):
             problem=name_text(config.problem), device=config.device), False)
         self._start(lambda should_stop, report: profile_steps(config))
 
+    def start_parallel(self, config: TrainingConfig, backend: str, most: int) -> None:
+        """The run on 1, 2, ... `most` workers in turn (processes; their devices: `backend`'s)."""
+        self._job, self._order = PARALLEL, [config.device]
+        self._count, self._most = 0, most
+        self.parallelView.clear(backend, most)
+        self.progressed.emit(0, most)
+        self.status.emit(self.tr("Data parallel: {problem} on 1 to {most} workers ({backend}), in turn…").format(
+            problem=name_text(config.problem), most=most, backend=backend), False)
+        counts = list(range(1, most + 1))
+        self._start(lambda should_stop, report: scaling(config, counts, backend, should_stop, report))
+
     def _start(self, task) -> None:
         self._tasks.start(task)
         self._refresh.start()
@@ -122,7 +136,13 @@ class Measurements(QObject):
 
     @Slot(object)
     def _on_report(self, report) -> None:
-        if isinstance(report, CompareProgress):
+        if isinstance(report, ParallelResult):
+            self.parallelView.add_result(report)
+            self._count += 1
+            self.progressed.emit(self._count, -1)
+            self.status.emit(self.tr("Data parallel: {workers} workers, {rate} epochs/s…").format(
+                workers=report.workers, rate=f"{report.epochs_per_second:,.0f}"), False)
+        elif isinstance(report, CompareProgress):
             self.compareView.add_progress(report)
             done = self._order.index(report.device) * self._epochs + report.epochs
             self.progressed.emit(done, self._epochs * len(self._order))
@@ -138,6 +158,13 @@ class Measurements(QObject):
 
     @Slot(object)
     def _on_done(self, result) -> None:
+        if self._job == PARALLEL:
+            complete = all(r.status == "completed" for r in result) and len(result) == self._most
+            self.parallelView.finish(complete)
+            self.progressed.emit(self._count, self._count)
+            self.status.emit(self.tr("Data parallel done: {note}").format(note=self.parallelView.note.text()),
+                             False)
+            return
         if isinstance(result, StepProfile):
             self.profileView.show_profile(result, self._problem)
             self.progressed.emit(1, 1)
@@ -168,5 +195,6 @@ class Measurements(QObject):
 
     @Slot(object)
     def _on_failed(self, message) -> None:
-        job = {COMPARE: self.tr("comparison"), SWEEP: self.tr("sweep"), PROFILE: self.tr("profile")}.get(self._job, "")
+        job = {COMPARE: self.tr("comparison"), SWEEP: self.tr("sweep"), PROFILE: self.tr("profile"),
+               PARALLEL: self.tr("data-parallel run")}.get(self._job, "")
         self.status.emit(self.tr("The {job} failed: {message}").format(job=job, message=say(message)), True)

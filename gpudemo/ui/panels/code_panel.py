@@ -15,6 +15,7 @@ from PySide6.QtGui import (
     QTextFormat,
 )
 from PySide6.QtWidgets import (
+    QComboBox,
     QDockWidget,
     QFileDialog,
     QHBoxLayout,
@@ -30,10 +31,13 @@ from gpudemo.core import settings
 from gpudemo.core.files import write_atomically
 from gpudemo.core.problems import problem_for
 from gpudemo.core.script import PREDICTING, Script, generate_script
+from gpudemo.core.script_parallel import generate_parallel_script
 from gpudemo.core.settings import InvalidSetting, TrainingConfig
 from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING
 
 # The marked step's background, and the syntax colours, on a light and on a dark theme.
+SINGLE, PARALLEL = "single", "parallel"  # the script shown: for one device, or data parallel for torchrun
+PARALLEL_WORKERS = 2  # the workers its torchrun line names (any number runs it)
 MARK = {False: QColor("#fff1b8"), True: QColor("#4d4420")}
 SYNTAX = {False: ("#7a1fa2", "#0b5cad", "#b35900", "#1b7f3b", "#6b6b6b"),
           True: ("#d2a8ff", "#79c0ff", "#ffa657", "#7ee787", "#8b949e")}
@@ -85,6 +89,15 @@ class CodePanel(QDockWidget):
             PREDICTING: self.tr("predicting on the CPU"),
         }
 
+        self.kindCombo = QComboBox(objectName="codeKindCombo")
+        self.kindCombo.addItem(self.tr("one device"), SINGLE)
+        self.kindCombo.addItem(self.tr("data parallel (DDP, for torchrun)"), PARALLEL)
+        self.kindCombo.setToolTip(self.tr(
+            "The script for one device, as the Start button trains; or the same training with"
+            " DistributedDataParallel on several workers, to run with torchrun --nproc-per-node N, as the Data"
+            " parallel tab trains"))
+        self._config: TrainingConfig | None = None
+        self._values_text = ""
         self.view = QPlainTextEdit(objectName="codeView")
         self.view.setReadOnly(True)
         self.view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
@@ -98,6 +111,7 @@ class CodePanel(QDockWidget):
         self.copyButton = QPushButton(self.tr("Copy"), objectName="copyCodeButton")
         self.saveButton = QPushButton(self.tr("Save as .py…"), objectName="saveCodeButton")
         self.copyButton.clicked.connect(self.copy)
+        self.kindCombo.currentIndexChanged.connect(self._on_kind)
         self.saveButton.clicked.connect(self.save_dialog)
 
         buttons = QHBoxLayout()
@@ -107,6 +121,7 @@ class CodePanel(QDockWidget):
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(6, 0, 6, 6)
+        layout.addWidget(self.kindCombo)
         layout.addWidget(self.view, 1)
         layout.addLayout(buttons)
         self.setWidget(body)
@@ -117,6 +132,13 @@ class CodePanel(QDockWidget):
     def show_settings(self, config: TrainingConfig, values_text: str) -> None:
         """The script for `config`, predicting for the values typed (4 while they are not valid), or
         classifying the points typed (none while they are not); a digits script recognises test images."""
+        self._config, self._values_text = config, values_text
+        if self.kindCombo.currentData() == PARALLEL:
+            backend = "nccl" if config.device.startswith("cuda") else "gloo"
+            text = generate_parallel_script(config, PARALLEL_WORKERS, backend, "gpudemo_ddp.py",
+                                            translate=lambda text: QCoreApplication.translate("script", text))
+            self.set_script(Script(text, {}))
+            return
         problem = problem_for(config)
         try:
             if not problem.classes:
@@ -149,7 +171,14 @@ class CodePanel(QDockWidget):
         self.stepLabel.setText(self.tr("Paused in the training loop after epoch {epoch}").format(epoch=f"{epoch:,}"))
 
     def marked_lines(self) -> list[int]:
-        return [] if self._phase is None or self._script is None else list(self._script.lines(self._phase))
+        if self._phase is None or self._script is None or self._phase not in self._script.spans:
+            return []  # the data-parallel script has no phases of the window's run
+        return list(self._script.lines(self._phase))
+
+    @Slot(int)
+    def _on_kind(self, index: int) -> None:
+        if self._config is not None:
+            self.show_settings(self._config, self._values_text)
 
     def set_dark(self, dark: bool) -> None:
         """Syntax colours and the marked step's background for a dark (or light) theme."""

@@ -55,6 +55,9 @@ class Actions(QObject):
             "Run these settings on each device in turn, timed fairly, with the CPU as the baseline"))
         self.sweep = new(self.tr("S&weep every device"), "Ctrl+Shift+W", self.tr(
             "Time a step on every device as the size grows: from which size a GPU wins"))
+        self.parallel = new(self.tr("Data &parallel"), "Ctrl+Shift+D", self.tr(
+            "Run these settings with DistributedDataParallel on 1, 2, ... worker processes in turn: what more"
+            " workers gain, and what their all-reduce costs"))
         self.profile = new(self.tr("P&rofile a step"), "Ctrl+Shift+P", self.tr(
             "Run a few steps of these settings under torch.profiler on the chosen device: where a step's time goes"))
         # File
@@ -112,7 +115,8 @@ def update_actions(actions: Actions, state: State) -> None:
     """Enable each command for the state the window is in: the one place that decides it."""
     idle = state.activity == IDLE
     training = state.activity in (TRAINING, PAUSED)
-    for action in (actions.start, actions.compare, actions.sweep, actions.profile, actions.load_model,
+    for action in (actions.start, actions.compare, actions.sweep, actions.parallel, actions.profile,
+                   actions.load_model, actions.open_data,
                    *actions.language_actions.values()):  # a new language rebuilds the window: not while a job goes
         action.setEnabled(idle)
     actions.stop.setEnabled(not idle)

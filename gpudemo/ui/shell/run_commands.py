@@ -11,11 +11,14 @@ from collections.abc import Sequence
 from PySide6.QtCore import QObject, Slot
 from PySide6.QtWidgets import QWidget
 
+from gpudemo.core.parallel import max_workers
 from gpudemo.core.settings import TrainingConfig
 from gpudemo.core.training import TRAINING
 from gpudemo.ui.shell.actions import IDLE, MEASURING, State, update_actions
 from gpudemo.ui.shell.actions import PAUSED as PAUSED_ACTIVITY
 from gpudemo.ui.shell.actions import TRAINING as TRAINING_ACTIVITY
+
+PARALLEL_CPU_MAX = 8  # CPU worker processes the Data parallel tab goes up to
 
 
 class RunCommands(QObject):
@@ -77,6 +80,22 @@ class RunCommands(QObject):
             self._start_measuring(w.sweepView, self.tr("%v / %m measurements"))
             w.measurements.start_sweep(w.devices.ids, w.sweepView.kind(), w.sweepView.dtype(), config)
             self.update_actions()
+
+    @Slot()
+    def start_parallel(self) -> None:
+        """The form's run with DDP on 1, 2, ... workers: one per GPU (nccl) when a GPU is picked, else CPU
+        processes (gloo), as many as the machine has cores (at most PARALLEL_CPU_MAX)."""
+        w = self.window
+        config = self._config_to_start()
+        if config is None:
+            return
+        if config.device.startswith("cuda") and max_workers("nccl") > 0:
+            backend, most = "nccl", max_workers("nccl")
+        else:
+            backend, most = "gloo", min(max_workers("gloo"), PARALLEL_CPU_MAX)
+        self._start_measuring(w.parallelView, self.tr("%v of %m worker counts"))
+        w.measurements.start_parallel(config, backend, most)
+        self.update_actions()
 
     def _start_measuring(self, view: QWidget, progress_format: str) -> None:
         w = self.window

@@ -25,7 +25,7 @@ class SweepView(QWidget, Replayable):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.kindCombo = QComboBox(objectName="sweepKindCombo")
-        self.kindCombo.addItem(self.tr("a training step of the line, 10 to 10,000,000 samples"), "step")
+        self.kindCombo.addItem(self.tr("a training step of the form's problem, 10 to 10,000,000 samples"), "step")
         self.kindCombo.addItem(self.tr("an n × n matrix product, n from 16"), "matmul")
         self.dtypeCombo = QComboBox(objectName="sweepDtypeCombo")
         self.dtypeCombo.addItem(self.tr("float32 (TF32 off)"), "float32")

@@ -1,0 +1,122 @@
+"""The data-parallel script behind a run: the same training with DistributedDataParallel, for torchrun.
+
+Run with `torchrun --nproc-per-node N gpudemo_ddp.py` (one machine) it trains on N workers as
+`gpudemo parallel --workers N` does, the same shards and steps, and rank 0 prints the same
+final loss. Its comments go through `translate` like the single-device script's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gpudemo.core.memory import batch_size
+from gpudemo.core.messages import QT_TRANSLATE_NOOP
+from gpudemo.core.optimizers import OPTIMIZERS
+from gpudemo.core.problems import problem_for
+from gpudemo.core.settings import TrainingConfig
+
+COMMENTS = {
+    "title": QT_TRANSLATE_NOOP("script", "# gpudemo: the data-parallel PyTorch script behind this run."),
+    "run": QT_TRANSLATE_NOOP("script", "# Run it on {workers} workers: torchrun --nproc-per-node {workers} {filename}"),
+    "group": QT_TRANSLATE_NOOP("script", "# 1. torchrun starts one process per worker; each joins the group and"
+                                         " learns its rank."),
+    "model": QT_TRANSLATE_NOOP("script", "# 2. Every worker builds the same model and data from the seed..."),
+    "shard": QT_TRANSLATE_NOOP("script", "#    ...and keeps its shard, as DistributedSampler deals them (the last"
+                                         " shards padded from the start)."),
+    "wrap": QT_TRANSLATE_NOOP("script", "# 3. DDP all-reduces the gradients in backward: every worker takes the"
+                                        " same step."),
+    "train": QT_TRANSLATE_NOOP("script", "# 4. Train: {epochs} epochs, each worker on its shard."),
+    "result": QT_TRANSLATE_NOOP("script", "# 5. The run's loss is the mean of the workers' losses."),
+}
+
+
+def _say(translate: Callable[[str], str]) -> dict[str, str]:
+    said = {}
+    for key, english in COMMENTS.items():
+        text = translate(english)
+        ok = all(line.startswith("#") for line in text.split("\n")) and text.count("{") == english.count("{")
+        said[key] = text if ok else english
+    return said
+
+
+def generate_parallel_script(config: TrainingConfig, workers: int = 2, backend: str = "gloo",
+                             filename: str = "gpudemo_ddp.py", translate: Callable[[str], str] = str) -> str:
+    say = _say(translate)
+    problem = problem_for(config)
+    batch, samples = batch_size(config), problem.samples(config)
+    minibatch = batch < samples
+    optimizer = OPTIMIZERS[config.optimizer].script.format(lr=repr(config.lr))
+    generator = [f"generator = torch.Generator().manual_seed({config.seed})"] if problem.uses_generator(config) else []
+    lines = [
+        say["title"], say["run"].format(workers=workers, filename=filename),
+        *problem.script_imports(), "import math", "import os", "import torch", "import torch.distributed as dist",
+        "from torch.nn.parallel import DistributedDataParallel",
+        "from torch.utils.data import DistributedSampler", "",
+        say["group"],
+        f'dist.init_process_group("{backend}")',
+        "rank, world = dist.get_rank(), dist.get_world_size()",
+        'device = torch.device("cuda", int(os.environ["LOCAL_RANK"])) if ' + f'"{backend}" == "nccl" else '
+        'torch.device("cpu")',
+        "",
+        say["model"],
+        f"torch.manual_seed({config.seed})",
+        *problem.script_model(config),
+        *generator,
+        *problem.script_data(config),
+        say["shard"],
+    ]
+    if minibatch:
+        lines += [
+            "sampler = DistributedSampler(range(len(y_train)), num_replicas=world, rank=rank, shuffle=True,"
+            f" seed={config.seed})",
+            f"batch_size = math.ceil({batch} / world)  # the global batch, split over the workers",
+        ]
+    else:
+        lines += [
+            "shard = torch.tensor(list(DistributedSampler(range(len(y_train)), num_replicas=world, rank=rank,"
+            " shuffle=False)))",
+            "x_train, y_train = x_train[shard.to(device)], y_train[shard.to(device)]",
+        ]
+    lines += [
+        "",
+        say["wrap"],
+        'model = DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda" else None)',
+        f"criterion = torch.nn.{type(problem.make_loss()).__name__}().to(device)",
+        f"optimizer = {optimizer}",
+        "",
+        say["train"].format(epochs=f"{config.epochs:,}"),
+        f"for epoch in range({config.epochs}):",
+    ]
+    if minibatch:
+        lines += [
+            "    sampler.set_epoch(epoch)",
+            "    order = torch.tensor(list(sampler), device=device)",
+            "    total, batches = 0.0, 0",
+            "    for start in range(0, len(order), batch_size):",
+            "        index = order[start:start + batch_size]",
+            "        optimizer.zero_grad()",
+            "        loss = criterion(model(x_train[index]), y_train[index])",
+            "        loss.backward()",
+            "        optimizer.step()",
+            "        total = total + loss.detach()",
+            "        batches += 1",
+            "    loss = total / batches",
+        ]
+    else:
+        lines += [
+            "    optimizer.zero_grad()",
+            "    loss = criterion(model(x_train), y_train)",
+            "    loss.backward()",
+            "    optimizer.step()",
+        ]
+    lines += [
+        "",
+        say["result"],
+        "loss = loss.detach().float().reshape(1)",
+        "dist.all_reduce(loss)",
+        "if rank == 0:",
+        '    print("workers", world)',
+        '    print("final loss", (loss / world).item())',
+        "dist.destroy_process_group()",
+    ]
+    return "\n".join(line for entry in lines for line in entry.split("\n")) + "\n"
