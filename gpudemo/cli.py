@@ -90,6 +90,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_training_arguments(code)
     code.add_argument("--output", "-o", metavar="PATH", help="write the script to this file instead")
 
+    transfer = commands.add_parser("transfer", help="what moving data to a GPU and back costs, by size")
+    transfer.set_defaults(parser=transfer)
+    transfer.add_argument("--device", metavar="ID", help="the GPU to copy to and from (default: the best one here)")
+    transfer.add_argument("--max-size", type=_argument(settings.parse_transfer_bytes), metavar="BYTES",
+                          help="stop growing at this many bytes (default 1 GiB, or what fits)")
+    transfer.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+
     parallel = commands.add_parser("parallel", help="one run on several worker processes with DistributedDataParallel")
     parallel.set_defaults(parser=parallel)
     add_training_arguments(parallel)
@@ -523,6 +530,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from gpudemo.measure_cli import run_sweep
 
             return run_sweep(args, resolve_devices(args), resolve_config(args))
+        if args.command == "transfer":
+            from gpudemo.measure_cli import run_transfer
+
+            return run_transfer(args, resolve_devices(args)[0])
         if args.command == "parallel":
             from gpudemo.measure_cli import run_parallel_command
 

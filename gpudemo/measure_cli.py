@@ -181,3 +181,51 @@ def run_parallel_command(args: argparse.Namespace, config: TrainingConfig) -> in
               f" than {config.lr:g}", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
+
+
+def _bytes(count: int) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if count < 1024 or unit == "GiB":
+            return f"{count:g} {unit}"
+        count //= 1024
+    return str(count)
+
+
+def run_transfer(args: argparse.Namespace, device: str) -> int:
+    """Copy times and bandwidths both ways, pageable and pinned, by size; the overlap lesson after."""
+    from gpudemo.core.transfer import DEVICE_TO_HOST, HOST_TO_DEVICE, measure_transfers
+
+    stop, previous = _stop_on_ctrl_c()
+    try:
+        result = measure_transfers(device, args.max_size, stop.is_set)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2))
+    elif result.note:
+        print(f"{device}: {result.note}")
+    else:
+        print(f"copies between this machine's memory and {device}: median time per copy, the device synchronised")
+        rows = [("SIZE", "TO GPU pageable", "TO GPU pinned", "TO HOST pageable", "TO HOST pinned")]
+        for size in dict.fromkeys(row.bytes for row in result.rows):
+            cells = [_bytes(size)]
+            for direction in (HOST_TO_DEVICE, DEVICE_TO_HOST):
+                for pinned in (False, True):
+                    row = next((r for r in result.series(direction, pinned) if r.bytes == size), None)
+                    cells.append("-" if row is None else f"{row.seconds * 1e6:,.1f} us {row.gb_per_second:6.2f} GB/s")
+            rows.append(tuple(cells))
+        print(_table(rows))
+        fixed, peak = result.fixed_cost(), result.peak()
+        if fixed is not None and peak is not None:
+            print(f"a copy costs at least {fixed * 1e6:,.1f} us whatever its size (pinned, to the GPU): 1,000 copies"
+                  f" of 1 KiB take {fixed * 1e3:,.1f} ms, one of 1 MiB far less; the bandwidth levels off near"
+                  f" {peak:,.1f} GB/s")
+        if result.overlap is not None:
+            o = result.overlap
+            print(f"non_blocking=True from pinned memory: a {_bytes(o.bytes)} copy ({o.copy_seconds * 1e3:,.2f} ms)"
+                  f" beside compute ({o.compute_seconds * 1e3:,.2f} ms): {o.serial_seconds * 1e3:,.2f} ms one after"
+                  f" the other, {o.overlapped_seconds * 1e3:,.2f} ms at once ({o.hidden:.0%} of the copy hidden)")
+    if not result.complete:
+        print("gpudemo: stopped by the user", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return EXIT_OK

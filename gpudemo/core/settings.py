@@ -196,6 +196,14 @@ def parse_max_size(value: object) -> int:
     return _whole_number("max size", value, 10, SAMPLES_MAX)
 
 
+TRANSFER_BYTES_MAX = 1 << 30
+
+
+def parse_transfer_bytes(value: object) -> int:
+    """The largest copy a transfer measurement goes to, 1,024 bytes to 1 GiB."""
+    return _whole_number("max size", value, 1024, TRANSFER_BYTES_MAX)
+
+
 def parse_sweep_kind(value: object) -> str:
     return _choice("kind", value, SWEEP_KINDS)
 
