@@ -11,7 +11,17 @@ import time
 
 import torch
 
-from benchmarks import classes, first_loss, gpu, headless, large, parallel, scale, startup, window
+from benchmarks import (
+    classes,
+    first_loss,
+    gpu,
+    headless,
+    large,
+    parallel,
+    scale,
+    startup,
+    window,
+)
 
 SUITES = {"headless": headless.run, "window": window.run, "first_loss": first_loss.run, "large": large.run,
           "scale": scale.run, "startup": startup.run, "classes": classes.run,

@@ -30,7 +30,7 @@ def _argument(parse: Callable[[str], object]) -> Callable[[str], object]:
     return convert
 
 
-VALUE_OPTIONS = ("--data", "--workers", "--backend", "--device", "--epochs", "--lr", "--seed", "--problem", "--samples", "--width", "--depth", "--noise",
+VALUE_OPTIONS = ("--precision", "--data", "--workers", "--backend", "--device", "--epochs", "--lr", "--seed", "--problem", "--samples", "--width", "--depth", "--noise",
                  "--batch-size", "--optimizer", "--loss-csv", "--output", "-o", "--kind", "--dtype", "--max-size")
 
 
@@ -173,6 +173,13 @@ def add_training_arguments(parser: argparse.ArgumentParser, many_devices: bool =
         f" (default {settings.DEFAULT_NOISE:g})",
     )
     parser.add_argument(
+        "--precision", type=_argument(settings.parse_precision), metavar="|".join(settings.PRECISION_KEYS),
+        action="append" if many_devices else "store",
+        help="fp32 (default), tf32 (CUDA matmuls on tensor cores), bf16 or fp16 (mixed precision with"
+        " torch.autocast; fp16 with a GradScaler); refused where the device cannot"
+        + ("; repeat it to compare precisions side by side" if many_devices else ""),
+    )
+    parser.add_argument(
         "--optimizer", type=_argument(settings.parse_optimizer), default=settings.DEFAULT_OPTIMIZER,
         metavar="|".join(settings.OPTIMIZER_KEYS),
         help="sgd, momentum (SGD with momentum 0.9) or adam (default sgd)",
@@ -279,7 +286,15 @@ def resolve_config(args: argparse.Namespace) -> settings.TrainingConfig:
         device=resolve_devices(args)[0], epochs=args.epochs, lr=args.lr, seed=args.seed, problem=problem,
         optimizer=args.optimizer, samples=args.samples, width=args.width, depth=args.depth,
         batch_size=args.batch_size, noise=args.noise, data=args.data or "",
+        precision=precisions(args)[0],
     )
+    if not getattr(args, "many_devices", False):
+        from gpudemo.core.precision import PrecisionRefused, check
+
+        try:
+            check(config.precision, config.device)
+        except PrecisionRefused as refused:
+            args.parser.error(f"argument --precision: {refused}")
     if args.data:
         from gpudemo.core.datafile import DataFileError, read_data
 
@@ -288,6 +303,14 @@ def resolve_config(args: argparse.Namespace) -> settings.TrainingConfig:
         except DataFileError as error:
             args.parser.error(f"argument --data: {error}")
     return config
+
+
+def precisions(args: argparse.Namespace) -> list[str]:
+    """The precisions asked for (compare and sweep may take several); fp32 when none."""
+    given = getattr(args, "precision", None)
+    if not given:
+        return [settings.DEFAULT_PRECISION]
+    return list(dict.fromkeys(given)) if isinstance(given, list) else [given]
 
 
 def resolve_inputs(args: argparse.Namespace, config: settings.TrainingConfig, groups: list[list[float]] | None,
@@ -352,6 +375,7 @@ def _result_json(result, predictions: list[dict]) -> dict:
         "depth": result.config.depth,
         "batch_size": result.config.batch_size,
         "noise": result.config.noise,
+        "precision": result.config.precision,
         "final_loss": _finite(result.final_loss),
         "accuracy": result.accuracy,
         "test_accuracy": result.test_accuracy,

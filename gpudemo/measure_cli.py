@@ -32,29 +32,30 @@ def _stop_on_ctrl_c() -> tuple[threading.Event, object]:
 
 
 def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingConfig) -> int:
+    from gpudemo.cli import precisions
     from gpudemo.core.compare import FAILED, compare_devices
 
     stop, previous = _stop_on_ctrl_c()
     try:
-        timings = compare_devices(config, devices, stop.is_set)
+        timings = compare_devices(config, devices, stop.is_set, precisions=precisions(args))
     finally:
         signal.signal(signal.SIGINT, previous)
     if args.json:
         print(json.dumps([timing.to_json() for timing in timings], indent=2))
     else:
         rows = [("DEVICE", "STATUS", "EPOCHS/S", "SECONDS", "FINAL LOSS", "SPEEDUP VS CPU")]
-        rows += [(t.device, t.status, _number(t.epochs_per_second, ",.0f"), _number(t.seconds, ".3g"),
+        rows += [(t.label, t.status, _number(t.epochs_per_second, ",.0f"), _number(t.seconds, ".3g"),
                   _number(t.final_loss, ".6g"), "-" if t.speedup_vs_cpu is None else f"{t.speedup_vs_cpu:.2f}x")
                  for t in timings]
         print(f"{config.epochs:,} epochs of {config.problem} on each device, after a warm-up that is not timed")
         print(_table(rows))
         for timing in timings:
             if timing.busy:
-                print(f"{timing.device}: timed while other programs took the cores its threads needed: its figure"
+                print(f"{timing.label}: timed while other programs took the cores its threads needed: its figure"
                       " is too slow. Close them and compare again.")
     for timing in timings:
         if timing.status == FAILED:
-            print(f"gpudemo: {timing.device}: {timing.message}", file=sys.stderr)
+            print(f"gpudemo: {timing.label}: {timing.message}", file=sys.stderr)
     if stop.is_set():
         print("gpudemo: stopped by the user", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -62,7 +63,15 @@ def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingCo
 
 
 def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConfig) -> int:
+    from gpudemo.cli import precisions
     from gpudemo.core.sweep import STEP, sized, sweep
+
+    asked = precisions(args)[0]
+    if asked != "fp32":  # the sweep's own precisions, by their dtype names
+        dtypes = {"tf32": "tf32", "bf16": "bfloat16"}
+        if asked not in dtypes:
+            args.parser.error(f"argument --precision: the sweep measures float32, tf32 and bfloat16, not {asked}")
+        args.dtype = dtypes[asked]
 
     stop, previous = _stop_on_ctrl_c()
     progress = None if args.json or not sys.stderr.isatty() else (

@@ -188,3 +188,23 @@ def test_the_command_line_prints_the_same_script(tmp_path):
     assert "python lesson.py" in target.read_text()
     bad = gpudemo("code", "--lr", "-1")
     assert bad.returncode == 2 and "'-1'" in bad.stderr and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("config", [
+    TrainingConfig(problem="line", samples=200, epochs=30, precision="bf16"),
+    TrainingConfig(problem="circles", samples=200, epochs=20, batch_size=64, width=8, optimizer="adam", lr=0.02,
+                   precision="bf16"),
+])
+def test_a_bf16_script_trains_under_autocast_as_gpudemo_does(config):
+    text = generate_script(config, _inputs(config)).text
+    assert "with torch.autocast(device_type=device.type, dtype=torch.bfloat16):" in text
+    assert_script_matches(config, _inputs(config), run_script(text))
+
+
+def test_the_fp16_and_tf32_scripts_scale_the_loss_and_set_tf32():
+    fp16 = generate_script(TrainingConfig(device="cuda:0", precision="fp16")).text
+    assert "scaler = torch.amp.GradScaler(device.type)" in fp16 and "scaler.scale(loss).backward()" in fp16
+    assert "scaler.step(optimizer)" in fp16 and "torch.float16" in fp16
+    ast.parse(fp16)
+    tf32 = generate_script(TrainingConfig(device="cuda:0", precision="tf32")).text
+    assert "torch.backends.cuda.matmul.allow_tf32 = True" in tf32 and "autocast" not in tf32

@@ -6,7 +6,13 @@ import pytest
 import torch
 
 from gpudemo.core import transfer
-from gpudemo.core.transfer import DEVICE_TO_HOST, HOST_TO_DEVICE, Copier, TransferRow, measure_transfers
+from gpudemo.core.transfer import (
+    DEVICE_TO_HOST,
+    HOST_TO_DEVICE,
+    Copier,
+    TransferRow,
+    measure_transfers,
+)
 from tests.commands import gpudemo
 
 

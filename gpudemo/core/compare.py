@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from gpudemo.core import precision
 from gpudemo.core.devices import release_cache
 from gpudemo.core.errors import TrainingError
 from gpudemo.core.load import OtherLoad
@@ -55,12 +56,18 @@ class DeviceTiming:
     busy: bool = False  # other processes took cores its threads needed while it was timed
     message: Message | None = None  # why it failed (str() for English)
     curve: tuple[np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0))  # (seconds, loss) at each read-back
+    precision: str = "fp32"
+
+    @property
+    def label(self) -> str:
+        """The device, and its precision when it is not float32: 'cuda:0 · bf16'."""
+        return self.device if self.precision == "fp32" else f"{self.device} · {self.precision}"
 
     def to_json(self) -> dict:
         def finite(value):
             return value if value is not None and np.isfinite(value) else None
 
-        return {"device": self.device, "status": self.status, "epochs_per_second": self.epochs_per_second,
+        return {"device": self.device, "precision": self.precision, "status": self.status, "epochs_per_second": self.epochs_per_second,
                 "seconds": self.seconds, "final_loss": finite(self.final_loss),
                 "speedup_vs_cpu": self.speedup_vs_cpu, "busy": self.busy,
                 "message": None if self.message is None else str(self.message)}
@@ -81,15 +88,27 @@ def compare_devices(
     devices: Sequence[str],
     should_stop: Callable[[], bool] = _never,
     on_progress: Callable[[CompareProgress], None] | None = None,
+    precisions: Sequence[str] | None = None,
 ) -> list[DeviceTiming]:
-    """Run `config` on each device in turn; one DeviceTiming per device, the speedups against the CPU's."""
+    """Run `config` on each device in turn; one DeviceTiming per device, the speedups against the CPU's.
+
+    With `precisions`, each device runs in each of them, side by side (a precision a device cannot
+    do is a failed entry with the reason); the speedups are against the CPU in the first one."""
     timings: list[DeviceTiming] = []
     for device in devices_to_compare(devices):
-        if should_stop():
-            timings.append(DeviceTiming(device, NOT_RUN))
-            continue
-        timings.append(_time_one(dataclasses.replace(config, device=device), should_stop, on_progress))
-    cpu = next(t for t in timings if t.device == "cpu")
+        for kind in precisions or [config.precision]:
+            if should_stop():
+                timings.append(DeviceTiming(device, NOT_RUN, precision=kind))
+                continue
+            try:
+                precision.check(kind, device)
+            except precision.PrecisionRefused as refused:
+                timings.append(DeviceTiming(device, FAILED, message=refused.message, precision=kind))
+                continue
+            timings.append(_time_one(dataclasses.replace(config, device=device, precision=kind), should_stop,
+                                     on_progress))
+    first = (precisions or [config.precision])[0]
+    cpu = next(t for t in timings if t.device == "cpu" and t.precision == first)
     base = cpu.epochs_per_second if cpu.status in (COMPLETED, STOPPED) else None
     return [
         dataclasses.replace(t, speedup_vs_cpu=t.epochs_per_second / base)
@@ -129,10 +148,10 @@ def _time_one(config: TrainingConfig, should_stop: Callable[[], bool],
         with OtherLoad(torch.get_num_threads()) as other:
             result = train(config, should_stop, on_batch=on_batch)
     except TrainingError as error:
-        return DeviceTiming(config.device, FAILED, message=error.message)
+        return DeviceTiming(config.device, FAILED, message=error.message, precision=config.precision)
     finally:
         release_cache(config.device)  # the cache the warm-up filled for the timed run
     return DeviceTiming(
         config.device, result.status, result.epochs_per_second, result.seconds, result.final_loss,
-        curve=(np.array(times), np.array(losses)), busy=other.busy,
+        curve=(np.array(times), np.array(losses)), busy=other.busy, precision=config.precision,
     )

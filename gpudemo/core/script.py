@@ -78,15 +78,35 @@ def _device_lines(device: str) -> list[str]:
     return [f"has_gpu = {check}", f'device = torch.device("{device}" if has_gpu else "cpu")']
 
 
+AUTOCAST_DTYPES = {"bf16": "torch.bfloat16", "fp16": "torch.float16"}
+
+
+def _step_lines(config: TrainingConfig, x: str, y: str, indent: str) -> list[str]:
+    """zero_grad, forward and loss (under autocast for bf16 and fp16), backward and step (fp16's scaled)."""
+    dtype = AUTOCAST_DTYPES.get(config.precision)
+    body = [f"outputs = model({x})", f"loss = criterion(outputs, {y})"]
+    if dtype is not None:
+        body = [f"with torch.autocast(device_type=device.type, dtype={dtype}):", *("    " + line for line in body)]
+    if config.precision == "fp16":
+        tail = ["scaler.scale(loss).backward()", "scaler.step(optimizer)", "scaler.update()"]
+    else:
+        tail = ["loss.backward()", "optimizer.step()"]
+    return [indent + line for line in ("optimizer.zero_grad()", *body, *tail)]
+
+
+def _precision_lines(config: TrainingConfig) -> list[str]:
+    if config.precision == "tf32":
+        return ["torch.backends.cuda.matmul.allow_tf32 = True  # tf32: matmuls on the tensor cores, in TF32"]
+    if config.precision == "fp16":
+        return ["scaler = torch.amp.GradScaler(device.type)  # fp16: the loss scaled, so small gradients survive"]
+    return []
+
+
 def _full_batch_loop(config: TrainingConfig, say: dict[str, str]) -> list[str]:
     return [
         say["training"].format(epochs=f"{config.epochs:,}"),
         f"for epoch in range({config.epochs}):",
-        "    optimizer.zero_grad()",
-        "    outputs = model(x_train)",
-        "    loss = criterion(outputs, y_train)",
-        "    loss.backward()",
-        "    optimizer.step()",
+        *_step_lines(config, "x_train", "y_train", "    "),
     ]
 
 
@@ -99,11 +119,7 @@ def _minibatch_loop(config: TrainingConfig, batch: int, say: dict[str, str]) -> 
         "    total, batches = 0.0, 0",
         "    for start in range(0, len(x_train), batch_size):",
         "        index = order[start:start + batch_size]",
-        "        optimizer.zero_grad()",
-        "        outputs = model(x_train[index])",
-        "        loss = criterion(outputs, y_train[index])",
-        "        loss.backward()",
-        "        optimizer.step()",
+        *_step_lines(config, "x_train[index]", "y_train[index]", "        "),
         "        total = total + loss.detach()",
         "        batches += 1",
         "    loss = total / batches",
@@ -171,6 +187,7 @@ def generate_script(
             *problem.script_data(config),
             f"criterion = torch.nn.{type(problem.make_loss()).__name__}().to(device)",
             f"optimizer = {optimizer}",
+            *_precision_lines(config),
             "",
         ]),
         (TRAINING, [

@@ -43,6 +43,8 @@ PROBLEM_KEYS = ("tutorial", "line", "sine", "circles", "xor", "spiral", "digits"
 OPTIMIZER_KEYS = ("sgd", "momentum", "adam")
 SWEEP_KINDS = ("step", "matmul")  # core/sweep.py
 DTYPE_KEYS = ("float32", "tf32", "bfloat16")
+PRECISION_KEYS = ("fp32", "tf32", "bf16", "fp16")  # core/precision.py
+DEFAULT_PRECISION = "fp32"
 BACKEND_KEYS = ("gloo", "nccl")  # torch.distributed: gloo between CPU processes, nccl between GPUs
 WORKERS_MAX = 64  # float32 with TF32 off; tf32: float32 data, TF32 matmuls
 
@@ -61,6 +63,7 @@ NAMES = {
     "kind": QT_TRANSLATE_NOOP("core", "kind"),
     "dtype": QT_TRANSLATE_NOOP("core", "dtype"),
     "backend": QT_TRANSLATE_NOOP("core", "backend"),
+    "precision": QT_TRANSLATE_NOOP("core", "precision"),
     "workers": QT_TRANSLATE_NOOP("core", "workers"),
     "learning rate": QT_TRANSLATE_NOOP("core", "learning rate"),
     "seed": QT_TRANSLATE_NOOP("core", "seed"),
@@ -212,6 +215,10 @@ def parse_dtype(value: object) -> str:
     return _choice("dtype", value, DTYPE_KEYS)
 
 
+def parse_precision(value: object) -> str:
+    return _choice("precision", value, PRECISION_KEYS)
+
+
 def parse_backend(value: object) -> str:
     return _choice("backend", value, BACKEND_KEYS)
 
@@ -350,11 +357,13 @@ class TrainingConfig:
     batch_size: int = DEFAULT_BATCH
     noise: float = DEFAULT_NOISE
     data: str = ""  # the problem "data": the CSV file it reads (core/datafile.py)
+    precision: str = DEFAULT_PRECISION  # fp32, tf32, bf16 or fp16 (core/precision.py)
 
     def __post_init__(self) -> None:
         for name, parse in (("epochs", parse_epochs), ("lr", parse_learning_rate), ("seed", parse_seed),
                             ("problem", parse_problem), ("optimizer", parse_optimizer),
                             ("samples", parse_samples), ("width", parse_width), ("depth", parse_depth),
-                            ("batch_size", parse_batch_size), ("noise", parse_noise)):
+                            ("batch_size", parse_batch_size), ("noise", parse_noise),
+                            ("precision", parse_precision)):
             object.__setattr__(self, name, parse(getattr(self, name)))
         object.__setattr__(self, "data", parse_data_path(self.data, self.problem))

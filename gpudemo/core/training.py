@@ -8,6 +8,7 @@ worker thread, sees the same numbers the tutorial's own loop computes.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import threading
 import time
@@ -20,7 +21,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from gpudemo.core import pace
+from gpudemo.core import pace, precision
 from gpudemo.core.control import RunControl
 from gpudemo.core.devices import release_cache, synchronize
 from gpudemo.core.errors import TrainingError
@@ -173,6 +174,8 @@ class _Run:
         self.generator = torch.Generator(device=self.device).manual_seed(config.seed)  # the minibatch shuffles
         self.criterion = problem.make_loss().to(self.device)
         self.optimizer = OPTIMIZERS[config.optimizer].make(self.model.parameters(), config.lr)
+        self.autocast = precision.autocast(config.precision, self.device)  # None: float32
+        self.scaler = precision.grad_scaler(config.precision, self.device)  # fp16's loss scaling
         _warm.set()
         self.classes = problem.classes
         self.hits: torch.Tensor | None = None  # a classification's right answers in the last epoch, on the device
@@ -204,6 +207,8 @@ class _Run:
 
     def epoch(self) -> torch.Tensor:
         """One pass over the data; its loss (for minibatches, the mean over them), still on the device."""
+        if self.autocast is not None:
+            return self._mixed_epoch()
         if self.batch >= self.samples:
             self.zero_grad()
             outputs = self.forward(self.x_train)
@@ -232,6 +237,39 @@ class _Run:
         if self.classes:
             self.hits = hits
         return total / batches
+
+    def _mixed_epoch(self) -> torch.Tensor:
+        """The same epoch with the forward and the loss under autocast (bf16, fp16) and, for fp16, the
+        loss scaled by the GradScaler; as the generated script writes it."""
+        full = self.batch >= self.samples
+        order = None if full else torch.randperm(self.samples, generator=self.generator, device=self.device)
+        total, batches, hits = 0.0, 0, 0
+        for start in range(0, self.samples, self.batch):
+            if batches and self.should_stop():
+                raise _Stopped
+            if full:
+                x, y = self.x_train, self.y_train
+            else:
+                index = order[start:start + self.batch]
+                x, y = self.x_train[index], self.y_train[index]
+            self.zero_grad()
+            with self.autocast:
+                outputs = self.forward(x)
+                loss = self.loss_of(outputs, y)
+            if self.scaler is not None:
+                self.scaler.scale(loss).backward()
+                self.scaler.step(self.optimizer)
+                self.scaler.update()
+            else:
+                loss.backward()
+                self.step()
+            total = total + loss.detach().float()
+            if self.classes:
+                hits = hits + self._hits(outputs, y)
+            batches += 1
+        if self.classes:
+            self.hits = hits
+        return total / batches if batches > 1 else total
 
     @staticmethod
     def _hits(outputs: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
@@ -262,7 +300,9 @@ class _Run:
             index = torch.arange(self.batch, device=self.device)
             x, y = x[index], y[index]
         optimizer.zero_grad()
-        self.loss_of(model(x), y).backward()
+        with self.autocast if self.autocast is not None else contextlib.nullcontext():
+            loss = self.loss_of(model(x), y)
+        loss.backward()
         optimizer.step()
         if self.grid is not None:
             with torch.no_grad():
@@ -336,6 +376,30 @@ def _failure(config: TrainingConfig, run: _Run | None, error: BaseException, epo
 
 
 def run_training(
+    config: TrainingConfig,
+    should_stop: Callable[[], bool] = _never,
+    on_phase: Callable[[str], None] = _ignore,
+    flush_seconds: float = FLUSH_SECONDS,
+    history: LossHistory | None = None,
+    fit: bool = True,
+    control: RunControl | None = None,
+    on_pause: Callable[[int, nn.Module], None] | None = None,
+    path: PathHistory | None = None,
+    keep_cache: bool = False,
+    accuracy: LossHistory | None = None,
+) -> Generator[LossBatch, None, TrainingResult]:
+    """Train as the tutorial does, yielding losses in batches; returns the TrainingResult (see _run_training).
+
+    A precision the device cannot do is refused first (precision.PrecisionRefused); TF32 is
+    set as the precision says for the run, and restored after.
+    """
+    precision.check(config.precision, config.device)
+    with precision.matmul_precision(config.precision):
+        return (yield from _run_training(config, should_stop, on_phase, flush_seconds, history, fit, control,
+                                         on_pause, path, keep_cache, accuracy))
+
+
+def _run_training(
     config: TrainingConfig,
     should_stop: Callable[[], bool] = _never,
     on_phase: Callable[[str], None] = _ignore,
@@ -559,12 +623,14 @@ def prepared(config: TrainingConfig) -> Iterator[_Run]:
     ends as the same TrainingError as in a run, with what it held freed.
     """
     check_fits(config)
+    precision.check(config.precision, config.device)
     try:
         run = _Run(config, _never)
     except Exception as error:  # as in run_training: a device fails to start in many ways
         raise _failure(config, None, error, 0) from None
     try:
-        yield run
+        with precision.matmul_precision(config.precision):
+            yield run
     except (RuntimeError, MemoryError) as error:
         raise _failure(config, run, error, 0) from None
     finally:

@@ -46,9 +46,11 @@ from gpudemo.ui.views.profile_view import ProfileView
 from gpudemo.ui.views.run_status import RunStatus
 from gpudemo.ui.views.sweep_view import SweepView
 from gpudemo.ui.views.training_view import TrainingView
+from gpudemo.ui.views.transfer_view import TransferView
 
 # The parts' widgets that tests, the preferences and the menus find on the window by name.
-FORM = ("problemCombo", "samplesSpin", "noiseSpin", "widthSpin", "depthSpin", "batchSpin", "optimizerCombo", "epochsSpin",
+FORM = ("problemCombo", "samplesSpin", "noiseSpin", "widthSpin", "depthSpin", "batchSpin", "optimizerCombo", "precisionCombo",
+        "epochsSpin",
         "lrInput", "seedInput", "startButton", "stopButton", "compareButton", "pauseButton", "stepButton",
         "profileButton", "settingsError")
 TRAINING_TAB = ("lossPlot", "fitPlot", "boundaryPlot", "digitsView", "confusionTable", "runsTable", "smoothingSlider", "xAxisCombo", "metricCombo", "logScaleCheck",
@@ -111,13 +113,15 @@ class MainWindow(QMainWindow):
         self.parallelView = ParallelView()
         self.parallelPlot, self.parallelTable, self.parallelButton = (self.parallelView.plot, self.parallelView.table,
                                                                       self.parallelView.button)
+        self.transferView = TransferView()
+        self.transferPlot, self.transferButton = self.transferView.plot, self.transferView.button
         self.profileView = ProfileView()
         self.profileTable = self.profileView.table
         self.viewTabs = QTabWidget(objectName="viewTabs")
         for view, title in ((self.trainingView, self.tr("Training")), (self.landscapeView, self.tr("Loss landscape")),
                             (self.compareView, self.tr("Compare devices")),
                             (self.sweepView, self.tr("GPU vs CPU by size")), (self.profileView, self.tr("Step profile")),
-                            (self.parallelView, self.tr("Data parallel"))):
+                            (self.parallelView, self.tr("Data parallel")), (self.transferView, self.tr("Moving data"))):
             self.viewTabs.addTab(view, title)
 
         right = QVBoxLayout()
@@ -135,7 +139,8 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.codePanel)
 
         self.job = TrainingJob(self.session, self.trainingView, self.landscapeView, self.runStatus, self)
-        self.measurements = Measurements(self.compareView, self.sweepView, self.profileView, self.parallelView, self)
+        self.measurements = Measurements(self.compareView, self.sweepView, self.profileView, self.parallelView,
+                                         self.transferView, self)
         self.memory = MemoryWatch(self)
         self.actions = Actions(self)
         self.files = FileCommands(self)
@@ -149,12 +154,13 @@ class MainWindow(QMainWindow):
                                (self.pauseButton, actions.pause), (self.stepButton, actions.step),
                                (self.compareButton, actions.compare), (self.profileButton, actions.profile),
                                (self.sweepButton, actions.sweep), (self.parallelButton, actions.parallel),
+                               (self.transferButton, actions.transfer),
                                (self.logScaleCheck, actions.log_scale), (self.clearRunsButton, actions.clear_runs)):
             bind(button, action)
         for action, slot in ((actions.start, run.start_training), (actions.stop, run.stop),
                              (actions.pause, run.toggle_pause), (actions.step, run.step),
                              (actions.compare, run.start_compare), (actions.sweep, run.start_sweep),
-                             (actions.parallel, run.start_parallel),
+                             (actions.parallel, run.start_parallel), (actions.transfer, run.start_transfer),
                              (actions.profile, run.start_profile), (actions.clear_runs, self.session.clear),
                              (actions.export_losses, self.files.export_losses),
                              (actions.export_plot, self.files.export_shown_plot),

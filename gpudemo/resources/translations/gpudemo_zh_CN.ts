@@ -52,6 +52,14 @@
         <translation>随规模增大，在每个设备上为一步计时：看 GPU 从多大的规模开始胜出</translation>
     </message>
     <message>
+        <source>Time &amp;moving data</source>
+        <translation>测量数据搬运(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Time copies of 1 KiB to 1 GiB to the GPU and back, from pageable and from pinned memory: the fixed cost of a copy, the bandwidth, and a copy hidden behind compute</source>
+        <translation>测量 1 KiB 到 1 GiB 的数据拷贝到 GPU 再拷回的时间，分别来自可分页内存和锁页内存：看每次拷贝的固定开销、带宽，以及藏在计算背后的拷贝</translation>
+    </message>
+    <message>
         <source>Data &amp;parallel</source>
         <translation>数据并行(&amp;P)</translation>
     </message>
@@ -677,6 +685,10 @@
         <translation>数据并行</translation>
     </message>
     <message>
+        <source>Moving data</source>
+        <translation>数据搬运</translation>
+    </message>
+    <message>
         <source>The {language} translation could not be loaded.</source>
         <translation>无法载入 {language} 翻译。</translation>
     </message>
@@ -716,12 +728,20 @@
         <translation>数据并行：依次在 1 到 {most} 个工作进程（{backend}）上训练 {problem}…</translation>
     </message>
     <message>
+        <source>Timing copies to {device} and back…</source>
+        <translation>正在测量拷贝到 {device} 再拷回的时间…</translation>
+    </message>
+    <message>
         <source>Data parallel: {workers} workers, {rate} epochs/s…</source>
         <translation>数据并行：{workers} 个工作进程，{rate} 轮/秒…</translation>
     </message>
     <message>
         <source>Sweeping: {device} at {size} took {us} µs a step…</source>
         <translation>扫描中：{device} 在规模 {size} 时每步 {us} µs…</translation>
+    </message>
+    <message>
+        <source>Moving data: {note}</source>
+        <translation>数据搬运：{note}</translation>
     </message>
     <message>
         <source>Data parallel done: {note}</source>
@@ -764,6 +784,10 @@
         <translation>数据并行训练</translation>
     </message>
     <message>
+        <source>copy timing</source>
+        <translation>拷贝计时</translation>
+    </message>
+    <message>
         <source>The {job} failed: {message}</source>
         <translation>{job}失败：{message}</translation>
     </message>
@@ -801,6 +825,10 @@
     <message>
         <source>Data parallel plot…</source>
         <translation>数据并行图…</translation>
+    </message>
+    <message>
+        <source>Moving data plot…</source>
+        <translation>数据搬运图…</translation>
     </message>
     <message>
         <source>&amp;Run</source>
@@ -1095,6 +1123,10 @@
     <message>
         <source>%v of %m worker counts</source>
         <translation>%v / %m 种工作进程数</translation>
+    </message>
+    <message>
+        <source>%v copies timed</source>
+        <translation>已测 %v 次拷贝</translation>
     </message>
 </context>
 <context>
@@ -1476,6 +1508,26 @@
         <translation>梯度如何变成一步：SGD 沿坡度直接往下走；动量保留上一步的一部分，能滚过平缓的山谷；Adam 按每个权重自己梯度的大小调整它的步长</translation>
     </message>
     <message>
+        <source>fp32</source>
+        <translation>fp32</translation>
+    </message>
+    <message>
+        <source>tf32: matmuls on tensor cores</source>
+        <translation>tf32：矩阵乘法用张量核心</translation>
+    </message>
+    <message>
+        <source>bf16: mixed, autocast</source>
+        <translation>bf16：混合精度，autocast</translation>
+    </message>
+    <message>
+        <source>fp16: mixed, autocast + GradScaler</source>
+        <translation>fp16：混合精度，autocast + GradScaler</translation>
+    </message>
+    <message>
+        <source>What a step computes in. fp32: float32 throughout. tf32: float32 data, but a GPU&apos;s matrix products round to 10-bit mantissas on its tensor cores (Ampere and newer). bf16 and fp16: mixed precision with torch.autocast, the matrix products in 16 bits, losses and weights in float32; fp16 scales the loss (GradScaler) so that small gradients do not vanish. A device that cannot do one refuses it</source>
+        <translation>每一步用什么精度计算。fp32：全程 float32。tf32：数据是 float32，但 GPU 的矩阵乘法在张量核心上把尾数舍入到 10 位（Ampere 及更新的 GPU）。bf16 和 fp16：用 torch.autocast 做混合精度，矩阵乘法用 16 位，损失和权重用 float32；fp16 会缩放损失（GradScaler），以免很小的梯度变成零。设备做不到的精度会被拒绝</translation>
+    </message>
+    <message>
         <source>Passes over the data, 1 to 10,000,000. Each epoch computes the loss, its gradient (backward) and one step of the weights per batch</source>
         <translation>遍历数据的次数，1 到 10,000,000。每一轮对每个批次计算损失、它的梯度（反向传播），并更新一次权重</translation>
     </message>
@@ -1518,6 +1570,10 @@
     <message>
         <source>Optimizer</source>
         <translation>优化器</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
     </message>
     <message>
         <source>Epochs</source>
@@ -1585,6 +1641,57 @@
     <message>
         <source>{count} runs</source>
         <translation>{count} 次训练</translation>
+    </message>
+</context>
+<context>
+    <name>TransferView</name>
+    <message>
+        <source>bytes per copy</source>
+        <translation>每次拷贝的字节数</translation>
+    </message>
+    <message>
+        <source>GB/s</source>
+        <translation>GB/s</translation>
+    </message>
+    <message>
+        <source>to the GPU, pinned</source>
+        <translation>到 GPU，锁页内存</translation>
+    </message>
+    <message>
+        <source>to the GPU, pageable</source>
+        <translation>到 GPU，可分页内存</translation>
+    </message>
+    <message>
+        <source>back to the host, pinned</source>
+        <translation>回到主机，锁页内存</translation>
+    </message>
+    <message>
+        <source>back to the host, pageable</source>
+        <translation>回到主机，可分页内存</translation>
+    </message>
+    <message>
+        <source>What .to(device) and .cpu() cost: every copy pays a fixed cost, then the link&apos;s bandwidth. Press the button to time copies of 1 KiB to 1 GiB to the GPU and back, from ordinary (pageable) and from pinned memory.</source>
+        <translation>.to(device) 和 .cpu() 的代价：每次拷贝都要付一份固定开销，然后才是链路带宽。按下按钮，测量 1 KiB 到 1 GiB 的拷贝到 GPU 再拷回的时间，分别来自普通（可分页）内存和锁页内存。</translation>
+    </message>
+    <message>
+        <source>Timing copies between this machine&apos;s memory and {device}…</source>
+        <translation>正在测量本机内存与 {device} 之间的拷贝…</translation>
+    </message>
+    <message>
+        <source>Nothing to move: torch sees no GPU here, so a tensor already lives where it is computed (and pin_memory() needs CUDA).</source>
+        <translation>没有可搬运的：torch 在这里看不到 GPU，张量本来就在计算它的地方（而且 pin_memory() 需要 CUDA）。</translation>
+    </message>
+    <message>
+        <source>A copy costs at least {us} µs whatever its size: a thousand copies of 1 KiB take {ms} ms, while the bandwidth levels off near {peak} GB/s for large ones.</source>
+        <translation>无论大小，一次拷贝至少要 {us} µs：一千次 1 KiB 的拷贝要 {ms} ms，而大块拷贝的带宽稳定在约 {peak} GB/s。</translation>
+    </message>
+    <message>
+        <source>With non_blocking=True from pinned memory, {hidden} of a copy hid behind compute ({serial} ms one after the other, {together} ms at once).</source>
+        <translation>用 non_blocking=True 从锁页内存拷贝时，拷贝的 {hidden} 藏在了计算背后（先后进行 {serial} ms，同时进行 {together} ms）。</translation>
+    </message>
+    <message>
+        <source>Stopped. </source>
+        <translation>已停止。</translation>
     </message>
 </context>
 <context>
@@ -1724,6 +1831,10 @@
     <message>
         <source>backend</source>
         <translation>后端</translation>
+    </message>
+    <message>
+        <source>precision</source>
+        <translation>精度</translation>
     </message>
     <message>
         <source>workers</source>
@@ -1900,6 +2011,26 @@
     <message>
         <source>the workers ended without a result</source>
         <translation>工作进程结束了，但没有给出结果</translation>
+    </message>
+    <message>
+        <source>tf32 is a format of NVIDIA tensor cores (Ampere and newer); {device} computes float32: use fp32 or bf16 there</source>
+        <translation>tf32 是 NVIDIA 张量核心（Ampere 及更新）的格式；{device} 计算 float32：请在那里用 fp32 或 bf16</translation>
+    </message>
+    <message>
+        <source>tf32 needs compute capability 8.0 (Ampere) or newer; {device} has {major}.{minor}</source>
+        <translation>tf32 需要计算能力 8.0（Ampere）或更新；{device} 是 {major}.{minor}</translation>
+    </message>
+    <message>
+        <source>{device} cannot compute in bfloat16 (it needs compute capability 8.0 or newer): use fp16 or fp32</source>
+        <translation>{device} 不能用 bfloat16 计算（需要计算能力 8.0 或更新）：请用 fp16 或 fp32</translation>
+    </message>
+    <message>
+        <source>bf16 runs on a CUDA GPU or the CPU here, not on {device}</source>
+        <translation>bf16 在这里可以在 CUDA GPU 或 CPU 上运行，不能在 {device} 上</translation>
+    </message>
+    <message>
+        <source>fp16 training with a GradScaler needs a CUDA GPU; on {device} use bf16 (the same speed-up where it has one, and no scaling)</source>
+        <translation>使用 GradScaler 的 fp16 训练需要 CUDA GPU；在 {device} 上请用 bf16（有加速时效果相同，而且不需要缩放）</translation>
     </message>
 </context>
 <context>

@@ -29,14 +29,16 @@ from gpudemo.core.sweep import (
     SweepRow,
     sweep,
 )
+from gpudemo.core.transfer import TransferResult, TransferRow, measure_transfers
 from gpudemo.ui.base.i18n import name_text, say
 from gpudemo.ui.jobs.worker import TaskController
 from gpudemo.ui.views.compare_view import CompareView
 from gpudemo.ui.views.parallel_view import ParallelView
 from gpudemo.ui.views.profile_view import ProfileView
 from gpudemo.ui.views.sweep_view import SweepView
+from gpudemo.ui.views.transfer_view import TransferView
 
-COMPARE, SWEEP, PROFILE, PARALLEL = "compare", "sweep", "profile", "parallel"
+COMPARE, SWEEP, PROFILE, PARALLEL, TRANSFER = "compare", "sweep", "profile", "parallel", "transfer"
 REFRESH_MS = 50
 
 
@@ -47,10 +49,10 @@ class Measurements(QObject):
     finished = Signal()  # the job's thread has ended
 
     def __init__(self, compare_view: CompareView, sweep_view: SweepView, profile_view: ProfileView,
-                 parallel_view: ParallelView, parent: QObject | None = None):
+                 parallel_view: ParallelView, transfer_view: TransferView, parent: QObject | None = None):
         super().__init__(parent)
         self.compareView, self.sweepView, self.profileView = compare_view, sweep_view, profile_view
-        self.parallelView = parallel_view
+        self.parallelView, self.transferView = parallel_view, transfer_view
         self._tasks = TaskController(self)
         self._tasks.reported.connect(self._on_report)
         self._tasks.succeeded.connect(self._on_done)
@@ -111,6 +113,16 @@ class Measurements(QObject):
         counts = list(range(1, most + 1))
         self._start(lambda should_stop, report: scaling(config, counts, backend, should_stop, report))
 
+    def start_transfer(self, device: str) -> None:
+        """Copies to `device` and back at growing sizes (on a machine without a GPU: the reason there are none)."""
+        self._job, self._order = TRANSFER, [device]
+        self._count = 0
+        self.transferView.clear(device)
+        self.progressed.emit(0, 0)
+        self.deviceBusy.emit(device)
+        self.status.emit(self.tr("Timing copies to {device} and back…").format(device=device), False)
+        self._start(lambda should_stop, report: measure_transfers(device, None, should_stop, report))
+
     def _start(self, task) -> None:
         self._tasks.start(task)
         self._refresh.start()
@@ -136,7 +148,11 @@ class Measurements(QObject):
 
     @Slot(object)
     def _on_report(self, report) -> None:
-        if isinstance(report, ParallelResult):
+        if isinstance(report, TransferRow):
+            self.transferView.add_row(report)
+            self._count += 1
+            self.progressed.emit(self._count, -1)
+        elif isinstance(report, ParallelResult):
             self.parallelView.add_result(report)
             self._count += 1
             self.progressed.emit(self._count, -1)
@@ -158,6 +174,11 @@ class Measurements(QObject):
 
     @Slot(object)
     def _on_done(self, result) -> None:
+        if isinstance(result, TransferResult):
+            self.transferView.show_result(result)
+            self.progressed.emit(1, 1)
+            self.status.emit(self.tr("Moving data: {note}").format(note=self.transferView.note.text()), False)
+            return
         if self._job == PARALLEL:
             complete = all(r.status == "completed" for r in result) and len(result) == self._most
             self.parallelView.finish(complete)
@@ -196,5 +217,5 @@ class Measurements(QObject):
     @Slot(object)
     def _on_failed(self, message) -> None:
         job = {COMPARE: self.tr("comparison"), SWEEP: self.tr("sweep"), PROFILE: self.tr("profile"),
-               PARALLEL: self.tr("data-parallel run")}.get(self._job, "")
+               PARALLEL: self.tr("data-parallel run"), TRANSFER: self.tr("copy timing")}.get(self._job, "")
         self.status.emit(self.tr("The {job} failed: {message}").format(job=job, message=say(message)), True)

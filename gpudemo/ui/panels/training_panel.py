@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core import settings
+from gpudemo.core import precision, settings
 from gpudemo.core.datafile import DataFileError
 from gpudemo.core.memory import RunTooLarge, check_fits
 from gpudemo.core.problems import uses as problem_uses
@@ -116,6 +116,18 @@ class TrainingPanel(QGroupBox):
             "What the model learns: a straight line has two parameters (weight and bias) and a landscape you can"
             " see; the sine needs a neural network; the circles, xor, spiral and digits are classifications, whose"
             " accuracy is recorded beside the loss"))
+        self.precisionCombo = QComboBox(objectName="precisionCombo")
+        for key, title in (("fp32", self.tr("fp32")), ("tf32", self.tr("tf32: matmuls on tensor cores")),
+                           ("bf16", self.tr("bf16: mixed, autocast")),
+                           ("fp16", self.tr("fp16: mixed, autocast + GradScaler"))):
+            self.precisionCombo.addItem(title, key)
+        self.precisionCombo.setToolTip(self.tr(
+            "What a step computes in. fp32: float32 throughout. tf32: float32 data, but a GPU's matrix products round"
+            " to 10-bit mantissas on its tensor cores (Ampere and newer). bf16 and fp16: mixed precision with"
+            " torch.autocast, the matrix products in 16 bits, losses and weights in float32; fp16 scales the loss"
+            " (GradScaler) so that small gradients do not vanish. A device that cannot do one refuses it"))
+        self.precisionCombo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.precisionCombo.setMinimumContentsLength(12)
         self.epochsSpin = _spin("epochsSpin", settings.EPOCHS_MIN, settings.EPOCHS_MAX, settings.DEFAULT_EPOCHS,
                                 self.tr("Passes over the data, 1 to 10,000,000. Each epoch computes the loss, its"
                                         " gradient (backward) and one step of the weights per batch"))
@@ -154,6 +166,7 @@ class TrainingPanel(QGroupBox):
         form.addRow(self.tr("MLP"), model_row)
         form.addRow(self.tr("Batch"), self.batchSpin)
         form.addRow(self.tr("Optimizer"), self.optimizerCombo)
+        form.addRow(self.tr("Precision"), self.precisionCombo)
         form.addRow(self.tr("Epochs"), self.epochsSpin)
         form.addRow(self.tr("Learning rate"), self.lrInput)
         form.addRow(self.tr("Seed"), self.seedInput)
@@ -174,8 +187,9 @@ class TrainingPanel(QGroupBox):
         layout.addWidget(self.settingsError)
 
         self._inputs = (self.problemCombo, self.samplesSpin, self.noiseSpin, self.widthSpin, self.depthSpin,
-                        self.batchSpin, self.optimizerCombo, self.epochsSpin, self.lrInput, self.seedInput)
-        for combo in (self.problemCombo, self.optimizerCombo):
+                        self.batchSpin, self.optimizerCombo, self.precisionCombo, self.epochsSpin, self.lrInput,
+                        self.seedInput)
+        for combo in (self.problemCombo, self.optimizerCombo, self.precisionCombo):
             combo.currentIndexChanged.connect(self.changed)
         for spin in (self.samplesSpin, self.noiseSpin, self.widthSpin, self.depthSpin, self.batchSpin,
                      self.epochsSpin):
@@ -207,6 +221,7 @@ class TrainingPanel(QGroupBox):
             batch_size=self.batchSpin.value(),
             noise=self.noiseSpin.value(),
             data=self._data_path if self.problem() == "data" else "",
+            precision=self.precisionCombo.currentData(),
         )
 
     def set_data(self, path: str, name: str) -> None:
@@ -242,6 +257,11 @@ class TrainingPanel(QGroupBox):
         if not self.check():
             return None
         config = self.config(device)
+        try:
+            precision.check(config.precision, device)  # compare marks the devices that cannot, one by one
+        except precision.PrecisionRefused as refused:
+            self.show_error(self.tr("Not started: {reason}.").format(reason=say(refused)))
+            return None
         for each in devices or [device]:
             try:
                 check_fits(dataclasses.replace(config, device=each))
@@ -272,7 +292,8 @@ class TrainingPanel(QGroupBox):
         if values.get("problem") == "data" and values.get("data"):
             self._data_path = values["data"]  # a loaded model's data file (read when a run needs it)
             self.set_data(values["data"], Path(values["data"]).name)
-        for key, combo in (("problem", self.problemCombo), ("optimizer", self.optimizerCombo)):
+        for key, combo in (("problem", self.problemCombo), ("optimizer", self.optimizerCombo),
+                           ("precision", self.precisionCombo)):
             if key in values and combo.findData(values[key]) >= 0:
                 combo.setCurrentIndex(combo.findData(values[key]))
         for key, spin in (("samples", self.samplesSpin), ("width", self.widthSpin), ("depth", self.depthSpin),

@@ -55,6 +55,9 @@ class Actions(QObject):
             "Run these settings on each device in turn, timed fairly, with the CPU as the baseline"))
         self.sweep = new(self.tr("S&weep every device"), "Ctrl+Shift+W", self.tr(
             "Time a step on every device as the size grows: from which size a GPU wins"))
+        self.transfer = new(self.tr("Time &moving data"), "Ctrl+Shift+M", self.tr(
+            "Time copies of 1 KiB to 1 GiB to the GPU and back, from pageable and from pinned memory: the fixed"
+            " cost of a copy, the bandwidth, and a copy hidden behind compute"))
         self.parallel = new(self.tr("Data &parallel"), "Ctrl+Shift+D", self.tr(
             "Run these settings with DistributedDataParallel on 1, 2, ... worker processes in turn: what more"
             " workers gain, and what their all-reduce costs"))
@@ -115,7 +118,7 @@ def update_actions(actions: Actions, state: State) -> None:
     """Enable each command for the state the window is in: the one place that decides it."""
     idle = state.activity == IDLE
     training = state.activity in (TRAINING, PAUSED)
-    for action in (actions.start, actions.compare, actions.sweep, actions.parallel, actions.profile,
+    for action in (actions.start, actions.compare, actions.sweep, actions.parallel, actions.transfer, actions.profile,
                    actions.load_model, actions.open_data,
                    *actions.language_actions.values()):  # a new language rebuilds the window: not while a job goes
         action.setEnabled(idle)

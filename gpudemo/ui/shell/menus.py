@@ -29,7 +29,8 @@ def build_menus(window: QMainWindow) -> None:
                           (QCoreApplication.translate("Menus", "Loss landscape…"), window.landscapePlot),
                           (QCoreApplication.translate("Menus", "Compare plot…"), window.comparePlot),
                           (QCoreApplication.translate("Menus", "GPU vs CPU plot…"), window.sweepPlot),
-                          (QCoreApplication.translate("Menus", "Data parallel plot…"), window.parallelPlot)):
+                          (QCoreApplication.translate("Menus", "Data parallel plot…"), window.parallelPlot),
+                          (QCoreApplication.translate("Menus", "Moving data plot…"), window.transferPlot)):
         action = plots.addAction(title)
         action.setObjectName(f"export_{widget.objectName()}")
         action.triggered.connect(lambda checked=False, widget=widget: window.files.export_plot(widget))
@@ -45,7 +46,7 @@ def build_menus(window: QMainWindow) -> None:
     for action in (actions.start, actions.stop, actions.pause, actions.step):
         run.addAction(action)
     run.addSeparator()
-    for action in (actions.compare, actions.sweep, actions.parallel, actions.profile):
+    for action in (actions.compare, actions.sweep, actions.parallel, actions.transfer, actions.profile):
         run.addAction(action)
 
     view = bar.addMenu(QCoreApplication.translate("Menus", "&View"))

@@ -14,9 +14,10 @@ from gpudemo.core.settings import InvalidSetting
 from gpudemo.ui.base import i18n, theme
 
 VERSION = 1  # bump when a key changes meaning; a store of another version is ignored
-FORM = ("problem", "samples", "noise", "width", "depth", "batch_size", "optimizer", "epochs", "lr", "seed")
+FORM = ("problem", "samples", "noise", "width", "depth", "batch_size", "optimizer", "precision", "epochs", "lr",
+        "seed")
 PARSE = {"problem": rules.parse_problem, "samples": rules.parse_samples, "noise": rules.parse_noise,
-         "width": rules.parse_width,
+         "width": rules.parse_width, "precision": rules.parse_precision,
          "depth": rules.parse_depth, "batch_size": rules.parse_batch_size, "optimizer": rules.parse_optimizer,
          "epochs": rules.parse_epochs, "lr": rules.parse_learning_rate, "seed": rules.parse_seed}
 
@@ -43,7 +44,8 @@ class Preferences:
         values = {"problem": panel.problem(), "samples": panel.samplesSpin.value(), "noise": panel.noiseSpin.value(),
                   "width": panel.widthSpin.value(),
                   "depth": panel.depthSpin.value(), "batch_size": panel.batchSpin.value(),
-                  "optimizer": panel.optimizerCombo.currentData(), "epochs": panel.epochsSpin.value(),
+                  "optimizer": panel.optimizerCombo.currentData(), "precision": panel.precisionCombo.currentData(),
+                  "epochs": panel.epochsSpin.value(),
                   "lr": panel.lrInput.text(), "seed": panel.seedInput.text()}
         if values["problem"] == "data":  # a file of this session: the next one starts from the tutorial
             values["problem"] = "tutorial"

@@ -97,6 +97,19 @@ class RunCommands(QObject):
         w.measurements.start_parallel(config, backend, most)
         self.update_actions()
 
+    @Slot()
+    def start_transfer(self) -> None:
+        """Copies to the picked GPU (else the first one listed) and back; without a GPU, the reason."""
+        w = self.window
+        if self.is_busy():
+            return
+        picked = w.devicePanel.current().id
+        gpus = [device for device in w.devices.ids if device.startswith("cuda")]
+        device = picked if picked.startswith("cuda") else (gpus[0] if gpus else picked)
+        self._start_measuring(w.transferView, self.tr("%v copies timed"))
+        w.measurements.start_transfer(device)
+        self.update_actions()
+
     def _start_measuring(self, view: QWidget, progress_format: str) -> None:
         w = self.window
         w.runStatus.clear(progress_format)

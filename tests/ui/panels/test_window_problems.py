@@ -142,3 +142,18 @@ def test_running_out_of_memory_during_a_run_is_said_and_the_next_run_works(qtbot
     window.epochsSpin.setValue(100)
     run_to_end(qtbot, window)
     assert window.statusLabel.text().startswith("Completed")
+
+
+def test_the_precision_combo_trains_bf16_and_refuses_fp16_on_the_cpu(window, qtbot):
+    combo = window.precisionCombo
+    assert [combo.itemData(i) for i in range(combo.count())] == ["fp32", "tf32", "bf16", "fp16"]
+    combo.setCurrentIndex(combo.findData("fp16"))
+    window.startButton.click()
+    assert window.session.current is None
+    assert "fp16 training with a GradScaler needs a CUDA GPU" in window.settingsError.text()
+    combo.setCurrentIndex(combo.findData("bf16"))
+    assert "torch.autocast(device_type=device.type, dtype=torch.bfloat16)" in window.codePanel.text()
+    window.epochsSpin.setValue(20)
+    with qtbot.waitSignal(window.runFinished, timeout=60_000):
+        window.startButton.click()
+    assert window.session.current.config.precision == "bf16" and window.session.current.status == "completed"

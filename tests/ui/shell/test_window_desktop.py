@@ -58,7 +58,8 @@ def test_menus_hold_every_command_with_its_shortcut_also_in_the_tooltips(qtbot):
     run_menu = [action.text() for action in menus["Run"].actions() if action.text()]
     assert [text.replace("&", "") for text in run_menu] == ["Start training", "Stop", "Pause", "Step one epoch",
                                                             "Compare every device", "Sweep every device",
-                                                            "Data parallel", "Profile a step"]
+                                                            "Data parallel", "Time moving data",
+                                                            "Profile a step"]
     window.tabActions[1].trigger()
     assert window.viewTabs.currentWidget() is window.landscapeView
 

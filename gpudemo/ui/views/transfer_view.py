@@ -1,0 +1,94 @@
+"""Moving data: copy bandwidth against size, to the GPU and back, from pageable and from pinned memory."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from gpudemo.core.transfer import (
+    DEVICE_TO_HOST,
+    HOST_TO_DEVICE,
+    TransferResult,
+    TransferRow,
+)
+from gpudemo.ui.base import theme
+from gpudemo.ui.views.plot_style import colour, new_plot
+from gpudemo.ui.views.replay import Replayable
+
+SERIES = ((HOST_TO_DEVICE, True, 0, Qt.PenStyle.SolidLine), (HOST_TO_DEVICE, False, 0, Qt.PenStyle.DashLine),
+          (DEVICE_TO_HOST, True, 1, Qt.PenStyle.SolidLine), (DEVICE_TO_HOST, False, 1, Qt.PenStyle.DashLine))
+
+
+class TransferView(QWidget, Replayable):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.button = QPushButton(objectName="transferButton")  # bound to the window's transfer action
+        self.note = QLabel(objectName="transferNote")
+        self.note.setWordWrap(True)
+        self.plot = new_plot("transferPlot", self.tr("bytes per copy"), self.tr("GB/s"))
+        item = self.plot.getPlotItem()
+        item.setLogMode(x=True, y=True)
+        self.legend = item.addLegend(offset=(10, 10), labelTextColor=theme.current().text,
+                                     brush=pg.mkBrush(*theme.current().legend_fill))
+        names = {(HOST_TO_DEVICE, True): self.tr("to the GPU, pinned"),
+                 (HOST_TO_DEVICE, False): self.tr("to the GPU, pageable"),
+                 (DEVICE_TO_HOST, True): self.tr("back to the host, pinned"),
+                 (DEVICE_TO_HOST, False): self.tr("back to the host, pageable")}
+        self._curves = {}
+        for direction, pinned, index, style in SERIES:
+            curve = pg.PlotDataItem(pen=pg.mkPen(colour(index), width=2, style=style), symbol="o", symbolSize=5,
+                                    symbolBrush=colour(index), name=names[(direction, pinned)])
+            item.addItem(curve)
+            self._curves[(direction, pinned)] = curve
+        row = QHBoxLayout()
+        row.addWidget(self.note, 1)
+        row.addWidget(self.button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(row)
+        layout.addWidget(self.plot, 1)
+        self._rows: list[TransferRow] = []
+        self.clear(None)
+
+    def clear(self, device: str | None) -> None:
+        self._record("clear", device)
+        self._rows = []
+        for curve in self._curves.values():
+            curve.setData([], [])
+        if device is None:
+            self.note.setText(self.tr(
+                "What .to(device) and .cpu() cost: every copy pays a fixed cost, then the link's bandwidth. Press the"
+                " button to time copies of 1 KiB to 1 GiB to the GPU and back, from ordinary (pageable) and from"
+                " pinned memory."))
+        else:
+            self.note.setText(self.tr("Timing copies between this machine's memory and {device}…").format(
+                device=device))
+
+    def add_row(self, row: TransferRow) -> None:
+        self._record("add_row", row)
+        self._rows.append(row)
+        rows = [r for r in self._rows if (r.direction, r.pinned) == (row.direction, row.pinned)]
+        self._curves[(row.direction, row.pinned)].setData(np.array([r.bytes for r in rows], dtype=np.float64),
+                                                          np.array([r.gb_per_second for r in rows]))
+
+    def show_result(self, result: TransferResult) -> None:
+        self._record("show_result", result)
+        if result.note:
+            self.note.setText(self.tr("Nothing to move: torch sees no GPU here, so a tensor already lives where it is"
+                                      " computed (and pin_memory() needs CUDA)."))
+            return
+        fixed, peak = result.fixed_cost(), result.peak()
+        text = self.tr("A copy costs at least {us} µs whatever its size: a thousand copies of 1 KiB take {ms} ms,"
+                       " while the bandwidth levels off near {peak} GB/s for large ones.").format(
+            us=f"{(fixed or 0) * 1e6:,.1f}", ms=f"{(fixed or 0) * 1e3:,.1f}", peak=f"{peak or 0:,.1f}")
+        overlap = result.overlap
+        if overlap is not None:
+            text += " " + self.tr("With non_blocking=True from pinned memory, {hidden} of a copy hid behind compute"
+                                  " ({serial} ms one after the other, {together} ms at once).").format(
+                hidden=f"{overlap.hidden:.0%}", serial=f"{overlap.serial_seconds * 1e3:,.2f}",
+                together=f"{overlap.overlapped_seconds * 1e3:,.2f}")
+        if not result.complete:
+            text = self.tr("Stopped. ") + text
+        self.note.setText(text)
