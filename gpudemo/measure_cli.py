@@ -127,6 +127,10 @@ def run_profile(args: argparse.Namespace, config: TrainingConfig) -> int:
         print(f"per step: {profile.wall_us:,.1f} us on the CPU, {profile.device_us:,.1f} us of it inside"
               f" {profile.kernels:,.0f} PyTorch operator calls ({profile.per_kernel_us:,.1f} us each)")
     print(explain(profile))
+    if profile.on_gpu:
+        print(f"timed without torch.cuda.synchronize(): {profile.cpu_us:,.1f} us a step; with it: {profile.wall_us:,.1f}"
+              f" us. Without, the clock stops when the CPU has queued the work, not when the GPU has done it:"
+              f" {profile.overstated:,.1f}x too fast")
     rows = [("OPERATION", "CALLS/STEP", "CPU US/STEP", "DEVICE US/STEP")]
     rows += [(op.name, f"{op.calls:g}", f"{op.cpu_us:,.1f}", f"{op.device_us:,.1f}") for op in profile.ops]
     print(_table(rows))

@@ -117,3 +117,10 @@ def test_a_device_that_runs_out_of_memory_while_profiled_ends_as_a_training_erro
     assert cli.main(["profile", "--device", "cpu", "--steps", "3"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("gpudemo: cpu ran out of memory") and len(err.strip().splitlines()) == 1
+
+
+def test_a_clock_read_without_a_sync_overstates_a_gpu_step():
+    queued = StepProfile("cuda:0", 20, cpu_us=40.0, wall_us=400.0, device_us=350.0, kernels=9, ops=(), on_gpu=True)
+    assert queued.overstated == pytest.approx(10.0)
+    assert queued.to_json()["timing"] == {"without_sync_us": 40.0, "with_sync_us": 400.0, "overstated": 10.0}
+    assert StepProfile("cpu", 1, 100.0, 100.0, 40.0, 20, ()).overstated == 1.0

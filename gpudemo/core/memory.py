@@ -16,9 +16,11 @@ from dataclasses import dataclass
 
 import torch
 
+from gpudemo.core.devices import _pci_bus_id as pci_bus_id
 from gpudemo.core.devices import cpu_memory
 from gpudemo.core.errors import TrainingError
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, message
+from gpudemo.core.nvml import GpuMetrics, read_gpu_metrics
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import problem_for
 from gpudemo.core.settings import TrainingConfig
@@ -120,6 +122,7 @@ class MemoryReading:
     allocated: int | None
     reserved: int | None
     free: int | None
+    metrics: GpuMetrics | None = None  # a CUDA GPU's utilisation, power, clock and temperature, where NVML says
 
 
 def process_resident_bytes() -> int | None:
@@ -142,5 +145,8 @@ def read_memory(device: str) -> MemoryReading:
     target = torch.device(device)
     if target.type == "cuda":
         free, _total = torch.cuda.mem_get_info(target)
-        return MemoryReading(device, torch.cuda.memory_allocated(target), torch.cuda.memory_reserved(target), free)
+        index = target.index if target.index is not None else torch.cuda.current_device()
+        metrics = read_gpu_metrics(pci_bus_id(torch.cuda.get_device_properties(index)))
+        return MemoryReading(device, torch.cuda.memory_allocated(target), torch.cuda.memory_reserved(target), free,
+                             metrics)
     return MemoryReading(device, process_resident_bytes(), None, cpu_memory()[1] if target.type == "cpu" else None)

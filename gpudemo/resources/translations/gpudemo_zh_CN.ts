@@ -364,6 +364,22 @@
         <translation>{device}：本进程占用 {resident}；本机可用 {free}</translation>
     </message>
     <message>
+        <source>{percent}% busy</source>
+        <translation>忙碌 {percent}%</translation>
+    </message>
+    <message>
+        <source>{watts} W</source>
+        <translation>{watts} W</translation>
+    </message>
+    <message>
+        <source>{mhz} MHz</source>
+        <translation>{mhz} MHz</translation>
+    </message>
+    <message>
+        <source>{celsius} °C</source>
+        <translation>{celsius} °C</translation>
+    </message>
+    <message>
         <source>Memory now</source>
         <translation>当前内存</translation>
     </message>
@@ -1092,6 +1108,10 @@
     <message>
         <source>The GPU computes {share} of the step: the arithmetic dominates, as a GPU likes it.</source>
         <translation>GPU 在这一步中有 {share} 的时间在计算：运算占主导，这正是 GPU 擅长的。</translation>
+    </message>
+    <message>
+        <source>Honest timing: without torch.cuda.synchronize() a step seems to take {unsynced} µs, with it {synced} µs. Without it the clock stops when the CPU has queued the work, not when the GPU has done it: {times}× too fast.</source>
+        <translation>诚实的计时：不调用 torch.cuda.synchronize() 时，一步看起来要 {unsynced} µs，调用后是 {synced} µs。不同步时，时钟在 CPU 把工作排进队列时就停了，而不是在 GPU 做完时：快了 {times} 倍，是假的。</translation>
     </message>
     <message>
         <source>Per step: {wall} µs on the CPU, {device} µs of it inside {kernels} PyTorch operator calls ({each} µs each).</source>

@@ -118,6 +118,19 @@ class DevicePanel(QGroupBox):
         else:
             text = self.tr("{device}: this process holds {resident}; {free} free on the machine").format(
                 device=reading.device, resident=_size(reading.allocated), free=_size(reading.free))
+        metrics = reading.metrics
+        if metrics is not None:
+            figures = []
+            if metrics.utilization is not None:
+                figures.append(self.tr("{percent}% busy").format(percent=metrics.utilization))
+            if metrics.power_watts is not None:
+                figures.append(self.tr("{watts} W").format(watts=f"{metrics.power_watts:,.0f}"))
+            if metrics.sm_clock_mhz is not None:
+                figures.append(self.tr("{mhz} MHz").format(mhz=f"{metrics.sm_clock_mhz:,}"))
+            if metrics.temperature_c is not None:
+                figures.append(self.tr("{celsius} °C").format(celsius=metrics.temperature_c))
+            if figures:
+                text += "\n" + " · ".join(figures)
         prefix = self.tr("Memory now") if running else self.tr("Memory after the run")
         self.memoryLabel.setText(f"{prefix} · {text}")
         self.memoryLabel.show()

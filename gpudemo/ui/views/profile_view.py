@@ -61,6 +61,11 @@ class ProfileView(QWidget, Replayable):
                 " for its launches; more samples per step (or a bigger model) would.") if profile.bound == HOST_BOUND
                 else self.tr("The GPU computes {share} of the step: the arithmetic dominates, as a GPU likes it.")
             ).format(share=f"{profile.busy_share:.0%}"))
+            lines.append(self.tr(
+                "Honest timing: without torch.cuda.synchronize() a step seems to take {unsynced} µs, with it {synced}"
+                " µs. Without it the clock stops when the CPU has queued the work, not when the GPU has done it:"
+                " {times}× too fast.").format(unsynced=f"{profile.cpu_us:,.1f}", synced=f"{profile.wall_us:,.1f}",
+                                             times=f"{profile.overstated:,.1f}"))
         else:
             lines.append(self.tr(
                 "Per step: {wall} µs on the CPU, {device} µs of it inside {kernels} PyTorch operator calls"
