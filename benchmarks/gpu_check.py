@@ -11,8 +11,8 @@ gpu-check-<time>), its command and stderr to NAME.log, and summary.txt says what
    out-of-memory error and what it leaves reserved, the same data on CPU and GPU
    (compare's final losses within 1e-4 relative), matmul in fp32/tf32/bf16 at n = 8192;
 3. suite: the Qt-free tests, every `cuda` test among them;
-4. cli: `gpudemo devices/train/compare/sweep/profile` on the GPU, the tutorial and the line
-   at 1,000,000 samples;
+4. cli: `gpudemo devices/train/compare/sweep/profile/transfer/parallel` on the GPU, the tutorial, the line
+   at 1,000,000 samples, four precisions side by side, the digits and the circles;
 5. benchmarks: `python -m benchmarks --only gpu`.
 
 Without a GPU it runs the parts the CPU can (the environment, the CLI on the CPU at small
@@ -85,6 +85,24 @@ def cli_commands(device: str, quick: bool) -> dict[str, list[str]]:
                                     "--json"),
         "cli-sweep-step": gpudemo("sweep", "--device", device, "--json", *(["--max-size", "1000"] if quick else [])),
     }
+    precisions = ("fp32", "tf32", "bf16", "fp16") if device.startswith("cuda") else ("fp32", "bf16")
+    commands.update({
+        "cli-transfer": gpudemo("transfer", "--device", device, "--json", *(["--max-size", "1048576"] if quick else [])),
+        "cli-compare-precisions": gpudemo("compare", "--device", device, "--problem", "sine",
+                                          "--samples", "1000" if quick else "100000",  # the CPU runs it too
+                                          "--width", "256", "--depth", "3", "--epochs", "20" if quick else "50",
+                                          *(arg for kind in precisions for arg in ("--precision", kind)), "--json"),
+        "cli-train-digits": gpudemo("train", "--device", device, "--problem", "digits", "--width", "64",
+                                    "--optimizer", "adam", "--lr", "0.01", "--epochs", "100" if quick else "500",
+                                    "--json"),
+        "cli-compare-circles": gpudemo("compare", "--device", device, "--problem", "circles",
+                                       "--samples", "10000" if quick else "100000", "--width", "64",
+                                       "--optimizer", "adam", "--lr", "0.01", "--epochs", "50" if quick else "200",
+                                       "--json"),
+        "cli-parallel": gpudemo("parallel", "--problem", "line", "--samples", samples, "--epochs", epochs, "--json",
+                                *(["--backend", "nccl", "--workers", "1"] if device.startswith("cuda") else
+                                  ["--workers", "2"])),
+    })
     for dtype in ("float32", "tf32", "bfloat16"):
         commands[f"cli-sweep-matmul-{dtype}"] = gpudemo("sweep", "--device", device, "--kind", "matmul", "--dtype",
                                                         dtype, "--max-size", "64" if quick else "8192", "--json")
@@ -144,6 +162,9 @@ for name, dtype, tf32 in (("fp32", torch.float32, False), ("tf32", torch.float32
     del a, b
 torch.backends.cuda.matmul.allow_tf32 = False
 torch.cuda.empty_cache()
+from gpudemo.core.memory import read_memory
+metrics = read_memory(device).metrics
+found["nvml"] = None if metrics is None else metrics.__dict__
 found["seconds"] = time.perf_counter() - began
 print(json.dumps(found, indent=2))
 ok = (syncs <= 2 * read_backs and found["same_data"]["relative"] <= 1e-4
