@@ -180,6 +180,10 @@ def add_training_arguments(parser: argparse.ArgumentParser, many_devices: bool =
         + ("; repeat it to compare precisions side by side" if many_devices else ""),
     )
     parser.add_argument(
+        "--compile", action="store_true",
+        help="run the model through torch.compile (its first compile, tens of seconds, is timed apart)",
+    )
+    parser.add_argument(
         "--optimizer", type=_argument(settings.parse_optimizer), default=settings.DEFAULT_OPTIMIZER,
         metavar="|".join(settings.OPTIMIZER_KEYS),
         help="sgd, momentum (SGD with momentum 0.9) or adam (default sgd)",
@@ -286,7 +290,7 @@ def resolve_config(args: argparse.Namespace) -> settings.TrainingConfig:
         device=resolve_devices(args)[0], epochs=args.epochs, lr=args.lr, seed=args.seed, problem=problem,
         optimizer=args.optimizer, samples=args.samples, width=args.width, depth=args.depth,
         batch_size=args.batch_size, noise=args.noise, data=args.data or "",
-        precision=precisions(args)[0],
+        precision=precisions(args)[0], compile=args.compile,
     )
     if not getattr(args, "many_devices", False):
         from gpudemo.core.precision import PrecisionRefused, check
@@ -386,6 +390,7 @@ def _result_json(result, predictions: list[dict]) -> dict:
         "epochs_per_second": result.epochs_per_second,
         "to_device_seconds": result.to_device_seconds,
         "warm_up_seconds": result.warm_up_seconds,
+        "compile_seconds": result.compile_seconds,
     }
 
 
@@ -395,7 +400,8 @@ def _summary(result, predictions: list[dict]) -> str:
         f" in {result.seconds:.3g} s ({result.epochs_per_second:,.0f} epochs/s)",
         f"final loss  {result.final_loss:.6g}" if result.final_loss is not None else "final loss  -",
         f"not timed   moving model and data to {result.config.device} {result.to_device_seconds * 1e3:.3g} ms,"
-        f" a warm-up step {result.warm_up_seconds * 1e3:.3g} ms",
+        f" a warm-up step {result.warm_up_seconds * 1e3:.3g} ms"
+        + (f", compiling the step {result.compile_seconds:.3g} s" if result.config.compile else ""),
     ]
     if result.accuracy is not None:
         test = f", test {result.test_accuracy:.1%}" if result.test_accuracy is not None else ""

@@ -9,10 +9,10 @@ import sys
 from gpudemo.cli import main
 
 
-def gpudemo(*args: str, module: bool = False) -> subprocess.CompletedProcess:
+def gpudemo(*args: str, module: bool = False, timeout: float = 120) -> subprocess.CompletedProcess:
     """Run `gpudemo ARGS`: its exit status, stdout and stderr, as a child's would be."""
     if module:
-        return subprocess.run([sys.executable, "-m", "gpudemo", *args], capture_output=True, text=True, timeout=120)
+        return subprocess.run([sys.executable, "-m", "gpudemo", *args], capture_output=True, text=True, timeout=timeout)
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:

@@ -183,6 +183,7 @@ def generate_script(
             "",
             say["to_device"],
             *problem.script_model(config),
+            *(["model = torch.compile(model)  # compiled on its first call"] if config.compile else []),
             *generator,
             *problem.script_data(config),
             f"criterion = torch.nn.{type(problem.make_loss()).__name__}().to(device)",

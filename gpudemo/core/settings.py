@@ -64,6 +64,7 @@ NAMES = {
     "dtype": QT_TRANSLATE_NOOP("core", "dtype"),
     "backend": QT_TRANSLATE_NOOP("core", "backend"),
     "precision": QT_TRANSLATE_NOOP("core", "precision"),
+    "compile": QT_TRANSLATE_NOOP("core", "compile"),
     "workers": QT_TRANSLATE_NOOP("core", "workers"),
     "learning rate": QT_TRANSLATE_NOOP("core", "learning rate"),
     "seed": QT_TRANSLATE_NOOP("core", "seed"),
@@ -358,6 +359,7 @@ class TrainingConfig:
     noise: float = DEFAULT_NOISE
     data: str = ""  # the problem "data": the CSV file it reads (core/datafile.py)
     precision: str = DEFAULT_PRECISION  # fp32, tf32, bf16 or fp16 (core/precision.py)
+    compile: bool = False  # run the model through torch.compile (its first compile timed apart)
 
     def __post_init__(self) -> None:
         for name, parse in (("epochs", parse_epochs), ("lr", parse_learning_rate), ("seed", parse_seed),
@@ -367,3 +369,6 @@ class TrainingConfig:
                             ("precision", parse_precision)):
             object.__setattr__(self, name, parse(getattr(self, name)))
         object.__setattr__(self, "data", parse_data_path(self.data, self.problem))
+        if not isinstance(self.compile, bool):
+            raise _refuse("compile", QT_TRANSLATE_NOOP("core", "{setting} must be on or off, not {value}"),
+                          value=quoted(self.compile))

@@ -123,6 +123,7 @@ class TrainingResult:
     accuracies: np.ndarray | None = None
     accuracy: float | None = None
     test_accuracy: float | None = None
+    compile_seconds: float = 0.0  # torch.compile's first compile of the step, before the clock (not in `seconds`)
 
     @property
     def epochs_run(self) -> int:
@@ -192,6 +193,8 @@ class _Run:
         self.config = config
         self.should_stop = should_stop
         self.forward, self.loss_of = direct_call(self.model), direct_call(self.criterion)
+        if config.compile:  # the same module, its forward (and so its backward) compiled on the first call
+            self.forward = torch.compile(self.model)
         self.zero_grad, self.step = zero_grad_function(self.optimizer), step_function(self.optimizer)
         self.plane = problem.plane(self.model)
         # Detached views of (w, b): they share the parameters' storage, so they see every step's update.
@@ -308,6 +311,24 @@ class _Run:
             with torch.no_grad():
                 model(self.grid)
         del model, optimizer, x, y
+        synchronize(self.device)
+        return time.perf_counter() - began
+
+    def compile_now(self) -> float:
+        """Compile the step before the clock: one forward and backward on the run's own model, the
+        gradients then dropped (no step, no random numbers: the run is as it was); the seconds it took."""
+        began = time.perf_counter()
+        x, y = self.x_train, self.y_train
+        if self.batch < self.samples:
+            index = torch.arange(self.batch, device=self.device)
+            x, y = x[index], y[index]
+        with self.autocast if self.autocast is not None else contextlib.nullcontext():
+            loss = self.loss_of(self.forward(x), y)
+        loss.backward()
+        self.zero_grad()
+        if self.grid is not None:
+            with torch.no_grad():
+                self.forward(self.grid)
         synchronize(self.device)
         return time.perf_counter() - began
 
@@ -520,6 +541,16 @@ def _run_training(
         warm_up_seconds = run.warm_up()  # ends synchronised: the clock starts on an idle, warm device
     except (RuntimeError, MemoryError) as error:
         raise _failure(config, run, error, 0) from None
+    compile_seconds = 0.0
+    if config.compile:
+        try:
+            compile_seconds = run.compile_now()
+        except Exception as error:  # no compiler, an unsupported platform or model: say so, plainly
+            reason = str(error).strip().splitlines()[0][:300] if str(error).strip() else type(error).__name__
+            run.release()
+            raise TrainingError(message(QT_TRANSLATE_NOOP(
+                "core", "torch.compile could not compile this step on {device}: {reason}; train without compiling"),
+                device=config.device, reason=reason)) from None
     start = time.perf_counter()
     next_flush = start  # due after the first epoch
     try:
@@ -583,7 +614,8 @@ def _run_training(
     run.release(keep_cache)
     return TrainingResult(status, config, model, history.values, seconds, diverged_at,
                           path.points if path is not None else None, to_device_seconds, warm_up_seconds,
-                          accuracy.values if accuracy is not None else None, final_accuracy, test_accuracy)
+                          accuracy.values if accuracy is not None else None, final_accuracy, test_accuracy,
+                          compile_seconds)
 
 
 def train(

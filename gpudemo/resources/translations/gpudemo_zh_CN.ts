@@ -1857,6 +1857,10 @@
         <translation>精度</translation>
     </message>
     <message>
+        <source>compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
         <source>workers</source>
         <translation>工作进程数</translation>
     </message>
@@ -1941,6 +1945,10 @@
         <translation>测试图像编号必须是 1 到 {high} 之间的整数，而不是 {value}</translation>
     </message>
     <message>
+        <source>{setting} must be on or off, not {value}</source>
+        <translation>{setting}必须是开或关，而不是 {value}</translation>
+    </message>
+    <message>
         <source>{device} ran out of memory before it began; what the run held is freed. Use fewer samples, a smaller batch or a smaller model</source>
         <translation>{device} 在训练开始前内存不足；训练占用的内存已释放。请减少样本、减小批大小或用更小的模型</translation>
     </message>
@@ -1955,6 +1963,10 @@
     <message>
         <source>training on {device} failed after {count}: {reason}</source>
         <translation>在 {device} 上训练 {count}后失败：{reason}</translation>
+    </message>
+    <message>
+        <source>torch.compile could not compile this step on {device}: {reason}; train without compiling</source>
+        <translation>torch.compile 无法在 {device} 上编译这一步：{reason}；请不编译直接训练</translation>
     </message>
     <message>
         <source>unexpected error: {reason}</source>
