@@ -1512,6 +1512,10 @@
         <translation>模型学习什么：直线有两个参数（权重和偏置），其损失地形可以画出来；正弦需要神经网络；同心圆、异或、螺旋和手写数字是分类问题，除损失外还记录准确率</translation>
     </message>
     <message>
+        <source>fp32: float32 throughout</source>
+        <translation>fp32：全程 float32</translation>
+    </message>
+    <message>
         <source>Training points, 3 to 10,000,000, made on the device from the seed. A GPU wins only when there is much to compute at once: on 3 points each step is a few tiny kernels, and launching them costs more than the CPU&apos;s whole step; try 1,000,000 and compare</source>
         <translation>训练点数，3 到 10,000,000，由随机种子在设备上生成。只有一次要算的东西很多时 GPU 才会胜出：3 个点时每一步只是几个很小的核函数，启动它们的开销比 CPU 算完整一步还多；试试 1,000,000 再比较</translation>
     </message>
@@ -1526,10 +1530,6 @@
     <message>
         <source>How the gradient becomes a step: SGD steps straight down the slope; momentum keeps part of the last step and rolls through shallow valleys; Adam scales each weight&apos;s step by its own gradient&apos;s size</source>
         <translation>梯度如何变成一步：SGD 沿坡度直接往下走；动量保留上一步的一部分，能滚过平缓的山谷；Adam 按每个权重自己梯度的大小调整它的步长</translation>
-    </message>
-    <message>
-        <source>fp32</source>
-        <translation>fp32</translation>
     </message>
     <message>
         <source>tf32: matmuls on tensor cores</source>

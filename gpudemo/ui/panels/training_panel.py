@@ -117,7 +117,8 @@ class TrainingPanel(QGroupBox):
             " see; the sine needs a neural network; the circles, xor, spiral and digits are classifications, whose"
             " accuracy is recorded beside the loss"))
         self.precisionCombo = QComboBox(objectName="precisionCombo")
-        for key, title in (("fp32", self.tr("fp32")), ("tf32", self.tr("tf32: matmuls on tensor cores")),
+        for key, title in (("fp32", self.tr("fp32: float32 throughout")),
+                           ("tf32", self.tr("tf32: matmuls on tensor cores")),
                            ("bf16", self.tr("bf16: mixed, autocast")),
                            ("fp16", self.tr("fp16: mixed, autocast + GradScaler"))):
             self.precisionCombo.addItem(title, key)

@@ -98,7 +98,7 @@ def test_the_memory_line_follows_a_run(qtbot):
     window.epochsSpin.setValue(10_000_000)
     window.startButton.click()
     qtbot.waitUntil(lambda: label.isVisibleTo(window) and "this process holds" in label.text(), timeout=60_000)
-    assert label.text().startswith("Memory now · cpu:") and "MiB" in label.text()
+    assert label.text().startswith("Memory now · cpu:") and ("MiB" in label.text() or "GiB" in label.text())
     with qtbot.waitSignal(window.runFinished, timeout=60_000):
         window.stopButton.click()
     assert label.text().startswith("Memory after the run")
