@@ -45,7 +45,7 @@ KEPT = {"MSE", "SGD", "Adam", "MLP", "CPU", "GPU", "CUDA", "PyTorch", "torch", "
 
 
 @pytest.fixture
-def chinese():
+def chinese(qapp):  # a translator is installed on the application: it must exist, whichever test runs first
     assert i18n.install(i18n.CHINESE)
     yield
     i18n.install(i18n.ENGLISH)
