@@ -20,17 +20,18 @@ from benchmarks import (
     parallel,
     scale,
     startup,
+    timeline,
     window,
 )
 
 SUITES = {"headless": headless.run, "window": window.run, "first_loss": first_loss.run, "large": large.run,
           "scale": scale.run, "startup": startup.run, "classes": classes.run,
-          "parallel": parallel.run, "gpu": gpu.run}
+          "parallel": parallel.run, "timeline": timeline.run, "gpu": gpu.run}
 # --quick: small sizes, to check that the suite runs (the figures mean little)
 QUICK = {"headless": {"epochs": 500, "repeats": 1}, "window": {"epochs": 500, "repeats": 1},
          "first_loss": {"processes": 1, "later_runs": 1}, "large": {"samples": 10_000, "epochs": 5, "repeats": 1},
          "scale": {"epochs": 200_000}, "startup": {"repeats": 1}, "classes": {"epochs": 100, "repeats": 1, "frames": 8},
-         "parallel": {"repeats": 1, "scale": 0.05},
+         "parallel": {"repeats": 1, "scale": 0.05}, "timeline": {"events": 1000, "repeats": 1},
          "gpu": {"epochs": 200, "repeats": 1}}
 
 

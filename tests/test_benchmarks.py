@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_the_benchmark_suite_runs(tmp_path):
     out_json = tmp_path / "bench.json"
     command = [sys.executable, "-m", "benchmarks", "--quick", "--only", "headless", "window", "first_loss", "large",
-               "scale", "classes", "gpu", "--json", str(out_json)]
+               "scale", "classes", "timeline", "gpu", "--json", str(out_json)]
     # In a session of its own: on a timeout the harness and the children it started all go, not just the harness.
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                           start_new_session=True) as child:
@@ -33,6 +33,7 @@ def test_the_benchmark_suite_runs(tmp_path):
     assert "headless: core / bare" in figures and "window: window / bare" in figures
     assert "scale: loss history" in figures
     assert "digits: gpudemo / bare" in figures and "boundary 128x128: whole frame, p95" in figures
+    assert "timeline: 1,000 events shown and painted" in figures
     assert "first loss: Start to first point, later run" in figures
     assert "window: window / headless core" in figures and "large: core / bare" in figures
     assert all(isinstance(row["value"], (int, float)) or row["value"] is None for row in rows)

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 from gpudemo.core.devices import synchronize
 from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.timeline import STEP_LABEL, Timeline, from_events
 from gpudemo.core.training import prepared
 
 WARM_UP_STEPS = 5
@@ -65,6 +66,7 @@ class StepProfile:
     ops: tuple[OpTiming, ...]  # the costliest operations first
     on_gpu: bool = False
     waiting_us: float = 0.0  # the host blocked in the runtime's synchronising calls, per step
+    timeline: Timeline | None = None  # the middle profiled step, host and device against time
 
     @property
     def per_kernel_us(self) -> float:
@@ -98,6 +100,7 @@ class StepProfile:
             "bound": self.bound,
             "ops": [{"name": op.name, "calls": op.calls, "cpu_us": op.cpu_us, "device_us": op.device_us}
                     for op in self.ops],
+            "timeline": self.timeline.to_json() if self.timeline is not None else None,
         }
 
 
@@ -105,7 +108,7 @@ def profile_steps(config: TrainingConfig, steps: int = STEPS, top: int = TOP) ->
     """Run `steps` epochs of `config` (after an untimed warm-up) and say where their time went.
 
     Raises TrainingError, as a run does, when the device fails or runs out of memory."""
-    from torch.profiler import ProfilerActivity, profile
+    from torch.profiler import ProfilerActivity, profile, record_function
 
     on_gpu = config.device.startswith("cuda")
     with prepared(config) as run:
@@ -121,11 +124,13 @@ def profile_steps(config: TrainingConfig, steps: int = STEPS, top: int = TOP) ->
         activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
         with _quiet_stderr(), _one_cycle_warning_ignored(), profile(activities=activities) as profiler:
             for _ in range(steps):
-                run.epoch()
+                with record_function(STEP_LABEL):
+                    run.epoch()
             synchronize(run.device)
-    device_us, kernels, ops, waiting_us = summarize(profiler.events(), profiler.key_averages(), steps, on_gpu, top)
+    events = profiler.events()
+    device_us, kernels, ops, waiting_us = summarize(events, profiler.key_averages(), steps, on_gpu, top)
     return StepProfile(config.device, steps, (issued - began) / steps * 1e6, (done - began) / steps * 1e6,
-                       device_us, kernels, ops, on_gpu, waiting_us)
+                       device_us, kernels, ops, on_gpu, waiting_us, from_events(events, config.device, on_gpu))
 
 
 # The CUDA runtime's calls in which the host only waits for the device.

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 
 from gpudemo.core.profile import HOST_BOUND, WARM_UP_STEPS, StepProfile
 from gpudemo.ui.views.replay import Replayable
+from gpudemo.ui.views.timeline_plot import TimelinePlot
 
 
 class ProfileView(QWidget, Replayable):
@@ -34,8 +35,13 @@ class ProfileView(QWidget, Replayable):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
+        self.timeline = TimelinePlot()
+        self.timeline_note = QLabel(objectName="timelineNote")
+        self.timeline_note.setWordWrap(True)
         layout.addWidget(self.summary)
-        layout.addWidget(self.table, 1)
+        layout.addWidget(self.timeline_note)
+        layout.addWidget(self.timeline, 3)
+        layout.addWidget(self.table, 2)
         self.clear()
 
     def clear(self) -> None:
@@ -44,6 +50,8 @@ class ProfileView(QWidget, Replayable):
             "Press Profile a step to run a few steps of these settings under torch.profiler on the chosen device and"
             " see where a step's time goes: on the CPU side issuing work, or on the device computing it."))
         self.table.setRowCount(0)
+        self.timeline.clear()
+        self.timeline_note.setText("")
 
     def show_profile(self, profile: StepProfile, problem: str) -> None:
         self._record("show_profile", profile, problem)
@@ -78,6 +86,7 @@ class ProfileView(QWidget, Replayable):
                 "An operator takes {each} µs: the arithmetic dominates, and a GPU, which does it in parallel, would"
                 " make this step faster.")).format(each=f"{profile.per_kernel_us:,.1f}"))
         self.summary.setText("\n".join(lines))
+        self._show_timeline(profile)
         self.table.setRowCount(len(profile.ops))
         for row, op in enumerate(profile.ops):
             for column, text in enumerate((op.name, f"{op.calls:g}", f"{op.cpu_us:,.1f}", f"{op.device_us:,.1f}")):
@@ -85,3 +94,23 @@ class ProfileView(QWidget, Replayable):
                 if column:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(row, column, item)
+
+    def _show_timeline(self, profile: StepProfile) -> None:
+        timeline = profile.timeline
+        if timeline is None:
+            self.timeline.clear()
+            self.timeline_note.setText("")
+            return
+        self.timeline.show_timeline(timeline)
+        if timeline.on_gpu:
+            text = self.tr(
+                "The timeline of one step ({step} µs): operators on the CPU above, the kernels they launched on the GPU"
+                " below, a line from each operator to its kernel. The GPU was busy {share} of the step; in the gaps"
+                " it waited for the CPU's next launch.").format(
+                step=f"{timeline.step_us:,.1f}", share=f"{timeline.busy_share:.0%}")
+        else:
+            text = self.tr(
+                "The timeline of one step ({step} µs) on the CPU, which has no device row: the CPU spent {share} of"
+                " it inside PyTorch's operators (nested ones drawn higher) and the rest in Python between them.").format(
+                step=f"{timeline.step_us:,.1f}", share=f"{timeline.operator_share:.0%}")
+        self.timeline_note.setText(text)

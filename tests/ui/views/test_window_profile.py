@@ -26,3 +26,40 @@ def test_a_gpu_profile_shows_its_waiting_apart_from_its_work(qtbot):
     assert "30.0 µs of GPU work in 9 kernels" in text and "95.0 µs of it the CPU waited for the GPU (not work)" in text
     assert "without torch.cuda.synchronize() a step seems to take 120.0 µs, with it 140.0 µs" in text
     assert "1.2× too fast" in text
+
+
+def test_the_profile_draws_one_step_against_time(qtbot):
+    window = open_window(qtbot)
+    with qtbot.waitSignal(window.runFinished, timeout=60_000):
+        window.profileButton.click()
+    plot = window.profileView.timeline
+    assert plot.plot.objectName() == "timelinePlot"
+    drawn = sum(len(bars.opts["x0"]) for bars in plot._host_bars)
+    assert drawn > 10 and len(plot._kernel_bars.opts["x0"]) == 0  # on the CPU the host row alone
+    assert "inside PyTorch's operators" in window.profileView.timeline_note.text()
+
+
+def test_a_gpu_timeline_links_kernels_to_operators_and_names_what_is_hovered(qtbot):
+    from gpudemo.core.profile import StepProfile
+    from gpudemo.core.timeline import Span, Timeline
+
+    window = open_window(qtbot)
+    timeline = Timeline("cuda:0", 100.0, (Span("aten::addmm", 0, 20), Span("cudaLaunchKernel", 10, 5, lane=1)),
+                        (Span("gemv", 40, 50, launched_by=0),), on_gpu=True)
+    window.profileView.show_profile(StepProfile("cuda:0", 20, 100.0, 100.0, 50.0, 1.0, (), True, 0.0, timeline), "line")
+    plot = window.profileView.timeline
+    assert list(plot._kernel_bars.opts["x0"]) == [40]
+    x, y = plot._links.getData()
+    assert list(x) == [0, 40]  # from addmm's start to the kernel's
+    assert "busy 50% of the step" in window.profileView.timeline_note.text()
+    window.viewTabs.setCurrentWidget(window.profileView)
+    qtbot.waitUntil(lambda: plot.plot.isVisible())
+    view = plot.plot.getPlotItem().vb
+    plot._hovered(view.mapViewToScene(pg_point(60, 0.4)))
+    assert plot.detail.text() == "gemv: 50.0 µs, from 40.0 µs (launched by aten::addmm)"
+
+
+def pg_point(x, y):
+    from PySide6.QtCore import QPointF
+
+    return QPointF(x, y)
