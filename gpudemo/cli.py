@@ -132,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
                        " tensor cores) or bfloat16 (default float32)")
     sweep.add_argument("--max-size", type=_argument(settings.parse_max_size), metavar="N",
                        help="stop growing at this size (default: as far as memory and time allow)")
+    sweep.add_argument("--roofline", action="store_true",
+                       help="also count each size's FLOPs and bytes and set them against the device's peaks"
+                       " (a known GPU's published figures, else measured)")
     sweep.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     return parser
 

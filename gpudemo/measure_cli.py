@@ -77,7 +77,7 @@ def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConf
     progress = None if args.json or not sys.stderr.isatty() else (
         lambda row: print(f"  {row.device} at {row.size:,}: {row.seconds * 1e6:,.1f} us", file=sys.stderr))
     try:
-        result = sweep(args.kind, devices, args.dtype, stop.is_set, progress, args.max_size, config)
+        result = sweep(args.kind, devices, args.dtype, stop.is_set, progress, args.max_size, config, args.roofline)
     finally:
         signal.signal(signal.SIGINT, previous)
     if args.json:
@@ -87,6 +87,10 @@ def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConf
         rows = [("DEVICE", "SIZE", "US/STEP", unit)]
         rows += [(r.device, f"{r.size:,}", f"{r.seconds * 1e6:,.1f}" + (" *" if r.busy else ""), f"{r.throughput:,.3g}")
                  for r in result.rows]
+        if args.roofline:
+            flops = args.kind == STEP  # a matmul's throughput is already its GFLOP/s
+            rows = [(*rows[0], "FLOP/BYTE", *(("GFLOP/S",) if flops else ()), "GB/S", "OF ROOF")] + [
+                (*row, *_roofline_cells(r, result.peaks.get(r.device), flops)) for row, r in zip(rows[1:], result.rows)]
         what = f"a step of {sized(config, 10).problem}" if args.kind == STEP else "matmul"
         print(f"{what} in {PRECISIONS[args.dtype]}: median time per step, the device synchronised before each"
               " clock read")
@@ -96,6 +100,9 @@ def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConf
             print(f"* the machine was busy: another process took a core, and torch's CPU threads waited for each"
                   f" other at every operator ({slowest.seconds / slowest.one_thread_seconds:,.0f}x slower than one"
                   f" thread at size {slowest.size:,}). Close other programs and run again.")
+        for device, peak in result.peaks.items():
+            print(f"{device} peaks ({peak.source}: {peak.detail}): {peak.flops_per_second / 1e9:,.0f} GFLOP/s,"
+                  f" {peak.bytes_per_second / 1e9:,.0f} GB/s; below {peak.ridge:,.1f} FLOP/byte a step waits on memory")
         for device, size in result.crossover.items():
             print(f"{device} beats the CPU from {size:,} on" if size else f"{device} does not beat the CPU here")
         if not result.crossover:
@@ -104,6 +111,15 @@ def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConf
         print("gpudemo: stopped by the user", file=sys.stderr)
         return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+def _roofline_cells(row, peak, flops: bool) -> tuple[str, ...]:
+    """Intensity, achieved GFLOP/s (when `flops`) and GB/s, and the share of the roof above this intensity."""
+    if row.work is None:
+        return ("-",) * (4 if flops else 3)
+    roof = peak.roof(row.work.intensity) if peak is not None else None
+    return (f"{row.work.intensity:,.2f}", *((f"{row.flops_per_second / 1e9:,.3g}",) if flops else ()),
+            f"{row.bytes_per_second / 1e9:,.3g}", f"{row.flops_per_second / roof:.1%}" if roof else "-")
 
 
 def run_profile(args: argparse.Namespace, config: TrainingConfig) -> int:

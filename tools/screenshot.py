@@ -5,7 +5,8 @@ Runs the real program through `main()` once per scene and saves the window to as
   Adam at two learning rates), smoothing on, overlaid;
 - landscape (assets/landscape.png): the line trained with SGD, momentum and Adam, their paths
   through the loss landscape;
-- profile (assets/profile.png): a step of the line at 1,000,000 samples under torch.profiler;
+- profile (assets/profile.png): a step of the line at 1,000,000 samples under torch.profiler, its timeline;
+- roofline (assets/roofline.png): the sweep of the line's step with its roofline;
 - small (assets/small-screen.png): the window on a 1024 x 768 screen after a run of the line;
 - dark (assets/dark.png): the runs scene in the dark theme;
 - chinese (assets/chinese.png): the runs scene where the system speaks Simplified Chinese (LANG=zh_CN.UTF-8);
@@ -29,7 +30,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
-SCENES = {"runs": "screenshot.png", "landscape": "landscape.png", "profile": "profile.png",
+SCENES = {"runs": "screenshot.png", "landscape": "landscape.png", "profile": "profile.png", "roofline": "roofline.png",
           "small": "small-screen.png", "dark": "dark.png", "chinese": "chinese.png", "chinese-dark": "chinese-dark.png",
           "spiral": "spiral.png", "digits": "digits.png"}
 LOCALE = {"chinese": "zh_CN.UTF-8", "chinese-dark": "zh_CN.UTF-8"}  # the system language of a scene (else English)
@@ -83,6 +84,11 @@ def scene(name: str, out: Path) -> int:
             window.samplesSpin.setValue(1_000_000)
             window.runFinished.connect(lambda: QTimer.singleShot(300, lambda: save(window)))
             QTimer.singleShot(1500, window.run_commands.start_profile)
+            return
+        if name == "roofline":
+            window.sweepView.rooflineCheck.setChecked(True)
+            window.runFinished.connect(lambda: QTimer.singleShot(300, lambda: save(window)))
+            QTimer.singleShot(1500, window.run_commands.start_sweep)
             return
         problem, samples, batch, epochs, runs = TRAINING[name]
         choose(window.problemCombo, problem)

@@ -28,7 +28,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def run_window(epochs: int, runs: int) -> None:
     """The child: the window, `runs` runs of `epochs` epochs, then exit."""
-    from benchmarks.window_child import shown_window  # offscreen, the benchmark's window
+    from benchmarks.window_child import (
+        shown_window,  # offscreen, the benchmark's window
+    )
 
     _app, window = shown_window()
     window.epochsSpin.setValue(epochs)

@@ -39,6 +39,7 @@ from gpudemo.core.load import contended
 from gpudemo.core.memory import estimate, free_bytes
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import problem_for
+from gpudemo.core.roofline import Peak, Work, count_work, matmul_work, peak_for
 from gpudemo.core.settings import SWEEP_KINDS, TrainingConfig
 
 STEP, MATMUL = SWEEP_KINDS
@@ -60,11 +61,24 @@ class SweepRow:
     throughput: float  # samples/s (step) or GFLOP/s (matmul)
     one_thread_seconds: float | None = None  # the CPU's short steps, timed on one thread as well
     busy: bool = False  # the CPU's threads waited for each other: another process took a core
+    work: Work | None = None  # counted for a roofline: the step's FLOPs and bytes moved
+
+    @property
+    def flops_per_second(self) -> float | None:
+        return self.work.flops / self.seconds if self.work is not None else None
+
+    @property
+    def bytes_per_second(self) -> float | None:
+        return self.work.bytes / self.seconds if self.work is not None else None
 
     def to_json(self, kind: str) -> dict:
         unit = "samples_per_second" if kind == STEP else "gflops"
-        return {"device": self.device, "size": self.size, "seconds": self.seconds, unit: self.throughput,
-                "one_thread_seconds": self.one_thread_seconds, "busy": self.busy}
+        row = {"device": self.device, "size": self.size, "seconds": self.seconds, unit: self.throughput,
+               "one_thread_seconds": self.one_thread_seconds, "busy": self.busy}
+        if self.work is not None:
+            row.update(flops=self.work.flops, bytes=self.work.bytes, flops_per_second=self.flops_per_second,
+                       bytes_per_second=self.bytes_per_second)
+        return row
 
 
 @dataclass(frozen=True)
@@ -73,6 +87,7 @@ class SweepResult:
     dtype: str
     rows: list[SweepRow] = field(default_factory=list)
     complete: bool = True  # False when stopped
+    peaks: dict[str, Peak] = field(default_factory=dict)  # for a roofline: each device's limits
 
     @property
     def crossover(self) -> dict[str, int | None]:
@@ -93,8 +108,11 @@ class SweepResult:
         return any(row.busy for row in self.rows)
 
     def to_json(self) -> dict:
-        return {"kind": self.kind, "dtype": self.dtype, "rows": [row.to_json(self.kind) for row in self.rows],
+        data = {"kind": self.kind, "dtype": self.dtype, "rows": [row.to_json(self.kind) for row in self.rows],
                 "crossover": self.crossover, "complete": self.complete, "busy": self.busy}
+        if self.peaks:
+            data["peaks"] = {device: peak.to_json() for device, peak in self.peaks.items()}
+        return data
 
 
 def _median_step_seconds(step: Callable[[], object], device: torch.device) -> float:
@@ -209,9 +227,13 @@ def sweep(
     on_row: Callable[[SweepRow], None] | None = None,
     max_size: int | None = None,
     config: TrainingConfig = LINE,
+    roofline: bool = False,
 ) -> SweepResult:
     """Time `kind` at growing sizes on each device (the CPU is always among them); `step` is a
-    full-batch step of `config`'s problem, model and optimizer (its samples the size)."""
+    full-batch step of `config`'s problem, model and optimizer (its samples the size).
+
+    With `roofline`, each row's work is counted and, once every size is timed, each device's
+    peaks are looked up or measured (core.roofline)."""
     if kind not in SWEEP_KINDS:
         raise ValueError(f"kind must be one of {', '.join(SWEEP_KINDS)}, not {kind!r}")
     torch_dtype = DTYPES[dtype]
@@ -234,6 +256,9 @@ def sweep(
                 with precision(dtype):
                     step = (_training_step(step_config, torch_device, torch_dtype) if kind == STEP else
                             _matmul(size, torch_device, torch_dtype))
+                    work = None
+                    if roofline:
+                        work = count_work(step) if kind == STEP else matmul_work(size, torch_dtype)
                     seconds, one = _time(step, torch_device)
                     del step
             except (RuntimeError, MemoryError):  # out of memory, or a dtype the device lacks
@@ -242,9 +267,21 @@ def sweep(
             finally:
                 release_cache(torch_device)
             throughput = size / seconds if kind == STEP else 2 * size**3 / seconds / 1e9
-            row = SweepRow(device, size, seconds, throughput, one, one is not None and contended(seconds, one))
+            row = SweepRow(device, size, seconds, throughput, one, one is not None and contended(seconds, one), work)
             rows.append(row)
             if on_row is not None:
                 on_row(row)
             growing[device] = seconds < STEP_CAP_S
-    return SweepResult(kind, dtype, rows)
+    peaks = {}
+    if roofline:
+        for device in dict.fromkeys(row.device for row in rows):
+            if should_stop():
+                return SweepResult(kind, dtype, rows, complete=False, peaks=peaks)
+            try:
+                with precision(dtype):
+                    peaks[device] = peak_for(device, dtype)
+            except (RuntimeError, MemoryError):  # no room for the measuring: no roof for this device
+                continue
+            finally:
+                release_cache(torch.device(device))
+    return SweepResult(kind, dtype, rows, peaks=peaks)

@@ -110,6 +110,7 @@ class MainWindow(QMainWindow):
         self.comparePlot, self.compareTable = self.compareView.plot, self.compareView.table
         self.sweepView = SweepView()
         self.sweepPlot, self.sweepButton = self.sweepView.plot, self.sweepView.button
+        self.rooflinePlot = self.sweepView.roofline_plot
         self.parallelView = ParallelView()
         self.parallelPlot, self.parallelTable, self.parallelButton = (self.parallelView.plot, self.parallelView.table,
                                                                       self.parallelView.button)
@@ -117,6 +118,7 @@ class MainWindow(QMainWindow):
         self.transferPlot, self.transferButton = self.transferView.plot, self.transferView.button
         self.profileView = ProfileView()
         self.profileTable = self.profileView.table
+        self.timelinePlot = self.profileView.timeline.plot
         self.viewTabs = QTabWidget(objectName="viewTabs")
         for view, title in ((self.trainingView, self.tr("Training")), (self.landscapeView, self.tr("Loss landscape")),
                             (self.compareView, self.tr("Compare devices")),

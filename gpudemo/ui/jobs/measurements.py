@@ -82,7 +82,8 @@ class Measurements(QObject):
             devices=", ".join(self._order), epochs=f"{config.epochs:,}"), False)
         self._start(lambda should_stop, report: compare_devices(config, devices, should_stop, report))
 
-    def start_sweep(self, devices: Sequence[str], kind: str, dtype: str, config: TrainingConfig = LINE) -> None:
+    def start_sweep(self, devices: Sequence[str], kind: str, dtype: str, config: TrainingConfig = LINE,
+                    roofline: bool = False) -> None:
         self._job, self._order = SWEEP, devices_to_compare(devices)
         self._count = 0
         self.sweepView.clear(kind)
@@ -90,7 +91,8 @@ class Measurements(QObject):
         self.progressed.emit(0, len(sizes) * len(self._order))
         self.status.emit(self.tr("Sweeping {kind} in {dtype} on {devices}…").format(
             kind=kind, dtype=dtype, devices=", ".join(self._order)), False)
-        self._start(lambda should_stop, report: sweep(kind, devices, dtype, should_stop, report, config=config))
+        self._start(lambda should_stop, report: sweep(kind, devices, dtype, should_stop, report, config=config,
+                                                      roofline=roofline))
 
     def start_profile(self, config: TrainingConfig) -> None:
         self._job, self._order = PROFILE, [config.device]
@@ -195,8 +197,7 @@ class Measurements(QObject):
         if isinstance(result, SweepResult):
             self.sweepView.show_result(result)
             self.progressed.emit(self._count, self._count)
-            self.status.emit(self.tr("Sweep done: {summary}").format(summary=self.sweepView.summary.text()),
-                             False)
+            self.status.emit(self.tr("Sweep done: {summary}").format(summary=self.sweepView.headline), False)
             return
         timings: list[DeviceTiming] = result
         self.compareView.show_timings(timings)

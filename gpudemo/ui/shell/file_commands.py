@@ -63,7 +63,9 @@ class FileCommands(QObject):
         window = self.window
         shown = window.viewTabs.currentWidget()
         widget = {window.trainingView: window.lossPlot, window.landscapeView: window.landscapePlot,
-                  window.compareView: window.comparePlot, window.sweepView: window.sweepPlot}.get(shown)
+                  window.compareView: window.comparePlot, window.sweepView: window.sweepPlot,
+                  window.parallelView: window.parallelPlot, window.transferView: window.transferPlot,
+                  window.profileView: window.timelinePlot}.get(shown)
         if widget is None:
             return self._say(self.tr("This tab has no plot to export."), error=True)
         return self.export_plot(widget)

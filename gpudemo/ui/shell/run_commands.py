@@ -78,7 +78,8 @@ class RunCommands(QObject):
         config = self._config_to_start(w.devices.ids)  # its step is the form's problem, model and optimizer
         if config is not None:
             self._start_measuring(w.sweepView, self.tr("%v / %m measurements"))
-            w.measurements.start_sweep(w.devices.ids, w.sweepView.kind(), w.sweepView.dtype(), config)
+            w.measurements.start_sweep(w.devices.ids, w.sweepView.kind(), w.sweepView.dtype(), config,
+                                       w.sweepView.roofline())
             self.update_actions()
 
     @Slot()
@@ -152,7 +153,7 @@ class RunCommands(QObject):
         w = self.window
         w.trainingPanel.set_running(running)
         w.deviceList.setEnabled(not running)
-        for widget in (w.sweepView.kindCombo, w.sweepView.dtypeCombo):
+        for widget in (w.sweepView.kindCombo, w.sweepView.dtypeCombo, w.sweepView.rooflineCheck):
             widget.setEnabled(not running)
         self.update_actions()
 

@@ -7,14 +7,17 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSplitter,
     QVBoxLayout,
     QWidget,
 )
 
+from gpudemo.core.roofline import PUBLISHED
 from gpudemo.core.sweep import STEP, SweepResult, SweepRow
 from gpudemo.ui.base import theme
 from gpudemo.ui.views.plot_style import colour, new_plot
@@ -41,6 +44,20 @@ class SweepView(QWidget, Replayable):
         self.plot.getPlotItem().setLogMode(x=True, y=True)
         self.legend = self.plot.getPlotItem().addLegend(offset=(10, 10), labelTextColor=theme.current().text,
                                                             brush=pg.mkBrush(*theme.current().legend_fill))
+        self.rooflineCheck = QCheckBox(self.tr("Roofline"), objectName="rooflineCheck")
+        self.rooflineCheck.setToolTip(self.tr(
+            "Also count each size's arithmetic and memory traffic, and draw them against the device's limits: its"
+            " peak FLOP/s and its memory's bandwidth (a known GPU's published figures, else measured here)."))
+        self.roofline_plot = new_plot("rooflinePlot", self.tr("FLOP per byte moved"),
+                                      self.tr("GFLOP/s achieved"))
+        self.roofline_plot.getPlotItem().setLogMode(x=True, y=True)
+        self.roofline_plot.setVisible(False)
+        self._roof_items: list[pg.GraphicsObject] = []
+        self._plots = plots = QSplitter()
+        plots.addWidget(self.plot)
+        plots.addWidget(self.roofline_plot)
+        plots.setChildrenCollapsible(False)
+        self.headline = ""  # the summary's first part, where each device wins: the status line's
         self.summary = QLabel(objectName="sweepSummary")
         self.summary.setWordWrap(True)
         # The long item texts must not set the window's width: the combo shrinks, its list shows them whole.
@@ -49,11 +66,12 @@ class SweepView(QWidget, Replayable):
         controls = QHBoxLayout()
         controls.addWidget(self.kindCombo, 1)
         controls.addWidget(self.dtypeCombo)
+        controls.addWidget(self.rooflineCheck)
         controls.addWidget(self.button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(controls)
-        layout.addWidget(self.plot, 1)
+        layout.addWidget(plots, 1)
         layout.addWidget(self.summary)
         self._series: dict[str, tuple[pg.PlotDataItem, list[int], list[float]]] = {}
         self._marks: list[pg.GraphicsObject] = []
@@ -64,6 +82,9 @@ class SweepView(QWidget, Replayable):
     def dtype(self) -> str:
         return self.dtypeCombo.currentData()
 
+    def roofline(self) -> bool:
+        return self.rooflineCheck.isChecked()
+
     def clear(self, kind: str) -> None:
         self._record("clear", kind)
         plot = self.plot.getPlotItem()
@@ -73,8 +94,13 @@ class SweepView(QWidget, Replayable):
             plot.removeItem(mark)
         self._series.clear()
         self._marks.clear()
+        for item in self._roof_items:
+            self.roofline_plot.getPlotItem().removeItem(item)
+        self._roof_items.clear()
+        self.roofline_plot.setVisible(False)
         self.legend.clear()
         self.summary.setText("")
+        self.headline = ""
         plot.setLabel("bottom", self.tr("samples") if kind == STEP else self.tr("n (an n × n product)"))
         plot.setLabel("left", self.tr("samples per second") if kind == STEP else self.tr("GFLOP/s"))
 
@@ -109,6 +135,8 @@ class SweepView(QWidget, Replayable):
             self._marks.append(mark)
         if not result.crossover:
             lines.append(self.tr("Only the CPU was measured: with a GPU listed, the sweep shows where it overtakes."))
+        self.headline = " ".join(lines)
+        lines += self._draw_roofline(result)
         if not result.complete:
             lines.append(self.tr("Stopped before the end."))
         busy = [row for row in result.rows if row.busy]
@@ -120,3 +148,47 @@ class SweepView(QWidget, Replayable):
                 " other programs and sweep again.").format(
                     sizes=", ".join(f"{row.size:,}" for row in busy), ratio=f"{worst.seconds / worst.one_thread_seconds:,.0f}"))
         self.summary.setText(" ".join(lines))
+
+    def _draw_roofline(self, result: SweepResult) -> list[str]:
+        """Each device's roofs and each size's point under them; says how far the largest size is from its roof."""
+        if not result.peaks:
+            return []
+        plot = self.roofline_plot.getPlotItem()
+        lines = []
+        devices = list(self._series)
+        for device, peak in result.peaks.items():
+            rows = [row for row in result.rows if row.device == device and row.work is not None and row.work.bytes]
+            if not rows:
+                continue
+            colour_ = colour(devices.index(device) if device in devices else 0)
+            intensities = [row.work.intensity for row in rows]
+            low, high = min(intensities + [peak.ridge]) / 4, max(intensities + [peak.ridge]) * 4
+            roof = pg.PlotDataItem(np.array([low, peak.ridge, high]),
+                                   np.array([peak.roof(low), peak.flops_per_second, peak.flops_per_second]) / 1e9,
+                                   pen=pg.mkPen(colour_, width=1, style=pg.QtCore.Qt.PenStyle.DashLine))
+            points = pg.PlotDataItem(np.array(intensities, dtype=np.float64),
+                                     np.array([row.flops_per_second for row in rows]) / 1e9, pen=None, symbol="o",
+                                     symbolSize=7, symbolBrush=colour_, symbolPen=None)
+            items = [roof, points]
+            for row in (rows[0], rows[-1]):  # name the ends: the sizes between lie in order
+                label = pg.TextItem(f"{row.size:,}", color=colour_, anchor=(0, 1))
+                label.setPos(math.log10(row.work.intensity), math.log10(max(row.flops_per_second / 1e9, 1e-12)))
+                items.append(label)
+            for item in items:
+                plot.addItem(item)
+            self._roof_items += items
+            largest = rows[-1]
+            share = largest.flops_per_second / peak.roof(largest.work.intensity)
+            source = (self.tr("published figures") if peak.source == PUBLISHED else self.tr("measured here"))
+            lines.append(self.tr(
+                "Roofline of {device} ({source}): {flops} GFLOP/s at most, {bandwidth} GB/s from memory; a step with"
+                " fewer than {ridge} operations per byte cannot reach the peak whatever the device. At {size} this"
+                " step does {intensity} per byte and reaches {share} of the roof above it.").format(
+                device=device, source=source, flops=f"{peak.flops_per_second / 1e9:,.0f}",
+                bandwidth=f"{peak.bytes_per_second / 1e9:,.0f}", ridge=f"{peak.ridge:,.1f}", size=f"{largest.size:,}",
+                intensity=f"{largest.work.intensity:,.2f}", share=f"{share:.0%}"))
+        if self._roof_items and not self.roofline_plot.isVisibleTo(self):
+            self.roofline_plot.setVisible(True)
+            half = max(self._plots.width(), 2) // 2
+            self._plots.setSizes([half, half])  # a plot shown late would otherwise get no room
+        return lines

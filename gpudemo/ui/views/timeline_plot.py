@@ -34,8 +34,9 @@ class TimelinePlot(QWidget):
         item = self.plot.getPlotItem()
         item.setMouseEnabled(y=False)
         item.getAxis("left").setWidth(60)
-        item.getAxis("left").setTicks([[(DEVICE_Y + BAR_HEIGHT / 2, self.tr("device")),
-                                        (HOST_Y + LANE_HEIGHT, self.tr("host"))]])
+        self._device_tick = (DEVICE_Y + BAR_HEIGHT / 2, self.tr("device"))
+        self._host_tick = (HOST_Y + LANE_HEIGHT, self.tr("host"))
+        item.getAxis("left").setTicks([[self._device_tick, self._host_tick]])
         self.plot.setMinimumHeight(150)
         pen = pg.mkPen(theme.current().background, width=1)
         self._host_bars = []
@@ -105,7 +106,9 @@ class TimelinePlot(QWidget):
                                                      np.full(len(kernels), BAR_HEIGHT)])
         item = self.plot.getPlotItem()
         item.setXRange(0, max(timeline.step_us, 1e-3), padding=0.02)
-        item.setYRange(DEVICE_Y - 0.1, _lane_bottom(LANES), padding=0)
+        # On the CPU the device row would stay empty: the host lanes take the height.
+        item.getAxis("left").setTicks([[self._device_tick, self._host_tick] if timeline.on_gpu else [self._host_tick]])
+        item.setYRange((DEVICE_Y if timeline.on_gpu else HOST_Y) - 0.1, _lane_bottom(LANES), padding=0)
         self.detail.setText(self.tr("Hover over a bar to name it."))
 
     @Slot(QPointF)

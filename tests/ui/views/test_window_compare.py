@@ -102,3 +102,27 @@ def test_the_memory_line_follows_a_run(qtbot):
     with qtbot.waitSignal(window.runFinished, timeout=60_000):
         window.stopButton.click()
     assert label.text().startswith("Memory after the run")
+
+
+def test_the_roofline_draws_each_size_under_the_devices_roofs(qtbot, monkeypatch):
+    import functools
+
+    from gpudemo.core import sweep as core_sweep
+    from gpudemo.ui.jobs import measurements
+
+    monkeypatch.setattr(measurements, "sweep", functools.partial(core_sweep.sweep, max_size=1000))  # 10 to 1,000
+    window = open_window(qtbot)
+    assert not window.rooflinePlot.isVisible()
+    window.sweepView.rooflineCheck.setChecked(True)
+    with qtbot.waitSignal(window.runFinished, timeout=120_000):
+        window.sweepButton.click()
+        assert not window.sweepView.rooflineCheck.isEnabled()
+    assert window.sweepView.rooflineCheck.isEnabled()
+    qtbot.waitUntil(window.rooflinePlot.isVisible)
+    roof, points = [item for item in window.rooflinePlot.getPlotItem().listDataItems()]
+    assert len(points.xData) == 3 and all(0.1 < x < 0.2 for x in points.xData)  # the line: ~0.17 FLOP per byte
+    assert roof.yData[1] == roof.yData[2] and roof.yData[0] < roof.yData[1]  # the slanted roof meets the flat one
+    text = window.sweepView.summary.text()
+    assert "Roofline of cpu (measured here)" in text and "At 1,000 this step does 0.17 per byte" in text
+    window.sweepView.clear("step")
+    assert not window.rooflinePlot.isVisible()
