@@ -20,6 +20,7 @@ otherwise, the CPU included, measured here with a large matmul and a large copy.
 
 from __future__ import annotations
 
+import functools
 import statistics
 import time
 from collections.abc import Callable
@@ -164,8 +165,8 @@ def measure(device: str, dtype: str) -> Peak:
         a = torch.randn(size, size, generator=generator, device=torch_device).to(torch_dtype)
         b = torch.randn(size, size, generator=generator, device=torch_device).to(torch_dtype)
         with precision(dtype):
-            flops = max(flops, 2.0 * size**3 / _median_seconds(lambda: torch.mm(a, b), torch_device))
-        del a, b
+            flops = max(flops, 2.0 * size**3 / _median_seconds(functools.partial(torch.mm, a, b), torch_device))
+    a = b = None  # free them before the copy's buffers
     source = torch.empty(copy_bytes // 4, device=torch_device)
     target = torch.empty_like(source)
     bandwidth = 2.0 * copy_bytes / _median_seconds(lambda: target.copy_(source), torch_device)  # read + write
