@@ -43,6 +43,12 @@ class CompareProgress:
     total: int
     seconds: float
     loss: float
+    precision: str = "fp32"
+
+    @property
+    def label(self) -> str:
+        """The device, and its precision when it is not float32 (as DeviceTiming.label)."""
+        return self.device if self.precision == "fp32" else f"{self.device} · {self.precision}"
 
 
 @dataclass(frozen=True)
@@ -141,7 +147,8 @@ def _time_one(config: TrainingConfig, should_stop: Callable[[], bool],
         times.append(batch.seconds)
         losses.append(float(batch.losses[-1]))
         if on_progress is not None:
-            on_progress(CompareProgress(config.device, batch.last_epoch, config.epochs, batch.seconds, losses[-1]))
+            on_progress(CompareProgress(config.device, batch.last_epoch, config.epochs, batch.seconds, losses[-1],
+                                        config.precision))
 
     try:
         warm_up_for(config, should_stop)

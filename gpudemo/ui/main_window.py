@@ -50,6 +50,7 @@ from gpudemo.ui.views.transfer_view import TransferView
 
 # The parts' widgets that tests, the preferences and the menus find on the window by name.
 FORM = ("problemCombo", "samplesSpin", "noiseSpin", "widthSpin", "depthSpin", "batchSpin", "optimizerCombo", "precisionCombo",
+        "compileCheck",
         "epochsSpin",
         "lrInput", "seedInput", "startButton", "stopButton", "compareButton", "pauseButton", "stepButton",
         "profileButton", "settingsError")

@@ -313,6 +313,26 @@
         <translation>相对 CPU 的加速比</translation>
     </message>
     <message>
+        <source>in the form&apos;s precision</source>
+        <translation>使用表单中的精度</translation>
+    </message>
+    <message>
+        <source>fp32 and the form&apos;s precision, side by side</source>
+        <translation>fp32 与表单中的精度并排比较</translation>
+    </message>
+    <message>
+        <source>in fp32, tf32, bf16 and fp16, side by side</source>
+        <translation>fp32、tf32、bf16 和 fp16 并排比较</translation>
+    </message>
+    <message>
+        <source>Run the comparison in more than one precision: each device runs the same settings in each, its curves and rows side by side. A precision a device cannot do is a failed row with the reason</source>
+        <translation>用不止一种精度做比较：每个设备用每种精度运行同样的设置，曲线和表格行并排显示。设备做不到的精度显示为失败的一行，并附原因</translation>
+    </message>
+    <message>
+        <source>Compare every device</source>
+        <translation>比较所有设备</translation>
+    </message>
+    <message>
         <source>* Timed while other programs took the cores this device&apos;s threads needed: the figure is too slow. Close them and compare again.</source>
         <translation>* 计时期间其他程序占用了该设备线程所需的 CPU 核心：这个数字偏慢。请关闭它们后再比较一次。</translation>
     </message>
@@ -839,12 +859,20 @@
         <translation>GPU 与 CPU 对比图…</translation>
     </message>
     <message>
+        <source>Roofline…</source>
+        <translation>屋顶线图…</translation>
+    </message>
+    <message>
         <source>Data parallel plot…</source>
         <translation>数据并行图…</translation>
     </message>
     <message>
         <source>Moving data plot…</source>
         <translation>数据搬运图…</translation>
+    </message>
+    <message>
+        <source>Step timeline…</source>
+        <translation>单步时间线…</translation>
     </message>
     <message>
         <source>&amp;Run</source>
@@ -1125,6 +1153,14 @@
         <source>An operator takes {each} µs: the arithmetic dominates, and a GPU, which does it in parallel, would make this step faster.</source>
         <translation>一个算子用 {each} µs：运算占主导，能并行运算的 GPU 会让这一步更快。</translation>
     </message>
+    <message>
+        <source>The timeline of one step ({step} µs): operators on the CPU above, the kernels they launched on the GPU below, a line from each operator to its kernel. The GPU was busy {share} of the step; in the gaps it waited for the CPU&apos;s next launch.</source>
+        <translation>一步的时间线（{step} µs）：上方是 CPU 上的算子，下方是它们在 GPU 上启动的核函数，每个算子与它的核函数之间连一条线。GPU 在这一步中有 {share} 的时间在忙；空隙中它在等待 CPU 的下一次启动。</translation>
+    </message>
+    <message>
+        <source>The timeline of one step ({step} µs) on the CPU, which has no device row: the CPU spent {share} of it inside PyTorch&apos;s operators (nested ones drawn higher) and the rest in Python between them.</source>
+        <translation>CPU 上一步的时间线（{step} µs），没有设备行：CPU 把其中 {share} 的时间花在 PyTorch 的算子内部（嵌套的算子画得更高），其余时间花在算子之间的 Python 上。</translation>
+    </message>
 </context>
 <context>
     <name>RunCommands</name>
@@ -1202,6 +1238,10 @@
     <message>
         <source>{rate} epochs/s</source>
         <translation>{rate} 轮/秒</translation>
+    </message>
+    <message>
+        <source>(compiled first in {seconds} s, not counted)</source>
+        <translation>（先编译了 {seconds} 秒，不计入）</translation>
     </message>
     <message>
         <source>Not in this figure: moving the model and the data to {device} took {moving}, and a warm-up step before the clock {warm} (a GPU&apos;s first step pays once for its context, libraries and kernels).</source>
@@ -1377,6 +1417,22 @@
         <translation>吞吐量</translation>
     </message>
     <message>
+        <source>Roofline</source>
+        <translation>屋顶线</translation>
+    </message>
+    <message>
+        <source>Also count each size&apos;s arithmetic and memory traffic, and draw them against the device&apos;s limits: its peak FLOP/s and its memory&apos;s bandwidth (a known GPU&apos;s published figures, else measured here).</source>
+        <translation>同时统计每个规模的运算量和内存流量，并与设备的极限对照：峰值 FLOP/s 和内存带宽（已知 GPU 用其公布的数字，否则在本机测量）。</translation>
+    </message>
+    <message>
+        <source>FLOP per byte moved</source>
+        <translation>每搬运一字节的浮点运算数</translation>
+    </message>
+    <message>
+        <source>GFLOP/s achieved</source>
+        <translation>实际达到的 GFLOP/s</translation>
+    </message>
+    <message>
         <source>samples</source>
         <translation>样本数</translation>
     </message>
@@ -1415,6 +1471,45 @@
     <message>
         <source>The machine was busy: the CPU&apos;s figures at {sizes} are too slow, {ratio}x slower than on one thread (another program took a core, and torch&apos;s threads waited for each other at every step). Close other programs and sweep again.</source>
         <translation>机器正忙：CPU 在 {sizes} 处的数字偏慢，比单线程慢 {ratio} 倍（另一个程序占用了一个核心，torch 的线程在每一步都互相等待）。请关闭其他程序后再扫描一次。</translation>
+    </message>
+    <message>
+        <source>published figures</source>
+        <translation>公布的数字</translation>
+    </message>
+    <message>
+        <source>measured here</source>
+        <translation>在本机测量</translation>
+    </message>
+    <message>
+        <source>Roofline of {device} ({source}): {flops} GFLOP/s at most, {bandwidth} GB/s from memory; a step with fewer than {ridge} operations per byte cannot reach the peak whatever the device. At {size} this step does {intensity} per byte and reaches {share} of the roof above it.</source>
+        <translation>{device} 的屋顶线（{source}）：最多 {flops} GFLOP/s，内存带宽 {bandwidth} GB/s；每字节运算少于 {ridge} 次的一步，无论在什么设备上都达不到峰值。在规模 {size} 时，这一步每字节做 {intensity} 次运算，达到其上方屋顶的 {share}。</translation>
+    </message>
+</context>
+<context>
+    <name>TimelinePlot</name>
+    <message>
+        <source>µs from the step&apos;s start</source>
+        <translation>距一步开始的微秒数</translation>
+    </message>
+    <message>
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Hover over a bar to name it.</source>
+        <translation>把鼠标悬停在条块上可显示其名称。</translation>
+    </message>
+    <message>
+        <source>{name}: {duration} µs, from {start} µs</source>
+        <translation>{name}：{duration} µs，从 {start} µs 开始</translation>
+    </message>
+    <message>
+        <source>(launched by {operator})</source>
+        <translation>（由 {operator} 启动）</translation>
     </message>
 </context>
 <context>
@@ -1546,6 +1641,14 @@
     <message>
         <source>What a step computes in. fp32: float32 throughout. tf32: float32 data, but a GPU&apos;s matrix products round to 10-bit mantissas on its tensor cores (Ampere and newer). bf16 and fp16: mixed precision with torch.autocast, the matrix products in 16 bits, losses and weights in float32; fp16 scales the loss (GradScaler) so that small gradients do not vanish. A device that cannot do one refuses it</source>
         <translation>每一步用什么精度计算。fp32：全程 float32。tf32：数据是 float32，但 GPU 的矩阵乘法在张量核心上把尾数舍入到 10 位（Ampere 及更新的 GPU）。bf16 和 fp16：用 torch.autocast 做混合精度，矩阵乘法用 16 位，损失和权重用 float32；fp16 会缩放损失（GradScaler），以免很小的梯度变成零。设备做不到的精度会被拒绝</translation>
+    </message>
+    <message>
+        <source>compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>Run the model through torch.compile: PyTorch traces the step once and fuses its operators into fewer, larger kernels. The first compile takes seconds (tens of seconds on a small machine); it is timed apart from the epochs per second. Worth it for a large model on a GPU; on a tiny step it can be slower</source>
+        <translation>用 torch.compile 运行模型：PyTorch 追踪一次训练步，把它的算子融合成更少、更大的核函数。第一次编译要花几秒（在小机器上几十秒），与每秒轮数分开计时。对 GPU 上的大模型值得；对很小的一步可能反而更慢</translation>
     </message>
     <message>
         <source>Passes over the data, 1 to 10,000,000. Each epoch computes the loss, its gradient (backward) and one step of the weights per batch</source>

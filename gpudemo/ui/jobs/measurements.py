@@ -65,6 +65,7 @@ class Measurements(QObject):
         self._order: list[str] = []
         self._epochs = 0
         self._count = 0  # sweep rows so far
+        self._precisions: list[str] = ["fp32"]  # a comparison's precisions
         self._problem = ""  # the profiled run's problem
         self._dirty = False
 
@@ -74,13 +75,15 @@ class Measurements(QObject):
     def job(self) -> str | None:
         return self._job if self.is_running() else None
 
-    def start_compare(self, config: TrainingConfig, devices: Sequence[str]) -> None:
+    def start_compare(self, config: TrainingConfig, devices: Sequence[str],
+                      precisions: Sequence[str] | None = None) -> None:
         self._job, self._order, self._epochs = COMPARE, devices_to_compare(devices), config.epochs
+        self._precisions = list(precisions or [config.precision])  # each device runs in each, in this order
         self.compareView.clear()
-        self.progressed.emit(0, config.epochs * len(self._order))
+        self.progressed.emit(0, config.epochs * len(self._order) * len(self._precisions))
         self.status.emit(self.tr("Comparing {devices}: {epochs} epochs on each, after a warm-up…").format(
             devices=", ".join(self._order), epochs=f"{config.epochs:,}"), False)
-        self._start(lambda should_stop, report: compare_devices(config, devices, should_stop, report))
+        self._start(lambda should_stop, report: compare_devices(config, devices, should_stop, report, precisions))
 
     def start_sweep(self, devices: Sequence[str], kind: str, dtype: str, config: TrainingConfig = LINE,
                     roofline: bool = False) -> None:
@@ -162,8 +165,10 @@ class Measurements(QObject):
                 workers=report.workers, rate=f"{report.epochs_per_second:,.0f}"), False)
         elif isinstance(report, CompareProgress):
             self.compareView.add_progress(report)
-            done = self._order.index(report.device) * self._epochs + report.epochs
-            self.progressed.emit(done, self._epochs * len(self._order))
+            runs_before = self._order.index(report.device) * len(self._precisions)
+            runs_before += self._precisions.index(report.precision) if report.precision in self._precisions else 0
+            self.progressed.emit(runs_before * self._epochs + report.epochs,
+                                 self._epochs * len(self._order) * len(self._precisions))
             self.deviceBusy.emit(report.device)
             self._dirty = True
         elif isinstance(report, SweepRow):

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
@@ -129,6 +130,11 @@ class TrainingPanel(QGroupBox):
             " (GradScaler) so that small gradients do not vanish. A device that cannot do one refuses it"))
         self.precisionCombo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.precisionCombo.setMinimumContentsLength(12)
+        self.compileCheck = QCheckBox(self.tr("compile"), objectName="compileCheck")
+        self.compileCheck.setToolTip(self.tr(
+            "Run the model through torch.compile: PyTorch traces the step once and fuses its operators into fewer,"
+            " larger kernels. The first compile takes seconds (tens of seconds on a small machine); it is timed apart"
+            " from the epochs per second. Worth it for a large model on a GPU; on a tiny step it can be slower"))
         self.epochsSpin = _spin("epochsSpin", settings.EPOCHS_MIN, settings.EPOCHS_MAX, settings.DEFAULT_EPOCHS,
                                 self.tr("Passes over the data, 1 to 10,000,000. Each epoch computes the loss, its"
                                         " gradient (backward) and one step of the weights per batch"))
@@ -167,7 +173,10 @@ class TrainingPanel(QGroupBox):
         form.addRow(self.tr("MLP"), model_row)
         form.addRow(self.tr("Batch"), self.batchSpin)
         form.addRow(self.tr("Optimizer"), self.optimizerCombo)
-        form.addRow(self.tr("Precision"), self.precisionCombo)
+        precision_row = QHBoxLayout()
+        precision_row.addWidget(self.precisionCombo, 1)
+        precision_row.addWidget(self.compileCheck)
+        form.addRow(self.tr("Precision"), precision_row)
         form.addRow(self.tr("Epochs"), self.epochsSpin)
         form.addRow(self.tr("Learning rate"), self.lrInput)
         form.addRow(self.tr("Seed"), self.seedInput)
@@ -188,10 +197,11 @@ class TrainingPanel(QGroupBox):
         layout.addWidget(self.settingsError)
 
         self._inputs = (self.problemCombo, self.samplesSpin, self.noiseSpin, self.widthSpin, self.depthSpin,
-                        self.batchSpin, self.optimizerCombo, self.precisionCombo, self.epochsSpin, self.lrInput,
-                        self.seedInput)
+                        self.batchSpin, self.optimizerCombo, self.precisionCombo, self.compileCheck, self.epochsSpin,
+                        self.lrInput, self.seedInput)
         for combo in (self.problemCombo, self.optimizerCombo, self.precisionCombo):
             combo.currentIndexChanged.connect(self.changed)
+        self.compileCheck.toggled.connect(self.changed)
         for spin in (self.samplesSpin, self.noiseSpin, self.widthSpin, self.depthSpin, self.batchSpin,
                      self.epochsSpin):
             spin.valueChanged.connect(self.changed)
@@ -223,6 +233,7 @@ class TrainingPanel(QGroupBox):
             noise=self.noiseSpin.value(),
             data=self._data_path if self.problem() == "data" else "",
             precision=self.precisionCombo.currentData(),
+            compile=self.compileCheck.isChecked(),
         )
 
     def set_data(self, path: str, name: str) -> None:
@@ -303,6 +314,8 @@ class TrainingPanel(QGroupBox):
                 spin.setValue(values[key])
         if "noise" in values:
             self.noiseSpin.setValue(values["noise"])
+        if "compile" in values:
+            self.compileCheck.setChecked(bool(values["compile"]))
         if "lr" in values:
             self.lrInput.setText(f"{values['lr']:g}")
         if "seed" in values:

@@ -60,7 +60,7 @@ class RunCommands(QObject):
         config = self._config_to_start(w.devices.ids)
         if config is not None:
             self._start_measuring(w.compareView, self.tr("%v / %m epochs"))
-            w.measurements.start_compare(config, w.devices.ids)
+            w.measurements.start_compare(config, w.devices.ids, w.compareView.precisions(config.precision))
             self.update_actions()
 
     @Slot()
@@ -153,7 +153,8 @@ class RunCommands(QObject):
         w = self.window
         w.trainingPanel.set_running(running)
         w.deviceList.setEnabled(not running)
-        for widget in (w.sweepView.kindCombo, w.sweepView.dtypeCombo, w.sweepView.rooflineCheck):
+        for widget in (w.sweepView.kindCombo, w.sweepView.dtypeCombo, w.sweepView.rooflineCheck,
+                       w.compareView.precisionsCombo):
             widget.setEnabled(not running)
         self.update_actions()
 

@@ -7,7 +7,10 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
     QHeaderView,
+    QLabel,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -20,6 +23,9 @@ from gpudemo.ui.base import theme
 from gpudemo.ui.base.i18n import say, status_text
 from gpudemo.ui.views.plot_style import colour, new_plot
 from gpudemo.ui.views.replay import Replayable
+
+FORM, BESIDE_FP32, EVERY = "form", "beside-fp32", "every"
+PRECISIONS = ("fp32", "tf32", "bf16", "fp16")
 
 
 class CompareView(QWidget, Replayable):
@@ -39,11 +45,34 @@ class CompareView(QWidget, Replayable):
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setMaximumHeight(170)
+        self.precisionsCombo = QComboBox(objectName="comparePrecisionsCombo")
+        for key, title in ((FORM, self.tr("in the form's precision")),
+                           (BESIDE_FP32, self.tr("fp32 and the form's precision, side by side")),
+                           (EVERY, self.tr("in fp32, tf32, bf16 and fp16, side by side"))):
+            self.precisionsCombo.addItem(title, key)
+        self.precisionsCombo.setToolTip(self.tr(
+            "Run the comparison in more than one precision: each device runs the same settings in each, its curves"
+            " and rows side by side. A precision a device cannot do is a failed row with the reason"))
+        self.precisionsCombo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.precisionsCombo.setMinimumContentsLength(16)
+        controls = QHBoxLayout()
+        controls.addWidget(QLabel(self.tr("Compare every device")))
+        controls.addWidget(self.precisionsCombo, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(controls)
         layout.addWidget(self.plot, 1)
         layout.addWidget(self.table)
         self._curves: dict[str, tuple[pg.PlotDataItem, list[float], list[float]]] = {}
+
+    def precisions(self, form: str) -> list[str] | None:
+        """The precisions to compare in, given the form's: None for the form's alone."""
+        choice = self.precisionsCombo.currentData()
+        if choice == EVERY:
+            return list(PRECISIONS)
+        if choice == BESIDE_FP32 and form != "fp32":
+            return ["fp32", form]
+        return None
 
     def clear(self) -> None:
         self._record("clear")
@@ -55,12 +84,12 @@ class CompareView(QWidget, Replayable):
 
     def add_progress(self, progress: CompareProgress) -> None:
         self._record("add_progress", progress)
-        if progress.device not in self._curves:
+        if progress.label not in self._curves:
             pen = pg.mkPen(colour(len(self._curves)), width=2)
-            curve = pg.PlotDataItem(pen=pen, antialias=False, connect="finite", name=progress.device)
+            curve = pg.PlotDataItem(pen=pen, antialias=False, connect="finite", name=progress.label)
             self.plot.getPlotItem().addItem(curve)
-            self._curves[progress.device] = (curve, [], [])
-        _curve, times, losses = self._curves[progress.device]
+            self._curves[progress.label] = (curve, [], [])
+        _curve, times, losses = self._curves[progress.label]
         times.append(progress.seconds)
         # the log axis has no place for 0 or a diverged loss: leave those points out
         losses.append(progress.loss if np.isfinite(progress.loss) and progress.loss > 0 else np.nan)
@@ -75,7 +104,7 @@ class CompareView(QWidget, Replayable):
         self.table.setRowCount(len(timings))
         for row, timing in enumerate(timings):
             speedup = "-" if timing.speedup_vs_cpu is None else f"{timing.speedup_vs_cpu:.2f}×"
-            cells = (timing.device, status_text(timing.status), "-" if timing.epochs_per_second is None
+            cells = (timing.label, status_text(timing.status), "-" if timing.epochs_per_second is None
                      else fmt.rate(timing.epochs_per_second), "-" if timing.seconds is None
                      else fmt.duration(timing.seconds), fmt.loss(timing.final_loss), speedup)
             for column, text in enumerate(cells):

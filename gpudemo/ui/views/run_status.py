@@ -100,7 +100,9 @@ class RunStatus(QObject):
 
     def show_result(self, result: TrainingResult) -> None:
         """The rate and the learned model of a finished run, under the plots."""
-        self.rateLabel.setText(self.tr("{rate} epochs/s").format(rate=fmt.rate(result.epochs_per_second)))
+        self.rateLabel.setText(self.tr("{rate} epochs/s").format(rate=fmt.rate(result.epochs_per_second)) + (
+            " " + self.tr("(compiled first in {seconds} s, not counted)").format(seconds=f"{result.compile_seconds:,.1f}")
+            if result.config.compile else ""))
         self.rateLabel.setToolTip(self.tr(
             "Not in this figure: moving the model and the data to {device} took {moving}, and a warm-up step before"
             " the clock {warm} (a GPU's first step pays once for its context, libraries and kernels).").format(

@@ -36,3 +36,24 @@ def _window(qtbot):
     if not hasattr(qtbot, "gpudemo_window"):
         qtbot.gpudemo_window = open_window(qtbot)
     return qtbot.gpudemo_window
+
+
+def test_the_compile_check_compiles_the_run_and_its_script(qtbot):
+    import dataclasses
+
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    from gpudemo.core.settings import TrainingConfig
+    from gpudemo.core.training import train
+
+    window = open_window(qtbot)
+    assert not window.compileCheck.isChecked() and not window.trainingPanel.config("cpu").compile
+    window.compileCheck.setChecked(True)
+    assert window.trainingPanel.config("cpu").compile
+    qtbot.waitUntil(lambda: "torch.compile(model)" in window.findChild(QPlainTextEdit, "codeView").toPlainText())
+    result = train(TrainingConfig(epochs=10))
+    compiled = dataclasses.replace(result, config=dataclasses.replace(result.config, compile=True), compile_seconds=12.3)
+    window.runStatus.show_result(compiled)
+    assert "compiled first in 12.3 s, not counted" in window.rateLabel.text()
+    window.trainingPanel.set_values({"compile": False})
+    assert not window.compileCheck.isChecked()

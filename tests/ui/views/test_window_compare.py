@@ -2,7 +2,7 @@
 
 import pyqtgraph as pg
 import pytest
-from PySide6.QtWidgets import QTableWidget
+from PySide6.QtWidgets import QComboBox, QTableWidget
 
 from gpudemo.core.sweep import SweepResult, SweepRow
 from tests.ui.windows import TWO_GPUS, open_window
@@ -126,3 +126,22 @@ def test_the_roofline_draws_each_size_under_the_devices_roofs(qtbot, monkeypatch
     assert "Roofline of cpu (measured here)" in text and "At 1,000 this step does 0.17 per byte" in text
     window.sweepView.clear("step")
     assert not window.rooflinePlot.isVisible()
+
+
+def test_compare_runs_fp32_and_bf16_side_by_side(qtbot):
+    window = open_window(qtbot)
+    window.problemCombo.setCurrentIndex(window.problemCombo.findData("line"))  # the tutorial's loss reaches 0 in bf16
+    window.samplesSpin.setValue(1000)
+    window.epochsSpin.setValue(200)
+    window.precisionCombo.setCurrentIndex(window.precisionCombo.findData("bf16"))
+    combo = window.findChild(QComboBox, "comparePrecisionsCombo")
+    combo.setCurrentIndex(combo.findData("beside-fp32"))
+    with qtbot.waitSignal(window.runFinished, timeout=120_000):
+        window.compareButton.click()
+        assert not combo.isEnabled()
+    rows = [window.compareTable.item(row, 0).text() for row in range(window.compareTable.rowCount())]
+    assert rows == ["cpu", "cpu · bf16"]
+    assert [curve.name() for curve in curves(window.comparePlot)] == ["cpu", "cpu · bf16"]
+    losses = [float(window.compareTable.item(row, 4).text()) for row in range(2)]
+    assert losses[1] == pytest.approx(losses[0], rel=0.05)  # the line's noise, in either precision
+    assert combo.isEnabled()
