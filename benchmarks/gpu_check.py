@@ -84,6 +84,8 @@ def cli_commands(device: str, quick: bool) -> dict[str, list[str]]:
         "cli-profile-line": gpudemo("profile", "--device", device, "--problem", "line", "--samples", samples,
                                     "--json"),
         "cli-sweep-step": gpudemo("sweep", "--device", device, "--json", *(["--max-size", "1000"] if quick else [])),
+        "cli-sweep-roofline": gpudemo("sweep", "--device", device, "--roofline", "--json",
+                                      *(["--max-size", "1000"] if quick else [])),
     }
     precisions = ("fp32", "tf32", "bf16", "fp16") if device.startswith("cuda") else ("fp32", "bf16")
     commands.update({
