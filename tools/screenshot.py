@@ -7,6 +7,8 @@ Runs the real program through `main()` once per scene and saves the window to as
   through the loss landscape;
 - profile (assets/profile.png): a step of the line at 1,000,000 samples under torch.profiler, its timeline;
 - roofline (assets/roofline.png): the sweep of the line's step with its roofline;
+- lesson, lesson-chinese (assets/lesson.png, assets/lesson-chinese.png): Help → Lesson at its training
+  step, after the run it starts, in English and in Simplified Chinese;
 - small (assets/small-screen.png): the window on a 1024 x 768 screen after a run of the line;
 - dark (assets/dark.png): the runs scene in the dark theme;
 - chinese (assets/chinese.png): the runs scene where the system speaks Simplified Chinese (LANG=zh_CN.UTF-8);
@@ -30,10 +32,11 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
-SCENES = {"runs": "screenshot.png", "landscape": "landscape.png", "profile": "profile.png", "roofline": "roofline.png",
+SCENES = {"runs": "screenshot.png", "landscape": "landscape.png", "profile": "profile.png", "roofline": "roofline.png", "lesson": "lesson.png",
+          "lesson-chinese": "lesson-chinese.png",
           "small": "small-screen.png", "dark": "dark.png", "chinese": "chinese.png", "chinese-dark": "chinese-dark.png",
           "spiral": "spiral.png", "digits": "digits.png"}
-LOCALE = {"chinese": "zh_CN.UTF-8", "chinese-dark": "zh_CN.UTF-8"}  # the system language of a scene (else English)
+LOCALE = {"chinese": "zh_CN.UTF-8", "chinese-dark": "zh_CN.UTF-8", "lesson-chinese": "zh_CN.UTF-8"}  # the system language of a scene (else English)
 RUNS_LIKE = ("runs", "dark", "chinese")
 # (problem, samples, batch, epochs, [(optimizer, learning rate), ...]) of each training scene
 TRAINING = {
@@ -84,6 +87,16 @@ def scene(name: str, out: Path) -> int:
             window.samplesSpin.setValue(1_000_000)
             window.runFinished.connect(lambda: QTimer.singleShot(300, lambda: save(window)))
             QTimer.singleShot(1500, window.run_commands.start_profile)
+            return
+        if name in ("lesson", "lesson-chinese"):
+            def lesson():
+                window.lessonButton.click()
+                for _ in range(5):  # to its training step
+                    window.lessonPanel.nextButton.click()
+                window.runFinished.connect(lambda: QTimer.singleShot(300, lambda: save(window)))
+                window.lessonPanel.actionButton.click()
+
+            QTimer.singleShot(1500, lesson)
             return
         if name == "roofline":
             window.sweepView.rooflineCheck.setChecked(True)

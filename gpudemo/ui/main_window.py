@@ -32,9 +32,11 @@ from gpudemo.ui.jobs.memory_watch import MemoryWatch
 from gpudemo.ui.jobs.training_job import TrainingJob
 from gpudemo.ui.panels.code_panel import CodePanel
 from gpudemo.ui.panels.left_column import LeftColumn
+from gpudemo.ui.panels.lesson_panel import LessonPanel
 from gpudemo.ui.shell.actions import Actions, bind
 from gpudemo.ui.shell.dialogs import show_about, show_help
 from gpudemo.ui.shell.file_commands import FileCommands
+from gpudemo.ui.shell.lesson_commands import LessonCommands
 from gpudemo.ui.shell.menus import build_menus, fit_to_screen, widen_code_panel
 from gpudemo.ui.shell.preferences import Preferences
 from gpudemo.ui.shell.rebuild import rebuild_in
@@ -92,6 +94,7 @@ class MainWindow(QMainWindow):
         self.devicePanel, self.trainingPanel, self.predictionPanel = (self.left.devicePanel, self.left.trainingPanel,
                                                                       self.left.predictionPanel)
         self.deviceList = self.devicePanel.list
+        self.lessonButton = self.left.lessonButton
         for name in FORM:
             setattr(self, name, getattr(self.trainingPanel, name))
         panel = self.predictionPanel
@@ -126,6 +129,11 @@ class MainWindow(QMainWindow):
                             (self.sweepView, self.tr("GPU vs CPU by size")), (self.profileView, self.tr("Step profile")),
                             (self.parallelView, self.tr("Data parallel")), (self.transferView, self.tr("Moving data"))):
             self.viewTabs.addTab(view, title)
+        for view, name in ((self.trainingView, "trainingView"), (self.landscapeView, "landscapeView"),
+                           (self.compareView, "compareView"), (self.sweepView, "sweepView"),
+                           (self.profileView, "profileView"), (self.parallelView, "parallelView"),
+                           (self.transferView, "transferView")):
+            view.setObjectName(name)  # the lesson file names the tabs it shows
 
         right = QVBoxLayout()
         right.addWidget(self.statusLabel)
@@ -140,6 +148,9 @@ class MainWindow(QMainWindow):
         self.codePanel = CodePanel(self)
         self.codePanel.setMinimumWidth(320)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.codePanel)
+        self.lessonPanel = LessonPanel(self)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.lessonPanel)
+        self.splitDockWidget(self.lessonPanel, self.codePanel, Qt.Orientation.Vertical)  # the lesson above its code
 
         self.job = TrainingJob(self.session, self.trainingView, self.landscapeView, self.runStatus, self)
         self.measurements = Measurements(self.compareView, self.sweepView, self.profileView, self.parallelView,
@@ -148,6 +159,7 @@ class MainWindow(QMainWindow):
         self.actions = Actions(self)
         self.files = FileCommands(self)
         self.run_commands = RunCommands(self)
+        self.lesson = LessonCommands(self, self.lessonPanel)
         build_menus(self)
         fit_to_screen(self)
 
@@ -157,7 +169,7 @@ class MainWindow(QMainWindow):
                                (self.pauseButton, actions.pause), (self.stepButton, actions.step),
                                (self.compareButton, actions.compare), (self.profileButton, actions.profile),
                                (self.sweepButton, actions.sweep), (self.parallelButton, actions.parallel),
-                               (self.transferButton, actions.transfer),
+                               (self.transferButton, actions.transfer), (self.lessonButton, actions.lesson),
                                (self.logScaleCheck, actions.log_scale), (self.clearRunsButton, actions.clear_runs)):
             bind(button, action)
         for action, slot in ((actions.start, run.start_training), (actions.stop, run.stop),
@@ -170,6 +182,7 @@ class MainWindow(QMainWindow):
                              (actions.save_model, self.files.save_model), (actions.load_model, self.files.load_model),
                              (actions.open_data, self.files.open_data),
                              (actions.quit, self.close), (actions.help, partial(show_help, self)),
+                             (actions.lesson, self.lesson.open),
                              (actions.about, partial(show_about, self))):
             action.triggered.connect(slot)
         for code, action in actions.language_actions.items():
@@ -263,6 +276,7 @@ class MainWindow(QMainWindow):
                 widen_code_panel(self)
 
     def closeEvent(self, event) -> None:
+        self.lesson.leave()  # the person's own settings back, before they are saved
         if self._preferences is not None:
             self._preferences.save(self)
         for unsubscribe in (self._unsubscribe, self.trainingView.detach, self.landscapeView.detach):

@@ -172,6 +172,14 @@
         <translation>每个控件的简短说明</translation>
     </message>
     <message>
+        <source>&amp;Lesson: the tutorial, step by step</source>
+        <translation>课程：一步一步学教程(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Walk through the tutorial one step at a time: the devices, the data, the model, moving to the device, training, back to the CPU, predicting, and when a GPU pays</source>
+        <translation>一步一步地走完教程：设备、数据、模型、移到设备上、训练、回到 CPU、预测，以及 GPU 什么时候值得用</translation>
+    </message>
+    <message>
         <source>&amp;About gpudemo</source>
         <translation>关于 gpudemo(&amp;A)</translation>
     </message>
@@ -252,6 +260,10 @@
     <message>
         <source>Now: {step}</source>
         <translation>当前：{step}</translation>
+    </message>
+    <message>
+        <source>The lines this step of the lesson explains</source>
+        <translation>课程这一步讲解的代码行</translation>
     </message>
     <message>
         <source>The script updates as you change the settings.</source>
@@ -665,6 +677,60 @@
     <message>
         <source>{size} × {size} grid of the loss, computed on the run&apos;s device, {how}</source>
         <translation>{size} × {size} 的损失网格，在训练所用设备上计算，{how}</translation>
+    </message>
+</context>
+<context>
+    <name>LessonCommands</name>
+    <message>
+        <source>This step needs the lesson&apos;s run, trained in step {step}: press Train now and it runs here.</source>
+        <translation>这一步需要课程第 {step} 步的训练结果：按“现在训练”，它会在这里运行。</translation>
+    </message>
+    <message>
+        <source>Train now</source>
+        <translation>现在训练</translation>
+    </message>
+    <message>
+        <source>Predict x = 4</source>
+        <translation>预测 x = 4</translation>
+    </message>
+    <message>
+        <source>Compare at 1,000,000</source>
+        <translation>在 1,000,000 个点上比较</translation>
+    </message>
+    <message>
+        <source>Profile a step</source>
+        <translation>剖析一步</translation>
+    </message>
+    <message>
+        <source>{us} µs</source>
+        <translation>{us} 微秒</translation>
+    </message>
+</context>
+<context>
+    <name>LessonPanel</name>
+    <message>
+        <source>Lesson: the tutorial, step by step</source>
+        <translation>课程：一步一步学教程</translation>
+    </message>
+    <message>
+        <source>◀ Back</source>
+        <translation>◀ 上一步</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>下一步 ▶</translation>
+    </message>
+    <message>
+        <source>Leave the lesson</source>
+        <translation>结束课程</translation>
+    </message>
+    <message>
+        <source>End the lesson: your own settings come back</source>
+        <translation>结束课程：恢复你自己的设置</translation>
+    </message>
+    <message>
+        <source>Step {number} of {total}</source>
+        <translation>第 {number} 步，共 {total} 步</translation>
     </message>
 </context>
 <context>

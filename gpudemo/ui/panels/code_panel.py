@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from gpudemo.core import settings
 from gpudemo.core.files import write_atomically
+from gpudemo.core.lesson import code_lines
 from gpudemo.core.problems import problem_for
 from gpudemo.core.script import PREDICTING, Script, generate_script
 from gpudemo.core.script_parallel import generate_parallel_script
@@ -82,6 +83,7 @@ class CodePanel(QDockWidget):
                          | QDockWidget.DockWidgetFeature.DockWidgetClosable)
         self._script: Script | None = None
         self._phase: str | None = None
+        self._lesson: tuple[str, ...] = ()  # pieces of the lines a step of the lesson explains
         self._step_names = {
             TO_DEVICE: self.tr("moving the model and the data to the device"),
             TRAINING: self.tr("the training loop"),
@@ -170,8 +172,17 @@ class CodePanel(QDockWidget):
         self.mark(TRAINING)
         self.stepLabel.setText(self.tr("Paused in the training loop after epoch {epoch}").format(epoch=f"{epoch:,}"))
 
+    def mark_lesson(self, pieces: tuple[str, ...]) -> None:
+        """Mark the lines that hold any of `pieces` (a lesson step's), while no phase of a run is marked."""
+        self._lesson = tuple(pieces)
+        self._show_mark()
+
     def marked_lines(self) -> list[int]:
-        if self._phase is None or self._script is None or self._phase not in self._script.spans:
+        if self._script is None:
+            return []
+        if self._phase is None:
+            return code_lines(self._script.text, self._lesson) if self._lesson else []
+        if self._phase not in self._script.spans:
             return []  # the data-parallel script has no phases of the window's run
         return list(self._script.lines(self._phase))
 
@@ -202,7 +213,8 @@ class CodePanel(QDockWidget):
             self.view.ensureCursorVisible()
             self.view.setTextCursor(QTextCursor(document.findBlockByNumber(lines[0])))
             self.view.ensureCursorVisible()
-            self.stepLabel.setText(self.tr("Now: {step}").format(step=self._step_names[self._phase]))
+            self.stepLabel.setText(self.tr("Now: {step}").format(step=self._step_names[self._phase])
+                                   if self._phase is not None else self.tr("The lines this step of the lesson explains"))
         else:
             self.stepLabel.setText(self.tr("The script updates as you change the settings."))
 

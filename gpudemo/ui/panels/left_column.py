@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from gpudemo.core.devices import DeviceList
 from gpudemo.ui.panels.devices_panel import DevicePanel
@@ -22,8 +22,10 @@ class LeftColumn(QScrollArea):
         self.devicePanel = DevicePanel(devices)
         self.trainingPanel = TrainingPanel()
         self.predictionPanel = PredictionPanel()
+        self.lessonButton = QPushButton(objectName="lessonButton")  # bound to the window's lesson action
         column = QWidget()
         layout = QVBoxLayout(column)
+        layout.addWidget(self.lessonButton)
         layout.addWidget(self.devicePanel)
         layout.addWidget(self.trainingPanel)
         layout.addWidget(self.predictionPanel, 1)

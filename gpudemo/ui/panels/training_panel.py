@@ -299,6 +299,23 @@ class TrainingPanel(QGroupBox):
         """Fill the form with `config`'s values (a loaded model's settings)."""
         self.set_values(dataclasses.asdict(config))
 
+    def snapshot(self) -> dict:
+        """The form as it stands, typed text included (valid or not), for `restore`."""
+        return {"problem": self.problem(), "data": self._data_path, "samples": self.samplesSpin.value(),
+                "noise": self.noiseSpin.value(), "width": self.widthSpin.value(), "depth": self.depthSpin.value(),
+                "batch_size": self.batchSpin.value(), "optimizer": self.optimizerCombo.currentData(),
+                "precision": self.precisionCombo.currentData(), "compile": self.compileCheck.isChecked(),
+                "epochs": self.epochsSpin.value(), "lr_text": self.lrInput.text(), "seed_text": self.seedInput.text()}
+
+    def restore(self, snapshot: dict) -> None:
+        """The form as `snapshot` took it."""
+        values = {key: value for key, value in snapshot.items() if key not in ("lr_text", "seed_text")}
+        if values["problem"] != "data":
+            values.pop("data")
+        self.set_values(values)
+        self.lrInput.setText(snapshot["lr_text"])
+        self.seedInput.setText(snapshot["seed_text"])
+
     def set_values(self, values: dict) -> None:
         """Fill the fields named in `values` (TrainingConfig's field names, valid values); leave the others."""
         if values.get("problem") == "data" and values.get("data"):

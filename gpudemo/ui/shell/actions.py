@@ -99,6 +99,9 @@ class Actions(QObject):
             self.language_actions[code] = action
         # Help
         self.help = new(self.tr("&What each control does"), "F1", self.tr("A short guide to every control"))
+        self.lesson = new(self.tr("&Lesson: the tutorial, step by step"), "Ctrl+Shift+L", self.tr(
+            "Walk through the tutorial one step at a time: the devices, the data, the model, moving to the device,"
+            " training, back to the CPU, predicting, and when a GPU pays"))
         self.about = new(self.tr("&About gpudemo"), "", self.tr("Versions, for a bug report"))
 
     def _new(self, text: str, keys: str, tip: str, checkable: bool = False) -> QAction:
@@ -119,6 +122,7 @@ def update_actions(actions: Actions, state: State) -> None:
     idle = state.activity == IDLE
     training = state.activity in (TRAINING, PAUSED)
     for action in (actions.start, actions.compare, actions.sweep, actions.parallel, actions.transfer, actions.profile,
+                   actions.lesson,
                    actions.load_model, actions.open_data,
                    *actions.language_actions.values()):  # a new language rebuilds the window: not while a job goes
         action.setEnabled(idle)

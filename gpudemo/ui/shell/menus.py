@@ -76,6 +76,7 @@ def build_menus(window: QMainWindow) -> None:
     view.addAction(code)
 
     help_menu = bar.addMenu(QCoreApplication.translate("Menus", "&Help"))
+    help_menu.addAction(actions.lesson)
     help_menu.addAction(actions.help)
     help_menu.addAction(actions.about)
 

@@ -50,6 +50,7 @@ def rebuild_in(old, language: str):
     if selected is not None:
         new.runsTable.select(selected)
     new.viewTabs.setCurrentIndex(old.viewTabs.currentIndex())
+    new.lesson.take_over(old.lesson)  # a lesson going on goes on, at its step, in the new language
     current = old.session.current
     if current is not None and current.result is not None:
         new.runStatus.show_result(current.result)
