@@ -30,6 +30,7 @@ import torch
 from gpudemo.core.devices import synchronize
 from gpudemo.core.problems import problem_for
 from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.training import DataSample, prepared
 
 ENGLISH = "en"
 TRAIN, PREDICT, COMPARE_LARGE, PROFILE = "train", "predict", "compare_large", "profile"
@@ -130,6 +131,12 @@ def initial_parameters(config: TrainingConfig) -> tuple[float, float]:
     torch.manual_seed(config.seed)
     model = problem_for(config).make_model(config)
     return float(model.weight.detach().reshape(-1)[0]), float(model.bias.detach().reshape(-1)[0])
+
+
+def data_preview(config: TrainingConfig) -> DataSample | None:
+    """What the fit view draws of `config`'s data, made on the CPU as a run makes it."""
+    with prepared(replace(config, device="cpu")) as run:
+        return run.data_sample()
 
 
 @dataclass(frozen=True)

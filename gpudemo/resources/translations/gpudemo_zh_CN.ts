@@ -463,6 +463,14 @@
         <translation>优化器</translation>
     </message>
     <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
@@ -481,6 +489,14 @@
     <message>
         <source>x axis</source>
         <translation>x 轴</translation>
+    </message>
+    <message>
+        <source>Compare in precisions</source>
+        <translation>按多种精度比较</translation>
+    </message>
+    <message>
+        <source>Roofline</source>
+        <translation>屋顶线</translation>
     </message>
     <message>
         <source>What each control does</source>

@@ -99,11 +99,16 @@ def help_html(window: QMainWindow) -> str:
                           (QCoreApplication.translate("Dialogs", "MLP depth"), panel.depthSpin),
                           (QCoreApplication.translate("Dialogs", "Batch"), panel.batchSpin),
                           (QCoreApplication.translate("Dialogs", "Optimizer"), panel.optimizerCombo),
+                          (QCoreApplication.translate("Dialogs", "Precision"), panel.precisionCombo),
+                          (QCoreApplication.translate("Dialogs", "compile"), panel.compileCheck),
                           (QCoreApplication.translate("Dialogs", "Epochs"), panel.epochsSpin),
                           (QCoreApplication.translate("Dialogs", "Learning rate"), panel.lrInput),
                           (QCoreApplication.translate("Dialogs", "Seed"), panel.seedInput),
                           (QCoreApplication.translate("Dialogs", "Smoothing"), window.smoothingSlider),
-                          (QCoreApplication.translate("Dialogs", "x axis"), window.xAxisCombo)):
+                          (QCoreApplication.translate("Dialogs", "x axis"), window.xAxisCombo),
+                          (QCoreApplication.translate("Dialogs", "Compare in precisions"),
+                           window.compareView.precisionsCombo),
+                          (QCoreApplication.translate("Dialogs", "Roofline"), window.sweepView.rooflineCheck)):
         rows.append((label, "", widget.toolTip()))
     cells = "".join(f"<tr><td><b>{html.escape(name)}</b></td><td>{html.escape(keys)}</td>"
                     f"<td>{html.escape(tip)}</td></tr>" for name, keys, tip in rows)

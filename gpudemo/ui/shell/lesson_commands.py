@@ -111,6 +111,7 @@ class LessonCommands(QObject):
         self.highlighter.clear()
         w = self.window
         w.codePanel.mark_lesson(())
+        w.trainingView.end_preview()
         self.panel.hide()
         if self._saved is not None:
             form, predict_text, tab = self._saved
@@ -138,6 +139,9 @@ class LessonCommands(QObject):
             tab = w.findChild(QWidget, step.tab)
             if tab is not None:
                 w.viewTabs.setCurrentWidget(tab)
+        chosen = w.trainingView.chosen()
+        if "fitPlot" in step.widgets and (chosen is None or chosen.config.problem != TUTORIAL.problem):
+            w.trainingView.preview_data(lesson.data_preview(TUTORIAL))  # the three points, before any run
         w.codePanel.show()
         w.codePanel.mark(None)
         w.codePanel.mark_lesson(step.code)

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from gpudemo.core.problems import problem_for
 from gpudemo.core.runs import Run, Session
 from gpudemo.core.smoothing import WEIGHT_MAX
+from gpudemo.core.training import DataSample
 from gpudemo.ui.base import format as fmt
 from gpudemo.ui.views.boundary_plot import BoundaryPlot
 from gpudemo.ui.views.digits_view import DigitsView
@@ -38,6 +39,9 @@ from gpudemo.ui.views.plot_style import colour
 from gpudemo.ui.views.runs_table import RunsTable
 
 SLIDER_STEPS = 100  # the slider's value / 100 is the smoothing weight
+
+
+_PREVIEW = object()  # the fit view shows a preview, no run's data
 
 
 class TrainingView(QWidget):
@@ -198,8 +202,24 @@ class TrainingView(QWidget):
             self._draw_fit()
         self.chosenChanged.emit(run)
 
+    def preview_data(self, data: DataSample) -> None:
+        """Data before any run of it (the lesson's three points): drawn in the fit view until a run is
+        chosen or `end_preview`."""
+        self._fit_run, self._fit_drawn = _PREVIEW, None
+        self.fit.clear()
+        self.boundary.clear()
+        self._drawer = self.fit
+        self.fitStack.setCurrentWidget(self.fitPlot)
+        self.fit.show_data(data)
+
+    def end_preview(self) -> None:
+        if self._fit_run is _PREVIEW:
+            self._choose(self.chosen())
+
     def _draw_fit(self) -> None:
         run = self._fit_run
+        if run is _PREVIEW:
+            return
         if self._drawer is None:
             self.digitsView.show_run(run)
             return

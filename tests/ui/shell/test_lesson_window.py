@@ -118,3 +118,36 @@ def test_the_lesson_goes_on_in_the_other_language(qtbot, qapp):
         assert new.lrInput.text() == "0.1"  # the person's own, which were the tutorial's here too
     finally:
         i18n.install("en")
+
+
+def test_the_data_step_shows_the_three_points_before_any_run(qtbot):
+    window = open_window(qtbot)
+    window.lessonButton.click()
+    window.lessonPanel.nextButton.click()
+    points = window.trainingView.fit.points.getData()
+    assert list(points[0]) == [1.0, 2.0, 3.0] and list(points[1]) == [2.0, 4.0, 6.0]
+    assert window.trainingView.fitStack.currentWidget() is window.fitPlot
+    window.lessonPanel.leaveButton.click()
+    assert len(window.trainingView.fit.points.getData()[0]) == 0  # no run: nothing to show after the lesson
+
+
+def test_the_last_steps_compare_at_a_million_samples_and_profile_a_step(qtbot):
+    window = open_window(qtbot)
+    window.actions.lesson.trigger()  # Help → Lesson
+    steps = load()
+    for _ in range(len(steps) - 2):  # to "making it worth a GPU"
+        window.lessonPanel.nextButton.click()
+    assert window.viewTabs.currentWidget() is window.compareView
+    with qtbot.waitSignal(window.runFinished, timeout=120_000):
+        window.lessonPanel.actionButton.click()
+        assert not window.lessonPanel.actionButton.isEnabled()  # one job at a time
+    assert window.samplesSpin.value() == 1_000_000 and window.problemCombo.currentData() == "line"
+    assert window.compareTable.item(0, 0).text() == "cpu" and window.compareTable.item(0, 1).text() == "completed"
+    assert window.lessonPanel.actionButton.isEnabled()
+    window.lessonPanel.nextButton.click()
+    assert window.viewTabs.currentWidget() is window.profileView
+    with qtbot.waitSignal(window.runFinished, timeout=120_000):
+        window.lessonPanel.actionButton.click()
+    assert window.profileTable.rowCount() > 3 and "inside PyTorch's operators" in window.profileView.timeline_note.text()
+    window.lessonPanel.leaveButton.click()
+    assert window.problemCombo.currentData() == "tutorial" and window.samplesSpin.value() == 1000
