@@ -196,6 +196,7 @@ class _Run:
         if config.compile:  # the same module, its forward (and so its backward) compiled on the first call
             self.forward = torch.compile(self.model)
         self.zero_grad, self.step = zero_grad_function(self.optimizer), step_function(self.optimizer)
+        self.train_step = self._step if self.autocast is None else self._mixed_step  # chosen once
         self.plane = problem.plane(self.model)
         # Detached views of (w, b): they share the parameters' storage, so they see every step's update.
         self._plane_views = tuple(p.detach().view(1) for p in self.plane) if self.plane is not None else ()
@@ -210,14 +211,8 @@ class _Run:
 
     def epoch(self) -> torch.Tensor:
         """One pass over the data; its loss (for minibatches, the mean over them), still on the device."""
-        if self.autocast is not None:
-            return self._mixed_epoch()
         if self.batch >= self.samples:
-            self.zero_grad()
-            outputs = self.forward(self.x_train)
-            loss = self.loss_of(outputs, self.y_train)
-            loss.backward()
-            self.step()
+            outputs, loss = self.train_step(self.x_train, self.y_train)
             if self.classes:
                 self.hits = self._hits(outputs, self.y_train)
             return loss.detach()
@@ -228,11 +223,7 @@ class _Run:
             if batches and self.should_stop():
                 raise _Stopped
             index = order[start:start + self.batch]
-            self.zero_grad()
-            outputs = self.forward(self.x_train[index])
-            loss = self.loss_of(outputs, self.y_train[index])
-            loss.backward()
-            self.step()
+            outputs, loss = self.train_step(self.x_train[index], self.y_train[index])
             total = total + loss.detach()
             if self.classes:
                 hits = hits + self._hits(outputs, self.y_train[index])
@@ -241,38 +232,30 @@ class _Run:
             self.hits = hits
         return total / batches
 
-    def _mixed_epoch(self) -> torch.Tensor:
-        """The same epoch with the forward and the loss under autocast (bf16, fp16) and, for fp16, the
-        loss scaled by the GradScaler; as the generated script writes it."""
-        full = self.batch >= self.samples
-        order = None if full else torch.randperm(self.samples, generator=self.generator, device=self.device)
-        total, batches, hits = 0.0, 0, 0
-        for start in range(0, self.samples, self.batch):
-            if batches and self.should_stop():
-                raise _Stopped
-            if full:
-                x, y = self.x_train, self.y_train
-            else:
-                index = order[start:start + self.batch]
-                x, y = self.x_train[index], self.y_train[index]
-            self.zero_grad()
-            with self.autocast:
-                outputs = self.forward(x)
-                loss = self.loss_of(outputs, y)
-            if self.scaler is not None:
-                self.scaler.scale(loss).backward()
-                self.scaler.step(self.optimizer)
-                self.scaler.update()
-            else:
-                loss.backward()
-                self.step()
-            total = total + loss.detach().float()
-            if self.classes:
-                hits = hits + self._hits(outputs, y)
-            batches += 1
-        if self.classes:
-            self.hits = hits
-        return total / batches if batches > 1 else total
+    def _step(self, x: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """One optimizer step on (x, y) in float32: (the outputs, the loss)."""
+        self.zero_grad()
+        outputs = self.forward(x)
+        loss = self.loss_of(outputs, y)
+        loss.backward()
+        self.step()
+        return outputs, loss
+
+    def _mixed_step(self, x: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The same step with the forward and the loss under autocast (bf16, fp16) and, for fp16, the loss
+        scaled by the GradScaler; as the generated script writes it. The loss comes back in float32."""
+        self.zero_grad()
+        with self.autocast:
+            outputs = self.forward(x)
+            loss = self.loss_of(outputs, y)
+        if self.scaler is not None:
+            self.scaler.scale(loss).backward()
+            self.scaler.step(self.optimizer)
+            self.scaler.update()
+        else:
+            loss.backward()
+            self.step()
+        return outputs, loss.float()
 
     @staticmethod
     def _hits(outputs: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
