@@ -15,33 +15,23 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QHBoxLayout,
     QHeaderView,
-    QLabel,
-    QPushButton,
     QTableWidget,
     QTableWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
 from gpudemo.core.parallel import ParallelResult
 from gpudemo.ui.base import format as fmt
-from gpudemo.ui.base import theme
-from gpudemo.ui.views.plot_style import colour, new_plot
-from gpudemo.ui.views.replay import Replayable
+from gpudemo.ui.views.measurement_tab import MeasurementTab
+from gpudemo.ui.views.plot_style import colour
 
 
-class ParallelView(QWidget, Replayable):
+class ParallelView(MeasurementTab):
     def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.button = QPushButton(objectName="parallelButton")  # bound to the window's parallel action
-        self.note = QLabel(objectName="parallelNote")
-        self.note.setWordWrap(True)
-        self.plot = new_plot("parallelPlot", self.tr("workers"), self.tr("epochs per second"))
+        super().__init__("parallel", parent)
+        self.set_axes(self.tr("workers"), self.tr("epochs per second"))
         item = self.plot.getPlotItem()
-        self.legend = item.addLegend(offset=(10, 10), labelTextColor=theme.current().text,
-                                     brush=pg.mkBrush(*theme.current().legend_fill))
         self.measured = pg.PlotDataItem(pen=pg.mkPen(colour(0), width=2), symbol="o", symbolSize=8,
                                         symbolBrush=colour(0), name=self.tr("measured"))
         self.ideal = pg.PlotDataItem(pen=pg.mkPen(colour(6), width=1, style=Qt.PenStyle.DashLine),
@@ -62,14 +52,7 @@ class ParallelView(QWidget, Replayable):
             "Run the form's settings with DistributedDataParallel on 1, 2, ... workers in turn: each a process with"
             " its shard of the data, the gradients all-reduced at every step. On 3 samples more workers are slower"
             " (the all-reduce costs more than the step); on 1,000,000 they are faster"))
-        row = QHBoxLayout()
-        row.addWidget(self.note, 1)
-        row.addWidget(self.button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(row)
-        layout.addWidget(self.plot, 1)
-        layout.addWidget(self.table)
+        self.body.addWidget(self.table)
         self._results: list[ParallelResult] = []
         self.clear(None, 0)
 

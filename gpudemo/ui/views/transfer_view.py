@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QWidget
 
 from gpudemo.core.transfer import (
     DEVICE_TO_HOST,
@@ -13,25 +13,19 @@ from gpudemo.core.transfer import (
     TransferResult,
     TransferRow,
 )
-from gpudemo.ui.base import theme
-from gpudemo.ui.views.plot_style import colour, new_plot
-from gpudemo.ui.views.replay import Replayable
+from gpudemo.ui.views.measurement_tab import MeasurementTab
+from gpudemo.ui.views.plot_style import colour
 
 SERIES = ((HOST_TO_DEVICE, True, 0, Qt.PenStyle.SolidLine), (HOST_TO_DEVICE, False, 0, Qt.PenStyle.DashLine),
           (DEVICE_TO_HOST, True, 1, Qt.PenStyle.SolidLine), (DEVICE_TO_HOST, False, 1, Qt.PenStyle.DashLine))
 
 
-class TransferView(QWidget, Replayable):
+class TransferView(MeasurementTab):
     def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.button = QPushButton(objectName="transferButton")  # bound to the window's transfer action
-        self.note = QLabel(objectName="transferNote")
-        self.note.setWordWrap(True)
-        self.plot = new_plot("transferPlot", self.tr("bytes per copy"), self.tr("GB/s"))
+        super().__init__("transfer", parent)
+        self.set_axes(self.tr("bytes per copy"), self.tr("GB/s"))
         item = self.plot.getPlotItem()
         item.setLogMode(x=True, y=True)
-        self.legend = item.addLegend(offset=(10, 10), labelTextColor=theme.current().text,
-                                     brush=pg.mkBrush(*theme.current().legend_fill))
         names = {(HOST_TO_DEVICE, True): self.tr("to the GPU, pinned"),
                  (HOST_TO_DEVICE, False): self.tr("to the GPU, pageable"),
                  (DEVICE_TO_HOST, True): self.tr("back to the host, pinned"),
@@ -42,13 +36,6 @@ class TransferView(QWidget, Replayable):
                                     symbolBrush=colour(index), name=names[(direction, pinned)])
             item.addItem(curve)
             self._curves[(direction, pinned)] = curve
-        row = QHBoxLayout()
-        row.addWidget(self.note, 1)
-        row.addWidget(self.button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(row)
-        layout.addWidget(self.plot, 1)
         self._rows: list[TransferRow] = []
         self.clear(None)
 
