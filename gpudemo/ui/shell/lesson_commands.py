@@ -37,6 +37,7 @@ from gpudemo.ui.base.highlight import Highlighter
 from gpudemo.ui.panels.lesson_panel import LessonPanel
 
 PANEL_HEIGHT = 280
+BOTTOM_HEIGHT = 160
 FORM_KEYS = ("problem", "samples", "batch_size", "optimizer", "precision", "compile", "epochs", "lr", "seed")
 
 
@@ -58,6 +59,7 @@ class LessonCommands(QObject):
         self._predict_after_run = False
         self._initial: tuple[float, float] | None = None
         self._moves: dict[str, lesson.Move] = {}
+        self._beside = True  # the panel docks beside the tabs, above the Code panel (else under the tabs)
         panel.hide()
         panel.backRequested.connect(self.back)
         panel.nextRequested.connect(self.next)
@@ -83,10 +85,21 @@ class LessonCommands(QObject):
         self.go(0)
 
     def _show_panel(self) -> None:
-        """The panel above the Code panel, tall enough for a step's text."""
+        """The panel above the Code panel, tall enough for a step's text; on a screen too narrow for a
+        dock beside the tabs (where the Code panel starts closed), under the tabs instead."""
         w = self.window
-        self.panel.show()
-        w.resizeDocks([self.panel], [max(PANEL_HEIGHT, w.height() // 3)], Qt.Orientation.Vertical)
+        room = w.width() - w.centralWidget().minimumSizeHint().width()
+        self._beside = room >= max(self.panel.minimumSizeHint().width(), w.codePanel.minimumWidth())
+        if self._beside:
+            w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.panel)
+            if w.codePanel.isVisibleTo(w):
+                w.splitDockWidget(self.panel, w.codePanel, Qt.Orientation.Vertical)
+            self.panel.show()
+            w.resizeDocks([self.panel], [max(PANEL_HEIGHT, w.height() // 3)], Qt.Orientation.Vertical)
+        else:
+            w.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.panel)
+            self.panel.show()
+            w.resizeDocks([self.panel], [BOTTOM_HEIGHT], Qt.Orientation.Vertical)
 
     def take_over(self, other: LessonCommands) -> None:
         """Go on with `other`'s lesson (the window rebuilt in another language): its step, its run, and
@@ -142,7 +155,8 @@ class LessonCommands(QObject):
         chosen = w.trainingView.chosen()
         if "fitPlot" in step.widgets and (chosen is None or chosen.config.problem != TUTORIAL.problem):
             w.trainingView.preview_data(lesson.data_preview(TUTORIAL))  # the three points, before any run
-        w.codePanel.show()
+        if self._beside:  # where there is room, the lines this step explains are in view
+            w.codePanel.show()
         w.codePanel.mark(None)
         w.codePanel.mark_lesson(step.code)
         self.highlighter.show([widget for name in step.widgets

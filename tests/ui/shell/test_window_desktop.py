@@ -212,3 +212,22 @@ def test_the_dark_theme_reaches_the_widgets_and_every_plot(qtbot):
     window.actions.theme_light.trigger()
     assert window.lossPlot.backgroundBrush().color().lightness() > 240
     assert theme.current() is theme.LIGHT and window.actions.theme_light.isChecked()
+
+
+@pytest.mark.parametrize("size, beside", [((1024, 768), False), ((1366, 768), True)])
+def test_the_lesson_fits_a_small_screen(qtbot, size, beside, app_font):
+    from PySide6.QtCore import Qt
+
+    window = open_window(qtbot)
+    fit_to_screen(window, QRect(0, 0, *size))
+    window.lessonButton.click()
+    QApplication.processEvents()
+    # Beside the tabs, above the Code panel, where there is room for a dock; else under the tabs.
+    assert window.lessonPanel.isVisible() and window.codePanel.isVisible() == beside
+    assert window.dockWidgetArea(window.lessonPanel) == (Qt.DockWidgetArea.RightDockWidgetArea if beside
+                                                         else Qt.DockWidgetArea.BottomDockWidgetArea)
+    hint = window.minimumSizeHint()
+    assert window.width() <= size[0] and hint.width() <= size[0] and hint.height() <= size[1]
+    assert window.viewTabs.currentWidget().height() > 150
+    window.lessonPanel.leaveButton.click()
+    assert not window.lessonPanel.isVisible()
