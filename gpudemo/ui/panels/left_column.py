@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QFrame, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from gpudemo.core.devices import DeviceList
@@ -25,6 +25,7 @@ class LeftColumn(QScrollArea):
         self.lessonButton = QPushButton(objectName="lessonButton")  # bound to the window's lesson action
         column = QWidget()
         layout = QVBoxLayout(column)
+        layout.setContentsMargins(4, 6, 4, 6)  # the column's width is the form's widest row: keep a 1024 screen's room
         layout.addWidget(self.lessonButton)
         layout.addWidget(self.devicePanel)
         layout.addWidget(self.trainingPanel)
@@ -33,4 +34,15 @@ class LeftColumn(QScrollArea):
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setFixedWidth(max(MIN_WIDTH, column.minimumSizeHint().width()) + self.verticalScrollBar().sizeHint().width())
+        self._fit()
+        column.installEventFilter(self)  # a row that grows later (a style sheet, a button's text) widens it
+
+    def _fit(self) -> None:
+        width = max(MIN_WIDTH, self.widget().minimumSizeHint().width()) + self.verticalScrollBar().sizeHint().width()
+        if width != self.width():
+            self.setFixedWidth(width)
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self._fit()
+        return False
