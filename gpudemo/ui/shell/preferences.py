@@ -40,13 +40,8 @@ class Preferences:
         store = self.store
         store.setValue("version", VERSION)
         store.setValue("device", window.devicePanel.current().id)
-        panel = window.trainingPanel
-        values = {"problem": panel.problem(), "samples": panel.samplesSpin.value(), "noise": panel.noiseSpin.value(),
-                  "width": panel.widthSpin.value(),
-                  "depth": panel.depthSpin.value(), "batch_size": panel.batchSpin.value(),
-                  "optimizer": panel.optimizerCombo.currentData(), "precision": panel.precisionCombo.currentData(),
-                  "epochs": panel.epochsSpin.value(),
-                  "lr": panel.lrInput.text(), "seed": panel.seedInput.text()}
+        form = window.trainingPanel.snapshot()
+        values = {**{key: form[key] for key in FORM if key in form}, "lr": form["lr_text"], "seed": form["seed_text"]}
         if values["problem"] == "data":  # a file of this session: the next one starts from the tutorial
             values["problem"] = "tutorial"
         for key, value in values.items():

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpudemo.core.compare import CompareProgress, DeviceTiming
+from gpudemo.core.settings import PRECISION_KEYS
 from gpudemo.ui.base import format as fmt
 from gpudemo.ui.base import theme
 from gpudemo.ui.base.i18n import say, status_text
@@ -25,7 +26,6 @@ from gpudemo.ui.views.plot_style import colour, new_plot
 from gpudemo.ui.views.replay import Replayable
 
 FORM, BESIDE_FP32, EVERY = "form", "beside-fp32", "every"
-PRECISIONS = ("fp32", "tf32", "bf16", "fp16")
 
 
 class CompareView(QWidget, Replayable):
@@ -69,7 +69,7 @@ class CompareView(QWidget, Replayable):
         """The precisions to compare in, given the form's: None for the form's alone."""
         choice = self.precisionsCombo.currentData()
         if choice == EVERY:
-            return list(PRECISIONS)
+            return list(PRECISION_KEYS)
         if choice == BESIDE_FP32 and form != "fp32":
             return ["fp32", form]
         return None
