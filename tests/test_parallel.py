@@ -159,8 +159,7 @@ def test_the_ddp_script_under_torchrun_prints_the_runs_final_loss(tmp_path, conf
         assert call in text
     assert "torchrun --nproc-per-node 2 gpudemo_ddp.py" in text
     script.write_text(text)
-    # --standalone: torchrun binds a free port itself (a port picked here and freed before torchrun binds it
-    # could be taken by a concurrent test's workers: a worker then aborted, exit -6, in two CI runs).
+    # --standalone: torchrun binds a free port itself, with no window for another process to take it.
     out = subprocess.run([sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2",
                           str(script)], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]

@@ -117,6 +117,9 @@ def generate_parallel_script(config: TrainingConfig, workers: int = 2, backend: 
         "if rank == 0:",
         '    print("workers", world)',
         '    print("final loss", (loss / world).item())',
+        # Every worker past its last collective before any tears gloo down: without it, a worker under
+        # load now and then aborted at exit ("terminate called without an active exception", 1 run in 8).
+        "dist.barrier()",
         "dist.destroy_process_group()",
     ]
     return "\n".join(line for entry in lines for line in entry.split("\n")) + "\n"
