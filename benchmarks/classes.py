@@ -14,7 +14,7 @@ import torch
 from benchmarks.stats import median, percentile
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import PROBLEMS
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import BOUNDARY_SIDE, prepared, train, warm_up
 
 DIGITS = TrainingConfig(problem="digits", width=32, depth=2, optimizer="adam", lr=0.01)

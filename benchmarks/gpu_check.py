@@ -115,8 +115,8 @@ PROBES = r'''
 import json, sys, time, warnings
 import torch
 from benchmarks.gpu import syncs_per_read_back
-from gpudemo.core.compare import compare_devices
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.measure.compare import compare_devices
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import TrainingError, train
 
 device = "cuda:0"
@@ -139,15 +139,15 @@ gpu, cpu = timings
 found["same_data"] = {"gpu_final_loss": gpu.final_loss, "cpu_final_loss": cpu.final_loss,
                       "relative": abs(gpu.final_loss - cpu.final_loss) / abs(cpu.final_loss),
                       "speedup_vs_cpu": gpu.speedup_vs_cpu}
-from gpudemo.core import memory
-estimate_free, memory.free_bytes = memory.free_bytes, lambda device: 2**60  # past the estimate, to a real OOM
+from gpudemo.core import budget
+estimate_free, budget.free_bytes = budget.free_bytes, lambda device: 2**60  # past the estimate, to a real OOM
 try:
     train(TrainingConfig(device=device, problem="sine", samples=10_000_000, width=4096, depth=8, epochs=1))
     found["out_of_memory"] = {"raised": False}
 except TrainingError as error:
     found["out_of_memory"] = {"raised": True, "message": str(error), "reserved_after": torch.cuda.memory_reserved()}
 finally:
-    memory.free_bytes = estimate_free
+    budget.free_bytes = estimate_free
 for name, dtype, tf32 in (("fp32", torch.float32, False), ("tf32", torch.float32, True), ("bf16", torch.bfloat16, False)):
     torch.backends.cuda.matmul.allow_tf32 = tf32
     a = torch.randn(8192, 8192, device=device, dtype=dtype)
@@ -164,7 +164,7 @@ for name, dtype, tf32 in (("fp32", torch.float32, False), ("tf32", torch.float32
     del a, b
 torch.backends.cuda.matmul.allow_tf32 = False
 torch.cuda.empty_cache()
-from gpudemo.core.memory import read_memory
+from gpudemo.core.devices import read_memory
 metrics = read_memory(device).metrics
 found["nvml"] = None if metrics is None else metrics.__dict__
 found["seconds"] = time.perf_counter() - began

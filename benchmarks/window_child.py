@@ -12,7 +12,7 @@ from PySide6.QtCore import QEventLoop, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from benchmarks.bare import bare_loop  # noqa: E402
-from gpudemo.core.settings import TrainingConfig  # noqa: E402
+from gpudemo.core.config import TrainingConfig  # noqa: E402
 from gpudemo.core.training import train, warm_up  # noqa: E402
 from gpudemo.ui import MainWindow  # noqa: E402
 

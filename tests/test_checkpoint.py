@@ -8,7 +8,7 @@ import torch
 
 from gpudemo.core.checkpoint import CheckpointError, load, save
 from gpudemo.core.prediction import predict
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import train
 from tests.commands import gpudemo
 

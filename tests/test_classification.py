@@ -8,12 +8,13 @@ import numpy as np
 import pytest
 import torch
 
-from gpudemo.core import memory, settings
+from gpudemo.core import budget, rules
 from gpudemo.core.prediction import classify, confusion
 from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.problems import digits as digits_module
 from gpudemo.core.problems.classes import INNER_RADIUS, XOR_MARGIN
-from gpudemo.core.settings import InvalidSetting, TrainingConfig
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.rules import InvalidSetting
 from gpudemo.core.training import BOUNDARY_SIDE, run_training, train
 from tests.commands import gpudemo
 
@@ -159,7 +160,7 @@ def test_a_linear_models_boundary_is_a_straight_line():
 @pytest.mark.parametrize("text, points", [("0.5,0.5", [(0.5, 0.5)]), ("1,2; -3,4", [(1.0, 2.0), (-3.0, 4.0)]),
                                           ("(1, 2) (3, 4)", [(1.0, 2.0), (3.0, 4.0)]), ("1e-3 2", [(0.001, 2.0)])])
 def test_points_are_pairs(text, points):
-    assert settings.parse_points(text) == points
+    assert rules.parse_points(text) == points
 
 
 @pytest.mark.parametrize("text, says", [("", "type at least one point"), ("1,2,3", "has 3 numbers"),
@@ -167,7 +168,7 @@ def test_points_are_pairs(text, points):
                                         ("1,2 " * 10_001, "at most 10,000 points")])
 def test_bad_points_are_named(text, says):
     with pytest.raises(InvalidSetting, match=says):
-        settings.parse_points(text)
+        rules.parse_points(text)
 
 
 @pytest.mark.parametrize("value, says", [("-0.1", "noise must be from 0 to 1"), ("x", "noise must be a number"),
@@ -178,9 +179,9 @@ def test_bad_noise_is_named(value, says):
 
 
 def test_the_memory_estimate_counts_inputs_labels_and_the_test_set():
-    circles = memory.estimate(TrainingConfig(problem="circles", samples=1_000_000, width=16, depth=2))
+    circles = budget.estimate(TrainingConfig(problem="circles", samples=1_000_000, width=16, depth=2))
     assert circles.data == 1_000_000 * (2 * 4 + 8)
-    digits = memory.estimate(TrainingConfig(problem="digits", width=16, depth=2))
+    digits = budget.estimate(TrainingConfig(problem="digits", width=16, depth=2))
     assert digits.data == 1797 * (64 * 4 + 8)
     assert digits.parameters == ((64 + 1) * 16 + 17 * 16 + 17 * 10) * 4
 

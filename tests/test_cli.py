@@ -147,7 +147,7 @@ def test_a_run_too_large_for_the_device_exits_1_with_the_figures():
 def test_the_terminal_bar_reads_the_loops_clock_as_the_window_does():
     import io
 
-    from gpudemo.terminal import ProgressBar
+    from gpudemo.cli.output import ProgressBar
 
     stream = io.StringIO()
     bar = ProgressBar(stream, 1000)

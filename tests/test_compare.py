@@ -10,9 +10,11 @@ import numpy as np
 import pytest
 import torch
 
-from gpudemo.core import compare, load, memory
-from gpudemo.core import sweep as sweep_module
-from gpudemo.core.compare import (
+from gpudemo.core import devices
+from gpudemo.core.measure import compare
+from gpudemo.core.measure import busy as load
+from gpudemo.core.measure import sweep as sweep_module
+from gpudemo.core.measure.compare import (
     FAILED,
     NOT_RUN,
     CompareProgress,
@@ -20,8 +22,8 @@ from gpudemo.core.compare import (
     devices_to_compare,
 )
 from gpudemo.core.problems import PROBLEMS
-from gpudemo.core.settings import TrainingConfig
-from gpudemo.core.sweep import SweepResult, SweepRow, sweep
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.measure.sweep import SweepResult, SweepRow, sweep
 from gpudemo.core.training import COMPLETED, train
 from tests.commands import gpudemo
 from tests.tutorial import tutorial_run
@@ -132,7 +134,7 @@ def test_on_cuda_compare_and_the_sweep_measure_the_gpu():
     assert {r.device for r in result.rows} == {"cpu", "cuda:0"}
     assert result.crossover["cuda:0"] in (None, *(r.size for r in result.rows))
     assert torch.cuda.memory_allocated() < 2**30
-    assert memory.read_memory("cuda:0").reserved is not None
+    assert devices.read_memory("cuda:0").reserved is not None
 
 
 def test_the_warm_up_lasts_its_time_keeps_the_cache_and_the_timed_run_hands_it_back(monkeypatch):
@@ -190,10 +192,10 @@ def test_a_cpu_figure_taken_while_threads_wait_for_each_other_is_marked_busy(mon
     monkeypatch.setattr(torch, "set_num_threads", lambda n: threads.append(n))
     threads = []
 
-    def timed(step, device):  # 16 ms on two threads, 8 us on one: another process held a core
+    def timed(step, sync, *limits):  # 16 ms on two threads, 8 us on one: another process held a core
         return 8e-6 if threads and threads[-1] == 1 else 16e-3
 
-    monkeypatch.setattr(sweep_module, "_median_step_seconds", timed)
+    monkeypatch.setattr(sweep_module, "median_seconds", timed)
     result = sweep("matmul", ["cpu"], max_size=32)
     assert [row.busy for row in result.rows] == [True, True] and result.busy
     assert result.rows[0].one_thread_seconds == 8e-6 and result.to_json()["busy"] is True

@@ -9,7 +9,7 @@ import torch
 
 from gpudemo.core import training
 from gpudemo.core.control import RunControl
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import COMPLETED, STOPPED, train
 
 

@@ -8,12 +8,13 @@ import torch
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from gpudemo.core import datafile, memory
+from gpudemo.core import budget, datafile
 from gpudemo.core.datafile import DataFileError, read_data
 from gpudemo.core.prediction import classify
 from gpudemo.core.problems import problem_for
 from gpudemo.core.script import generate_script
-from gpudemo.core.settings import InvalidSetting, TrainingConfig
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.rules import InvalidSetting
 from gpudemo.core.training import train
 from tests.commands import gpudemo
 from tests.test_script import run_script
@@ -123,7 +124,7 @@ def test_your_classes_train_draw_a_boundary_and_run_as_a_script(circle_file):
     problem = problem_for(config)
     assert problem.classes == 2 and problem.area[0] < -2 and problem.area[1] > 2
     assert batches[-1].fit.shape[:2] == (128, 128)
-    assert memory.estimate(config).data == 300 * (2 * 4 + 8)
+    assert budget.estimate(config).data == 300 * (2 * 4 + 8)
     printed = run_script(generate_script(config, [(0.0, 0.0)]).text)
     assert abs(printed["final_loss"] - result.final_loss) <= 1e-6
     assert abs(printed["accuracy"] - result.accuracy) <= 1e-6

@@ -6,7 +6,7 @@ import torch
 
 from gpudemo.core import devices
 from gpudemo.core.devices import DeviceInfo, DeviceList, list_devices
-from gpudemo.core.settings import InvalidSetting
+from gpudemo.core.rules import InvalidSetting
 
 
 def test_the_cpu_is_always_listed_last_with_details():

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from gpudemo.core import checkpoint
 from gpudemo.core.checkpoint import CheckpointError
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import train
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 WRITERS = {
     "checkpoint": """
         from gpudemo.core import checkpoint
-        from gpudemo.core.settings import TrainingConfig
+        from gpudemo.core.config import TrainingConfig
         from gpudemo.core.problems import PROBLEMS
         config = TrainingConfig(problem="sine", width=1024, depth=4)
         model = PROBLEMS["sine"].make_model(config)
@@ -43,7 +43,7 @@ WRITERS = {
         import numpy as np
         from gpudemo.core.export import write_losses_csv
         from gpudemo.core.runs import Run
-        from gpudemo.core.settings import TrainingConfig
+        from gpudemo.core.config import TrainingConfig
         run = Run(1, TrainingConfig(epochs=200_000))
         run.history.extend(np.linspace(1, 0, 200_000, dtype=np.float32))
         run.count = 200_000

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from gpudemo import cli
-from gpudemo.core import settings as rules
+from gpudemo.cli import arguments as cli
+from gpudemo.core import rules
 from gpudemo.core.messages import Message
-from gpudemo.core.settings import InvalidSetting
+from gpudemo.core.rules import InvalidSetting
 from tests.devices import TWO_GPUS
 
 # Text as people paste it: anything, and the awkward cases on purpose.

@@ -17,7 +17,7 @@ from gpudemo.core.landscape import (
     needs_new_grid,
 )
 from gpudemo.core.problems import PROBLEMS
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import LossBatch, run_training, train
 from tests.tutorial import drain, tutorial_run
 

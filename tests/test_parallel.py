@@ -12,14 +12,9 @@ import pytest
 import torch
 from torch.utils.data import DistributedSampler
 
-from gpudemo.core.parallel import (
-    ParallelError,
-    config_arguments,
-    free_port,
-    run_parallel,
-)
-from gpudemo.core.parallel_worker import PREFIX, shard_indices
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig, to_argv
+from gpudemo.core.distributed.launcher import PREFIX, ParallelError, free_port, run_parallel
+from gpudemo.core.distributed.worker import shard_indices
 from gpudemo.core.training import train
 from tests.commands import gpudemo
 
@@ -131,7 +126,7 @@ def test_two_torchrun_nodes_on_localhost_train_the_same_run():
     port = free_port()
     command = [sys.executable, "-m", "torch.distributed.run", "--nnodes", "2", "--nproc-per-node", "1",
                "--rdzv-backend", "c10d", "--rdzv-endpoint", f"127.0.0.1:{port}", "--rdzv-id", "gpudemo-test",
-               "-m", "gpudemo.core.parallel_worker", *config_arguments(LINE)]
+               "-m", "gpudemo.core.distributed.worker", *to_argv(LINE)]
     nodes = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                               start_new_session=True) for _ in range(2)]
     try:
@@ -150,7 +145,7 @@ def test_two_torchrun_nodes_on_localhost_train_the_same_run():
 @pytest.mark.parametrize("config", [LINE, TrainingConfig(problem="circles", samples=400, batch_size=100, width=8,
                                                          optimizer="adam", lr=0.02, epochs=20)])
 def test_the_ddp_script_under_torchrun_prints_the_runs_final_loss(tmp_path, config):
-    from gpudemo.core.script_parallel import generate_parallel_script
+    from gpudemo.core.distributed.script import generate_parallel_script
 
     script = tmp_path / "gpudemo_ddp.py"
     text = generate_parallel_script(config, 2)

@@ -6,9 +6,10 @@ import pytest
 import torch
 
 from gpudemo.core import precision
-from gpudemo.core.compare import FAILED, compare_devices
+from gpudemo.core.measure.compare import FAILED, compare_devices
 from gpudemo.core.precision import PrecisionRefused
-from gpudemo.core.settings import InvalidSetting, TrainingConfig
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.rules import InvalidSetting
 from gpudemo.core.training import train
 from tests.commands import gpudemo
 

@@ -6,11 +6,12 @@ import numpy as np
 import pytest
 import torch
 
-from gpudemo.core import memory, settings, training
+from gpudemo.core import budget, rules, training
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.prediction import predict
 from gpudemo.core.problems import PROBLEMS
-from gpudemo.core.settings import InvalidSetting, TrainingConfig
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.rules import InvalidSetting
 from gpudemo.core.training import (
     COMPLETED,
     STOPPED,
@@ -23,8 +24,8 @@ from tests.tutorial import drain, tutorial_run
 
 
 def test_the_registries_offer_what_the_settings_name():
-    assert (*PROBLEMS, "data") == settings.PROBLEM_KEYS  # "data": a person's file, made by problem_for
-    assert tuple(OPTIMIZERS) == settings.OPTIMIZER_KEYS
+    assert (*PROBLEMS, "data") == rules.PROBLEM_KEYS  # "data": a person's file, made by problem_for
+    assert tuple(OPTIMIZERS) == rules.OPTIMIZER_KEYS
     assert TrainingConfig().problem == "tutorial" and TrainingConfig().optimizer == "sgd"
 
 
@@ -110,8 +111,8 @@ def test_minibatches_shuffle_from_the_seed_and_an_epoch_is_one_pass():
     # One pass: 100 samples in batches of 30 is 4 optimizer steps an epoch.
     calls = []
     run = training._Run(config, lambda: False)
-    real_step = run.step
-    run.step = lambda: calls.append(1) or real_step()
+    real_step = run.train_step
+    run.train_step = lambda x, y: calls.append(1) or real_step(x, y)
     run.epoch()
     assert len(calls) == 4
 
@@ -173,7 +174,7 @@ def test_a_small_data_set_is_shown_whole():
 
 def test_the_estimate_adds_up_what_a_step_holds():
     config = TrainingConfig(problem="sine", width=100, depth=3, samples=10_000, batch_size=1000, optimizer="adam")
-    need = memory.estimate(config)
+    need = budget.estimate(config)
     params = PROBLEMS["sine"].parameter_count(config) * 4
     assert need.parameters == need.gradients == params and need.optimizer_state == 2 * params
     assert need.data == 2 * 10_000 * 4 + 10_000 * 8 + 2 * 1000 * 4
@@ -183,9 +184,9 @@ def test_the_estimate_adds_up_what_a_step_holds():
 
 def test_a_run_that_cannot_fit_is_refused_before_anything_is_made(monkeypatch):
     phases = []
-    monkeypatch.setattr(memory, "free_bytes", lambda device: 10 * 2**20)
+    monkeypatch.setattr(budget, "free_bytes", lambda device: 10 * 2**20)
     config = TrainingConfig(problem="line", samples=10_000_000)
-    with pytest.raises(memory.RunTooLarge) as refused:
+    with pytest.raises(budget.RunTooLarge) as refused:
         train(config, on_phase=phases.append)
     assert phases == []
     message = str(refused.value)
@@ -195,8 +196,8 @@ def test_a_run_that_cannot_fit_is_refused_before_anything_is_made(monkeypatch):
 
 
 def test_the_biggest_mlp_on_the_biggest_data_is_refused_here():
-    with pytest.raises(memory.RunTooLarge, match="TiB"):
-        memory.check_fits(TrainingConfig(problem="sine", samples=10_000_000, width=4096, depth=8))
+    with pytest.raises(budget.RunTooLarge, match="TiB"):
+        budget.check_fits(TrainingConfig(problem="sine", samples=10_000_000, width=4096, depth=8))
 
 
 @pytest.mark.parametrize("error", [MemoryError(), torch.cuda.OutOfMemoryError("CUDA out of memory. Tried to allocate 2 GiB")])
@@ -221,11 +222,11 @@ def test_running_out_of_memory_ends_the_run_clearly_and_frees_it(monkeypatch, er
 
 
 @pytest.mark.parametrize("parse, bad, name", [
-    (settings.parse_samples, "2", "samples"), (settings.parse_samples, "10000001", "samples"),
-    (settings.parse_width, "0", "width"), (settings.parse_width, "4097", "width"),
-    (settings.parse_depth, "9", "depth"), (settings.parse_batch_size, "-1", "batch size"),
-    (settings.parse_problem, "circle", "problem"), (settings.parse_optimizer, "rmsprop", "optimizer"),
-    (settings.parse_samples, "1e6", "samples"),
+    (rules.parse_samples, "2", "samples"), (rules.parse_samples, "10000001", "samples"),
+    (rules.parse_width, "0", "width"), (rules.parse_width, "4097", "width"),
+    (rules.parse_depth, "9", "depth"), (rules.parse_batch_size, "-1", "batch size"),
+    (rules.parse_problem, "circle", "problem"), (rules.parse_optimizer, "rmsprop", "optimizer"),
+    (rules.parse_samples, "1e6", "samples"),
 ])
 def test_new_settings_refuse_and_name_the_value(parse, bad, name):
     with pytest.raises(InvalidSetting) as error:
@@ -234,11 +235,11 @@ def test_new_settings_refuse_and_name_the_value(parse, bad, name):
 
 
 def test_new_settings_accept_their_ranges():
-    assert settings.parse_samples("3") == 3 and settings.parse_samples("10000000") == 10_000_000
-    assert settings.parse_width(4096) == 4096 and settings.parse_depth("8") == 8
-    assert settings.parse_batch_size("") == 0 and settings.parse_batch_size("0") == 0
-    assert settings.parse_problem(" Sine ") == "sine" and settings.parse_optimizer("ADAM") == "adam"
-    assert memory.batch_size(TrainingConfig(problem="line", samples=100, batch_size=500)) == 100
+    assert rules.parse_samples("3") == 3 and rules.parse_samples("10000000") == 10_000_000
+    assert rules.parse_width(4096) == 4096 and rules.parse_depth("8") == 8
+    assert rules.parse_batch_size("") == 0 and rules.parse_batch_size("0") == 0
+    assert rules.parse_problem(" Sine ") == "sine" and rules.parse_optimizer("ADAM") == "adam"
+    assert budget.batch_size(TrainingConfig(problem="line", samples=100, batch_size=500)) == 100
     assert TO_DEVICE == "to_device"
 
 
@@ -252,7 +253,7 @@ def test_on_cuda_the_line_trains_with_minibatches_and_predicts_about_8():
 
 @pytest.mark.cuda
 def test_on_cuda_a_real_out_of_memory_ends_the_run_and_frees_the_device(monkeypatch):
-    monkeypatch.setattr(memory, "free_bytes", lambda device: 2**60)  # let it past the estimate
+    monkeypatch.setattr(budget, "free_bytes", lambda device: 2**60)  # let it past the estimate
     torch.cuda.synchronize()
     before = torch.cuda.memory_allocated()
     with pytest.raises(TrainingError, match="cuda:0 ran out of memory"):

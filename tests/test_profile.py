@@ -9,14 +9,14 @@ import torch
 from gpudemo import cli
 from gpudemo.core import training
 from gpudemo.core.errors import TrainingError
-from gpudemo.core.profile import (
+from gpudemo.core.measure.profile import (
     DEVICE_BOUND,
     HOST_BOUND,
     StepProfile,
     profile_steps,
     summarize,
 )
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 from tests.commands import gpudemo
 
 

@@ -10,7 +10,7 @@ from gpudemo.core.control import RunControl
 from gpudemo.core.history import LossHistory
 from gpudemo.core.landscape import PathHistory
 from gpudemo.core.runs import PAUSED, PREPARING, RUNNING, Session
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.smoothing import SmoothedHistory, ema
 from gpudemo.core.training import (
     COMPLETED,

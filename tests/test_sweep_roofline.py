@@ -5,7 +5,7 @@ import json
 import pytest
 import torch
 
-from gpudemo.core.roofline import (
+from gpudemo.core.measure.roofline import (
     MEASURED,
     PUBLISHED,
     Peak,
@@ -14,7 +14,7 @@ from gpudemo.core.roofline import (
     measure,
     published,
 )
-from gpudemo.core.sweep import sweep
+from gpudemo.core.measure.sweep import sweep
 from tests.commands import gpudemo
 
 

@@ -8,7 +8,7 @@ import torch
 from gpudemo.core import training
 from gpudemo.core.prediction import predict
 from gpudemo.core.problems import PROBLEMS
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import (
     COMPLETED,
     DIVERGED,

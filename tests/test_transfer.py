@@ -5,8 +5,8 @@ import json
 import pytest
 import torch
 
-from gpudemo.core import transfer
-from gpudemo.core.transfer import (
+from gpudemo.core.measure import transfer
+from gpudemo.core.measure.transfer import (
     DEVICE_TO_HOST,
     HOST_TO_DEVICE,
     Copier,

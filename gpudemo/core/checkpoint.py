@@ -23,7 +23,8 @@ from gpudemo.core.datafile import DataFileError
 from gpudemo.core.files import write_atomically
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, PersonError, message
 from gpudemo.core.problems import problem_for
-from gpudemo.core.settings import InvalidSetting, TrainingConfig
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.rules import InvalidSetting
 
 FORMAT = "gpudemo-checkpoint"
 VERSION = 1

@@ -67,3 +67,15 @@ class RunControl:
             if self._steps:
                 self._steps -= 1
         return time.perf_counter() - began
+
+
+def never() -> bool:
+    """A stop request that never comes: the default `should_stop` of a run or a measurement."""
+    return False
+
+
+# How a run ended: every loop (one device, data parallel) and every view says it with these words.
+COMPLETED = "completed"
+STOPPED = "stopped"
+DIVERGED = "diverged"
+FAILED = "failed"  # raised a TrainingError: out of memory, a lost device

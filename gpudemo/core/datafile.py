@@ -28,7 +28,7 @@ import numpy as np
 import torch
 
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, PersonError, message
-from gpudemo.core.settings import SAMPLES_MAX, SAMPLES_MIN, quoted
+from gpudemo.core.rules import SAMPLES_MAX, SAMPLES_MIN, quoted
 
 MAX_ROWS = SAMPLES_MAX  # 10,000,000
 MAX_BYTES = 1 << 30  # 1 GiB: 10,000,000 rows of three numbers with 30 characters each fit

@@ -14,6 +14,7 @@ import dataclasses
 import os
 import platform
 import subprocess
+import sys
 import warnings
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
@@ -21,7 +22,8 @@ from dataclasses import asdict, dataclass, field
 import torch
 
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, message
-from gpudemo.core.settings import InvalidSetting
+from gpudemo.core.nvml import GpuMetrics, read_gpu_metrics
+from gpudemo.core.rules import InvalidSetting
 
 
 @dataclass(frozen=True)
@@ -164,7 +166,7 @@ def _cuda_devices() -> tuple[list[DeviceInfo], Message | None]:
                     total_memory=int(props.total_memory),
                     capability=(int(props.major), int(props.minor)),
                     multiprocessors=int(props.multi_processor_count),
-                    pci_bus_id=_pci_bus_id(props),
+                    pci_bus_id=pci_bus_id(props),
                 )
             )
         except Exception as error:
@@ -173,7 +175,7 @@ def _cuda_devices() -> tuple[list[DeviceInfo], Message | None]:
     return devices, None
 
 
-def _pci_bus_id(props) -> str | None:
+def pci_bus_id(props) -> str | None:
     """"domain:bus:device.0" as nvidia-smi writes it, where torch gives the three numbers."""
     try:
         return f"{int(props.pci_domain_id):04x}:{int(props.pci_bus_id):02x}:{int(props.pci_device_id):02x}.0"
@@ -184,8 +186,6 @@ def _pci_bus_id(props) -> str | None:
 def with_free_memory(device: DeviceInfo) -> DeviceInfo:
     """`device` with its free memory read now (on a CUDA GPU this starts its context: only for
     a device chosen or asked about). Unchanged where the reading fails."""
-    from gpudemo.core.memory import free_bytes
-
     try:
         free = free_bytes(device.id)
     except Exception:  # a driver that fails now leaves the figure unknown, not the app down
@@ -247,3 +247,55 @@ def list_devices() -> DeviceList:
     if others and note and not cuda:
         note = None  # an Apple or Intel GPU is listed: the CUDA note would only confuse
     return DeviceList(devices=tuple(cuda + others + [cpu_device()]), note=note)
+
+
+# What a device has now ------------------------------------------------------------------------
+
+def free_bytes(device: str) -> int | None:
+    """What the device has free now: a CUDA GPU's free memory, the machine's available memory for the CPU."""
+    kind = torch.device(device).type
+    if kind == "cuda":
+        free, _total = torch.cuda.mem_get_info(torch.device(device))
+        return int(free)
+    if kind == "cpu":
+        return cpu_memory()[1]
+    return None  # MPS and XPU: not known; the run is not refused beforehand
+
+
+@dataclass(frozen=True)
+class MemoryReading:
+    """A device's memory now. CUDA: held by tensors, kept by the caching allocator, free on the GPU.
+    CPU: this process's resident memory, and the machine's available memory."""
+
+    device: str
+    allocated: int | None
+    reserved: int | None
+    free: int | None
+    metrics: GpuMetrics | None = None  # a CUDA GPU's utilisation, power, clock and temperature, where NVML says
+
+
+def process_resident_bytes() -> int | None:
+    """This process's resident memory (Linux: /proc; elsewhere the peak, from getrusage)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024
+    except (ImportError, OSError):
+        return None
+
+
+def read_memory(device: str) -> MemoryReading:
+    target = torch.device(device)
+    if target.type == "cuda":
+        free, _total = torch.cuda.mem_get_info(target)
+        index = target.index if target.index is not None else torch.cuda.current_device()
+        metrics = read_gpu_metrics(pci_bus_id(torch.cuda.get_device_properties(index)))
+        return MemoryReading(device, torch.cuda.memory_allocated(target), torch.cuda.memory_reserved(target), free,
+                             metrics)
+    return MemoryReading(device, process_resident_bytes(), None, cpu_memory()[1] if target.type == "cpu" else None)

@@ -29,7 +29,7 @@ import torch
 
 from gpudemo.core.devices import synchronize
 from gpudemo.core.problems import problem_for
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import DataSample, prepared
 
 ENGLISH = "en"

@@ -10,6 +10,11 @@
   loss so that small gradients do not underflow to zero.
 
 A device that cannot do a precision is refused before the run, with the reason.
+
+The sweep and the roofline measure bare matmuls and steps, not training, in three storage types
+(rules.DTYPE_KEYS): `float32` (TF32 off), `tf32` (float32 data, TF32 matmuls) and `bfloat16`,
+the model and data cast whole (`STORAGE`), not autocast. `SWEEP_DTYPE` names the training
+precision each one measures; fp16 has none (its GradScaler belongs to training).
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ from gpudemo.core.messages import QT_TRANSLATE_NOOP, PersonError, message
 
 FP32, TF32, BF16, FP16 = "fp32", "tf32", "bf16", "fp16"
 AUTOCAST = {BF16: torch.bfloat16, FP16: torch.float16}
+STORAGE = {"float32": torch.float32, "tf32": torch.float32, "bfloat16": torch.bfloat16}  # keyed as rules.DTYPE_KEYS
+SWEEP_DTYPE = {FP32: "float32", TF32: "tf32", BF16: "bfloat16"}
 
 
 class PrecisionRefused(PersonError, ValueError):
@@ -65,7 +72,8 @@ def check(precision: str, device: str) -> None:
 
 @contextlib.contextmanager
 def matmul_precision(precision: str) -> Iterator[None]:
-    """TF32 on for tf32, off otherwise, whatever was set before (restored after)."""
+    """TF32 on for tf32 (a precision's key and a sweep's dtype alike), off otherwise, whatever was set
+    before (restored after)."""
     saved = torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32
     on = precision == TF32
     torch.backends.cuda.matmul.allow_tf32 = on

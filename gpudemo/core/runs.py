@@ -22,7 +22,7 @@ from gpudemo.core.history import LossHistory
 from gpudemo.core.landscape import Landscape, PathHistory
 from gpudemo.core.messages import Message
 from gpudemo.core.problems import problem_for
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.smoothing import SmoothedHistory
 from gpudemo.core.training import (
     COMPLETED,

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from gpudemo.core.memory import batch_size
+from gpudemo.core.budget import batch_size
 from gpudemo.core.messages import QT_TRANSLATE_NOOP
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import problem_for
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING
 
 PREDICTING = "predicting"  # the last phase: the window predicts after the run

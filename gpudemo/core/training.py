@@ -8,7 +8,6 @@ worker thread, sees the same numbers the tutorial's own loop computes.
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import threading
 import time
@@ -22,7 +21,7 @@ import torch
 from torch import nn
 
 from gpudemo.core import pace, precision
-from gpudemo.core.control import RunControl
+from gpudemo.core.control import COMPLETED, DIVERGED, FAILED, STOPPED, RunControl, never
 from gpudemo.core.devices import release_cache, synchronize
 from gpudemo.core.errors import TrainingError
 from gpudemo.core.history import LossHistory
@@ -34,20 +33,16 @@ from gpudemo.core.landscape import (
     least_squares,
     needs_new_grid,
 )
-from gpudemo.core.memory import batch_size, check_fits
+from gpudemo.core.budget import batch_size, check_fits
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, epochs_phrase, message
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import problem_for
-from gpudemo.core.settings import TrainingConfig
-from gpudemo.core.steps import direct_call, step_function, zero_grad_function
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.step import Step
 
 __all__ = ["COMPLETED", "STOPPED", "DIVERGED", "FAILED", "TO_DEVICE", "TRAINING", "TO_CPU", "LossBatch", "DataSample",
            "TrainingError", "TrainingResult", "run_training", "train", "warm_up", "is_warm"]
 
-COMPLETED = "completed"
-STOPPED = "stopped"
-DIVERGED = "diverged"
-FAILED = "failed"  # raised a TrainingError: out of memory, a lost device
 
 # The phases a run goes through, in order, as the tutorial names them.
 TO_DEVICE = "to_device"
@@ -142,9 +137,6 @@ class TrainingResult:
         return problem_for(self.config).describe(self.model)
 
 
-def _never() -> bool:
-    return False
-
 
 def _ignore(phase: str) -> None:
     pass
@@ -175,8 +167,8 @@ class _Run:
         self.generator = torch.Generator(device=self.device).manual_seed(config.seed)  # the minibatch shuffles
         self.criterion = problem.make_loss().to(self.device)
         self.optimizer = OPTIMIZERS[config.optimizer].make(self.model.parameters(), config.lr)
-        self.autocast = precision.autocast(config.precision, self.device)  # None: float32
-        self.scaler = precision.grad_scaler(config.precision, self.device)  # fp16's loss scaling
+        self.step = Step(self.model, self.criterion, self.optimizer, config, self.device)
+        self.forward, self.loss_of, self.train_step = self.step.forward, self.step.loss_of, self.step.take
         _warm.set()
         self.classes = problem.classes
         self.hits: torch.Tensor | None = None  # a classification's right answers in the last epoch, on the device
@@ -192,11 +184,6 @@ class _Run:
         self.samples, self.batch = len(self.x_train), batch_size(config)
         self.config = config
         self.should_stop = should_stop
-        self.forward, self.loss_of = direct_call(self.model), direct_call(self.criterion)
-        if config.compile:  # the same module, its forward (and so its backward) compiled on the first call
-            self.forward = torch.compile(self.model)
-        self.zero_grad, self.step = zero_grad_function(self.optimizer), step_function(self.optimizer)
-        self.train_step = self._step if self.autocast is None else self._mixed_step  # chosen once
         self.plane = problem.plane(self.model)
         # Detached views of (w, b): they share the parameters' storage, so they see every step's update.
         self._plane_views = tuple(p.detach().view(1) for p in self.plane) if self.plane is not None else ()
@@ -232,31 +219,6 @@ class _Run:
             self.hits = hits
         return total / batches
 
-    def _step(self, x: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """One optimizer step on (x, y) in float32: (the outputs, the loss)."""
-        self.zero_grad()
-        outputs = self.forward(x)
-        loss = self.loss_of(outputs, y)
-        loss.backward()
-        self.step()
-        return outputs, loss
-
-    def _mixed_step(self, x: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """The same step with the forward and the loss under autocast (bf16, fp16) and, for fp16, the loss
-        scaled by the GradScaler; as the generated script writes it. The loss comes back in float32."""
-        self.zero_grad()
-        with self.autocast:
-            outputs = self.forward(x)
-            loss = self.loss_of(outputs, y)
-        if self.scaler is not None:
-            self.scaler.scale(loss).backward()
-            self.scaler.step(self.optimizer)
-            self.scaler.update()
-        else:
-            loss.backward()
-            self.step()
-        return outputs, loss.float()
-
     @staticmethod
     def _hits(outputs: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
         """How many of the outputs' classes are right, on the device (no sync)."""
@@ -286,7 +248,7 @@ class _Run:
             index = torch.arange(self.batch, device=self.device)
             x, y = x[index], y[index]
         optimizer.zero_grad()
-        with self.autocast if self.autocast is not None else contextlib.nullcontext():
+        with self.step.casting():
             loss = self.loss_of(model(x), y)
         loss.backward()
         optimizer.step()
@@ -305,10 +267,10 @@ class _Run:
         if self.batch < self.samples:
             index = torch.arange(self.batch, device=self.device)
             x, y = x[index], y[index]
-        with self.autocast if self.autocast is not None else contextlib.nullcontext():
+        with self.step.casting():
             loss = self.loss_of(self.forward(x), y)
         loss.backward()
-        self.zero_grad()
+        self.step.zero_grad()
         if self.grid is not None:
             with torch.no_grad():
                 self.forward(self.grid)
@@ -381,7 +343,7 @@ def _failure(config: TrainingConfig, run: _Run | None, error: BaseException, epo
 
 def run_training(
     config: TrainingConfig,
-    should_stop: Callable[[], bool] = _never,
+    should_stop: Callable[[], bool] = never,
     on_phase: Callable[[str], None] = _ignore,
     flush_seconds: float = FLUSH_SECONDS,
     history: LossHistory | None = None,
@@ -405,7 +367,7 @@ def run_training(
 
 def _run_training(
     config: TrainingConfig,
-    should_stop: Callable[[], bool] = _never,
+    should_stop: Callable[[], bool] = never,
     on_phase: Callable[[str], None] = _ignore,
     flush_seconds: float = FLUSH_SECONDS,
     history: LossHistory | None = None,
@@ -603,7 +565,7 @@ def _run_training(
 
 def train(
     config: TrainingConfig,
-    should_stop: Callable[[], bool] = _never,
+    should_stop: Callable[[], bool] = never,
     on_batch: Callable[[LossBatch], None] | None = None,
     on_phase: Callable[[str], None] = _ignore,
     history: LossHistory | None = None,
@@ -640,7 +602,7 @@ def prepared(config: TrainingConfig) -> Iterator[_Run]:
     check_fits(config)
     precision.check(config.precision, config.device)
     try:
-        run = _Run(config, _never)
+        run = _Run(config, never)
     except Exception as error:  # as in run_training: a device fails to start in many ways
         raise _failure(config, None, error, 0) from None
     try:

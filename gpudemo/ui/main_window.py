@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (
 from gpudemo.core.devices import DeviceInfo, DeviceList, list_devices
 from gpudemo.core.runs import Session
 from gpudemo.core.script import PREDICTING
-from gpudemo.core.settings import InvalidSetting, TrainingConfig
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.rules import InvalidSetting
 from gpudemo.logfile import current_log
 from gpudemo.ui.base import i18n, theme
 from gpudemo.ui.base.style import style_sheet

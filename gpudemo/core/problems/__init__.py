@@ -21,7 +21,7 @@ from gpudemo.core.problems.line import Line
 from gpudemo.core.problems.own import OwnData
 from gpudemo.core.problems.sine import Sine
 from gpudemo.core.problems.tutorial import Tutorial
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 
 
 def problem_for(config: TrainingConfig) -> Problem:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 
 
 class Problem:

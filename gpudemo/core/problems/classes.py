@@ -15,7 +15,7 @@ from torch import nn
 
 from gpudemo.core.problems import mlp
 from gpudemo.core.problems.base import Problem
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 
 AREA = (-1.5, 1.5)  # the square every one of them lies in (noise aside), and the boundary is drawn over
 INNER_RADIUS = 0.5  # circles: class 0 on this circle, class 1 on the unit circle

@@ -21,7 +21,7 @@ from torch import nn
 
 from gpudemo.core.problems import mlp
 from gpudemo.core.problems.base import Problem
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 
 SIDE = 8
 PIXELS = SIDE * SIDE

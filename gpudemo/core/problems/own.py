@@ -14,7 +14,7 @@ from torch import nn
 from gpudemo.core.datafile import DataSet
 from gpudemo.core.problems import mlp
 from gpudemo.core.problems.base import Problem
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 
 MARGIN = 0.05  # the fit view and the boundary reach this share of the data's span beyond it
 

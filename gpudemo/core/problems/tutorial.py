@@ -6,7 +6,7 @@ import torch
 from torch import nn
 
 from gpudemo.core.problems.base import Problem
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 
 
 class Tutorial(Problem):

@@ -1693,8 +1693,8 @@
         <translation>fp32：全程 float32</translation>
     </message>
     <message>
-        <source>Training points, 3 to 10,000,000, made on the device from the seed. A GPU wins only when there is much to compute at once: on 3 points each step is a few tiny kernels, and launching them costs more than the CPU&apos;s whole step; try 1,000,000 and compare</source>
-        <translation>训练点数，3 到 10,000,000，由随机种子在设备上生成。只有一次要算的东西很多时 GPU 才会胜出：3 个点时每一步只是几个很小的核函数，启动它们的开销比 CPU 算完整一步还多；试试 1,000,000 再比较</translation>
+        <source>Training points, 3 to 10,000,000, drawn on the CPU from the seed, then moved to the device. A GPU wins only when there is much to compute at once: on 3 points each step is a few tiny kernels, and launching them costs more than the CPU&apos;s whole step; try 1,000,000 and compare</source>
+        <translation>训练点数，3 到 10,000,000，由随机种子在 CPU 上生成，再移到设备上。只有一次要算的东西很多时 GPU 才会胜出：3 个点时每一步只是几个很小的核函数，启动它们的开销比 CPU 算完整一步还多；试试 1,000,000 再比较</translation>
     </message>
     <message>
         <source>Units in each hidden layer of the MLP, 1 to 4096: more units can bend the curve more finely, and cost more arithmetic per step</source>

@@ -10,17 +10,17 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from gpudemo.core.compare import (
+from gpudemo.core.measure.compare import (
     FAILED,
     CompareProgress,
     DeviceTiming,
     compare_devices,
     devices_to_compare,
 )
-from gpudemo.core.parallel import ParallelResult, scaling
-from gpudemo.core.profile import StepProfile, profile_steps
-from gpudemo.core.settings import TrainingConfig
-from gpudemo.core.sweep import (
+from gpudemo.core.distributed.launcher import ParallelResult, scaling
+from gpudemo.core.measure.profile import StepProfile, profile_steps
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.measure.sweep import (
     LINE,
     MATMUL_SIZES,
     STEP,
@@ -29,7 +29,7 @@ from gpudemo.core.sweep import (
     SweepRow,
     sweep,
 )
-from gpudemo.core.transfer import TransferResult, TransferRow, measure_transfers
+from gpudemo.core.measure.transfer import TransferResult, TransferRow, measure_transfers
 from gpudemo.ui.base.i18n import name_text, say
 from gpudemo.ui.jobs.worker import TaskController
 from gpudemo.ui.views.compare_view import CompareView

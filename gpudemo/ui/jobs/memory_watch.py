@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from gpudemo.core.memory import read_memory
+from gpudemo.core.devices import read_memory
 
 MEMORY_MS = 500
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from gpudemo.core.messages import Message
 from gpudemo.core.runs import PAUSED, Run, Session
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import TRAINING, LossBatch, TrainingResult, is_warm
 from gpudemo.ui.jobs.worker import TrainingController
 from gpudemo.ui.views.landscape_view import LandscapeView

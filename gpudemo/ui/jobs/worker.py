@@ -19,7 +19,7 @@ from gpudemo.core.control import RunControl
 from gpudemo.core.history import LossHistory
 from gpudemo.core.landscape import PathHistory
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, message
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import TrainingError, run_training
 
 log = logging.getLogger(__name__)

@@ -27,13 +27,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core import settings
+from gpudemo.core import rules
 from gpudemo.core.files import write_atomically
 from gpudemo.core.lesson import code_lines
 from gpudemo.core.problems import problem_for
 from gpudemo.core.script import PREDICTING, Script, generate_script
-from gpudemo.core.script_parallel import generate_parallel_script
-from gpudemo.core.settings import InvalidSetting, TrainingConfig
+from gpudemo.core.distributed.script import generate_parallel_script
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.rules import InvalidSetting
 from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING
 
 # The marked step's background, and the syntax colours, on a light and on a dark theme.
@@ -144,9 +145,9 @@ class CodePanel(QDockWidget):
         problem = problem_for(config)
         try:
             if not problem.classes:
-                values = settings.parse_values(values_text)
+                values = rules.parse_values(values_text)
             else:
-                values = settings.parse_points(values_text) if problem.area is not None else []
+                values = rules.parse_points(values_text) if problem.area is not None else []
         except InvalidSetting:
             values = [] if problem.classes else [4.0]
         self.set_script(generate_script(config, values,

@@ -12,16 +12,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from gpudemo.core.devices import DeviceInfo, DeviceList, with_free_memory
-from gpudemo.core.memory import MemoryReading, size
-from gpudemo.ui.base import format as fmt
+from gpudemo.core.devices import DeviceInfo, DeviceList, MemoryReading, with_free_memory
+from gpudemo.core import units as fmt
 from gpudemo.ui.base.i18n import say
 
 DEVICE_ROLE = Qt.ItemDataRole.UserRole + 1
-
-
-def _size(value: int | None) -> str:
-    return "?" if value is None else size(value)
 
 
 class DevicePanel(QGroupBox):
@@ -113,11 +108,11 @@ class DevicePanel(QGroupBox):
             return
         if reading.device.startswith("cuda"):
             text = self.tr("{device}: {allocated} allocated, {reserved} reserved, {free} free").format(
-                device=reading.device, allocated=_size(reading.allocated), reserved=_size(reading.reserved),
-                free=_size(reading.free))
+                device=reading.device, allocated=fmt.bytes_text(reading.allocated), reserved=fmt.bytes_text(reading.reserved),
+                free=fmt.bytes_text(reading.free))
         else:
             text = self.tr("{device}: this process holds {resident}; {free} free on the machine").format(
-                device=reading.device, resident=_size(reading.allocated), free=_size(reading.free))
+                device=reading.device, resident=fmt.bytes_text(reading.allocated), free=fmt.bytes_text(reading.free))
         metrics = reading.metrics
         if metrics is not None:
             figures = []

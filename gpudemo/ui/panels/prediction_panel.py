@@ -21,13 +21,13 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from gpudemo.core import settings
+from gpudemo.core import rules
 from gpudemo.core.prediction import classify, predict
 from gpudemo.core.problems import problem_for
 from gpudemo.core.problems.digits import TEST_IMAGES
 from gpudemo.core.runs import Run
-from gpudemo.core.settings import InvalidSetting
-from gpudemo.ui.base import format as fmt
+from gpudemo.core.rules import InvalidSetting
+from gpudemo.core import units as fmt
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.base.style import set_style_flag
 
@@ -100,10 +100,10 @@ class PredictionPanel(QGroupBox):
     @staticmethod
     def _parse(kind: str, text: str) -> list:
         if kind == POINTS:
-            return settings.parse_points(text)
+            return rules.parse_points(text)
         if kind == IMAGES:
-            return settings.parse_test_images(text, TEST_IMAGES)
-        return settings.parse_values(text)
+            return rules.parse_test_images(text, TEST_IMAGES)
+        return rules.parse_values(text)
 
     @Slot(int)
     def predict_image(self, index: int) -> None:

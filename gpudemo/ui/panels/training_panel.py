@@ -27,13 +27,48 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core import precision, settings
+from gpudemo.core import precision, rules
 from gpudemo.core.datafile import DataFileError
-from gpudemo.core.memory import RunTooLarge, check_fits
+from gpudemo.core.budget import RunTooLarge, check_fits
 from gpudemo.core.problems import uses as problem_uses
-from gpudemo.core.settings import InvalidSetting, TrainingConfig
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.rules import InvalidSetting
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.base.style import set_style_flag
+
+
+def _read(widget: QWidget) -> object:
+    """A form widget's value: a combo's key, a box's number or state, a line's text (checked by the rules)."""
+    if isinstance(widget, QComboBox):
+        return widget.currentData()
+    if isinstance(widget, QCheckBox):
+        return widget.isChecked()
+    if isinstance(widget, QLineEdit):
+        return widget.text()
+    return widget.value()
+
+
+def _write(widget: QWidget, value: object) -> None:
+    if isinstance(widget, QComboBox):
+        if widget.findData(value) >= 0:
+            widget.setCurrentIndex(widget.findData(value))
+    elif isinstance(widget, QCheckBox):
+        widget.setChecked(bool(value))
+    elif isinstance(widget, QLineEdit):
+        widget.setText(value if isinstance(value, str) else f"{value:g}" if isinstance(value, float) else str(value))
+    else:
+        widget.setValue(value)
+
+
+def _changed(widget: QWidget):
+    """The signal a form widget sends when its value changes."""
+    if isinstance(widget, QComboBox):
+        return widget.currentIndexChanged
+    if isinstance(widget, QCheckBox):
+        return widget.toggled
+    if isinstance(widget, QLineEdit):
+        return widget.textChanged
+    return widget.valueChanged
 
 
 def _spin(name: str, low: int, high: int, value: int, tip: str) -> QSpinBox:
@@ -80,28 +115,28 @@ class TrainingPanel(QGroupBox):
         self.problemCombo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.problemCombo.setMinimumContentsLength(20)
         self.problemCombo.view().setMinimumWidth(self.problemCombo.view().sizeHintForColumn(0) + 24)
-        self.samplesSpin = _spin("samplesSpin", settings.SAMPLES_MIN, settings.SAMPLES_MAX, settings.DEFAULT_SAMPLES,
-                                 self.tr("Training points, 3 to 10,000,000, made on the device from the seed. A GPU"
+        self.samplesSpin = _spin("samplesSpin", rules.SAMPLES_MIN, rules.SAMPLES_MAX, rules.DEFAULT_SAMPLES,
+                                 self.tr("Training points, 3 to 10,000,000, drawn on the CPU from the seed, then moved to the device. A GPU"
                                          " wins only when there is much to compute at once: on 3 points each step"
                                          " is a few tiny kernels, and launching them costs more than the CPU's"
                                          " whole step; try 1,000,000 and compare"))
-        self.widthSpin = _spin("widthSpin", settings.WIDTH_MIN, settings.WIDTH_MAX, settings.DEFAULT_WIDTH,
+        self.widthSpin = _spin("widthSpin", rules.WIDTH_MIN, rules.WIDTH_MAX, rules.DEFAULT_WIDTH,
                                self.tr("Units in each hidden layer of the MLP, 1 to 4096: more units can bend the curve"
                                        " more finely, and cost more arithmetic per step"))
-        self.depthSpin = _spin("depthSpin", settings.DEPTH_MIN, settings.DEPTH_MAX, settings.DEFAULT_DEPTH,
+        self.depthSpin = _spin("depthSpin", rules.DEPTH_MIN, rules.DEPTH_MAX, rules.DEFAULT_DEPTH,
                                self.tr("Hidden layers of the MLP, 0 to 8: each layer feeds the next, so the network can"
                                        " compose simple bends into complex shapes; 0 is a linear model (no hidden"
                                        " layer), which can only draw a straight line"))
         self.depthSpin.setSpecialValueText(self.tr("0 (linear)"))
         self.noiseSpin = QDoubleSpinBox(objectName="noiseSpin")
-        self.noiseSpin.setRange(settings.NOISE_MIN, settings.NOISE_MAX)
+        self.noiseSpin.setRange(rules.NOISE_MIN, rules.NOISE_MAX)
         self.noiseSpin.setSingleStep(0.05)
         self.noiseSpin.setDecimals(2)
-        self.noiseSpin.setValue(settings.DEFAULT_NOISE)
+        self.noiseSpin.setValue(rules.DEFAULT_NOISE)
         self.noiseSpin.setToolTip(self.tr(
             "The standard deviation of the normal noise added to each 2-D point, 0 to 1 (the points span about -1.5"
             " to 1.5): more noise blurs the classes into each other"))
-        self.batchSpin = _spin("batchSpin", 0, settings.BATCH_MAX, settings.DEFAULT_BATCH,
+        self.batchSpin = _spin("batchSpin", 0, rules.BATCH_MAX, rules.DEFAULT_BATCH,
                                self.tr("Samples per optimizer step, shuffled each epoch; 0: the full batch. Small"
                                        " batches take many noisy steps per epoch; the full batch takes one exact"
                                        " step"))
@@ -135,14 +170,14 @@ class TrainingPanel(QGroupBox):
             "Run the model through torch.compile: PyTorch traces the step once and fuses its operators into fewer,"
             " larger kernels. The first compile takes seconds (tens of seconds on a small machine); it is timed apart"
             " from the epochs per second. Worth it for a large model on a GPU; on a tiny step it can be slower"))
-        self.epochsSpin = _spin("epochsSpin", settings.EPOCHS_MIN, settings.EPOCHS_MAX, settings.DEFAULT_EPOCHS,
+        self.epochsSpin = _spin("epochsSpin", rules.EPOCHS_MIN, rules.EPOCHS_MAX, rules.DEFAULT_EPOCHS,
                                 self.tr("Passes over the data, 1 to 10,000,000. Each epoch computes the loss, its"
                                         " gradient (backward) and one step of the weights per batch"))
-        self.lrInput = QLineEdit(str(settings.DEFAULT_LR), objectName="lrInput")
+        self.lrInput = QLineEdit(str(rules.DEFAULT_LR), objectName="lrInput")
         self.lrInput.setToolTip(self.tr(
             "How far each step moves the weights against the gradient: too small and the loss falls slowly,"
             " too large and it overshoots and diverges. A number from 1e-8 to 1000; 1e-3 is written like this"))
-        self.seedInput = QLineEdit(str(settings.DEFAULT_SEED), objectName="seedInput")
+        self.seedInput = QLineEdit(str(rules.DEFAULT_SEED), objectName="seedInput")
         self.seedInput.setToolTip(self.tr(
             "torch.manual_seed(seed) fixes the random starting weights and data: the same seed gives the same"
             " run, a different one shows how much the start matters"))
@@ -196,18 +231,18 @@ class TrainingPanel(QGroupBox):
         layout.addLayout(measure)
         layout.addWidget(self.settingsError)
 
-        self._inputs = (self.problemCombo, self.samplesSpin, self.noiseSpin, self.widthSpin, self.depthSpin,
-                        self.batchSpin, self.optimizerCombo, self.precisionCombo, self.compileCheck, self.epochsSpin,
-                        self.lrInput, self.seedInput)
-        for combo in (self.problemCombo, self.optimizerCombo, self.precisionCombo):
-            combo.currentIndexChanged.connect(self.changed)
-        self.compileCheck.toggled.connect(self.changed)
-        for spin in (self.samplesSpin, self.noiseSpin, self.widthSpin, self.depthSpin, self.batchSpin,
-                     self.epochsSpin):
-            spin.valueChanged.connect(self.changed)
+        # Each setting of the config table (core/config.py) and the widget that holds it; the data file
+        # is no widget: it is opened from the File menu.
+        self.fields: dict[str, QWidget] = {
+            "problem": self.problemCombo, "samples": self.samplesSpin, "noise": self.noiseSpin,
+            "width": self.widthSpin, "depth": self.depthSpin, "batch_size": self.batchSpin,
+            "optimizer": self.optimizerCombo, "precision": self.precisionCombo, "compile": self.compileCheck,
+            "epochs": self.epochsSpin, "lr": self.lrInput, "seed": self.seedInput,
+        }
+        for widget in self.fields.values():
+            _changed(widget).connect(self.changed)
         for field in (self.lrInput, self.seedInput):
             field.textChanged.connect(self.check)
-            field.textChanged.connect(self.changed)
             field.returnPressed.connect(self.startRequested)
         self.problemCombo.currentIndexChanged.connect(self._apply_problem)
         self._running = False
@@ -218,23 +253,13 @@ class TrainingPanel(QGroupBox):
         return self.problemCombo.currentData()
 
     def config(self, device: str) -> TrainingConfig:
-        """The run the form describes on `device`; raises InvalidSetting naming the bad field."""
-        return TrainingConfig(
-            device=device,
-            epochs=self.epochsSpin.value(),
-            lr=settings.parse_learning_rate(self.lrInput.text()),
-            seed=settings.parse_seed(self.seedInput.text()),
-            problem=self.problem(),
-            optimizer=self.optimizerCombo.currentData(),
-            samples=self.samplesSpin.value(),
-            width=self.widthSpin.value(),
-            depth=self.depthSpin.value(),
-            batch_size=self.batchSpin.value(),
-            noise=self.noiseSpin.value(),
-            data=self._data_path if self.problem() == "data" else "",
-            precision=self.precisionCombo.currentData(),
-            compile=self.compileCheck.isChecked(),
-        )
+        """The run the form describes on `device`; raises InvalidSetting naming the bad field (typed text
+        goes through the same rules as the command line's)."""
+        return TrainingConfig(device=device, **self._values())
+
+    def _values(self) -> dict:
+        values = {name: _read(widget) for name, widget in self.fields.items()}
+        return {**values, "data": self._data_path if values["problem"] == "data" else ""}
 
     def set_data(self, path: str, name: str) -> None:
         """A person's data file, read and good: it becomes the problem "data", chosen."""
@@ -252,7 +277,7 @@ class TrainingPanel(QGroupBox):
     def check(self) -> bool:
         """Validate what was typed; name each bad value under the form. True when all are good."""
         problems = []
-        for field, parse in ((self.lrInput, settings.parse_learning_rate), (self.seedInput, settings.parse_seed)):
+        for field, parse in ((self.lrInput, rules.parse_learning_rate), (self.seedInput, rules.parse_seed)):
             try:
                 parse(field.text())
                 invalid = False
@@ -290,7 +315,7 @@ class TrainingPanel(QGroupBox):
     def set_running(self, running: bool) -> None:
         """Lock the form while a job goes (its buttons follow the window's actions)."""
         self._running = running
-        for widget in self._inputs:
+        for widget in self.fields.values():
             widget.setEnabled(not running)
         if not running:
             self._apply_problem()
@@ -301,42 +326,24 @@ class TrainingPanel(QGroupBox):
 
     def snapshot(self) -> dict:
         """The form as it stands, typed text included (valid or not), for `restore`."""
-        return {"problem": self.problem(), "data": self._data_path, "samples": self.samplesSpin.value(),
-                "noise": self.noiseSpin.value(), "width": self.widthSpin.value(), "depth": self.depthSpin.value(),
-                "batch_size": self.batchSpin.value(), "optimizer": self.optimizerCombo.currentData(),
-                "precision": self.precisionCombo.currentData(), "compile": self.compileCheck.isChecked(),
-                "epochs": self.epochsSpin.value(), "lr_text": self.lrInput.text(), "seed_text": self.seedInput.text()}
+        return {**self._values(), "data": self._data_path}
 
     def restore(self, snapshot: dict) -> None:
         """The form as `snapshot` took it."""
-        values = {key: value for key, value in snapshot.items() if key not in ("lr_text", "seed_text")}
+        values = dict(snapshot)
         if values["problem"] != "data":
             values.pop("data")
         self.set_values(values)
-        self.lrInput.setText(snapshot["lr_text"])
-        self.seedInput.setText(snapshot["seed_text"])
 
     def set_values(self, values: dict) -> None:
-        """Fill the fields named in `values` (TrainingConfig's field names, valid values); leave the others."""
+        """Fill the fields named in `values` (TrainingConfig's field names: valid values, or the text of a
+        typed field); leave the others."""
         if values.get("problem") == "data" and values.get("data"):
             self._data_path = values["data"]  # a loaded model's data file (read when a run needs it)
             self.set_data(values["data"], Path(values["data"]).name)
-        for key, combo in (("problem", self.problemCombo), ("optimizer", self.optimizerCombo),
-                           ("precision", self.precisionCombo)):
-            if key in values and combo.findData(values[key]) >= 0:
-                combo.setCurrentIndex(combo.findData(values[key]))
-        for key, spin in (("samples", self.samplesSpin), ("width", self.widthSpin), ("depth", self.depthSpin),
-                          ("batch_size", self.batchSpin), ("epochs", self.epochsSpin)):
-            if key in values:
-                spin.setValue(values[key])
-        if "noise" in values:
-            self.noiseSpin.setValue(values["noise"])
-        if "compile" in values:
-            self.compileCheck.setChecked(bool(values["compile"]))
-        if "lr" in values:
-            self.lrInput.setText(f"{values['lr']:g}")
-        if "seed" in values:
-            self.seedInput.setText(str(values["seed"]))
+        for name, widget in self.fields.items():
+            if name in values:
+                _write(widget, values[name])
 
     @Slot()
     def _apply_problem(self) -> None:

@@ -31,7 +31,7 @@ from gpudemo.core.lesson import (
 from gpudemo.core.prediction import predict
 from gpudemo.core.runs import Run
 from gpudemo.core.training import COMPLETED
-from gpudemo.ui.base import format as fmt
+from gpudemo.core import units as fmt
 from gpudemo.ui.base import i18n
 from gpudemo.ui.base.highlight import Highlighter
 from gpudemo.ui.panels.lesson_panel import LessonPanel

@@ -1,7 +1,8 @@
 """What the window remembers between sessions, in QSettings: the device, every value, the views, the layout.
 
 Every value read back is untrusted: it goes through the same rules as a person's input
-(core.settings), and one that fails them is skipped. A store Qt cannot read, or values
+(core/config.py names the settings remembered and their rules), and one that fails them is skipped.
+A store Qt cannot read, or values
 that fail, leave the defaults in place and a note in the status line, never a crash.
 """
 
@@ -9,17 +10,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QCoreApplication, QSettings
 
-from gpudemo.core import settings as rules
-from gpudemo.core.settings import InvalidSetting
+from gpudemo.core import config as settings
 from gpudemo.ui.base import i18n, theme
 
 VERSION = 1  # bump when a key changes meaning; a store of another version is ignored
-FORM = ("problem", "samples", "noise", "width", "depth", "batch_size", "optimizer", "precision", "epochs", "lr",
-        "seed")
-PARSE = {"problem": rules.parse_problem, "samples": rules.parse_samples, "noise": rules.parse_noise,
-         "width": rules.parse_width, "precision": rules.parse_precision,
-         "depth": rules.parse_depth, "batch_size": rules.parse_batch_size, "optimizer": rules.parse_optimizer,
-         "epochs": rules.parse_epochs, "lr": rules.parse_learning_rate, "seed": rules.parse_seed}
 
 
 def open_store() -> QSettings:
@@ -40,12 +34,11 @@ class Preferences:
         store = self.store
         store.setValue("version", VERSION)
         store.setValue("device", window.devicePanel.current().id)
-        form = window.trainingPanel.snapshot()
-        values = {**{key: form[key] for key in FORM if key in form}, "lr": form["lr_text"], "seed": form["seed_text"]}
-        if values["problem"] == "data":  # a file of this session: the next one starts from the tutorial
-            values["problem"] = "tutorial"
-        for key, value in values.items():
-            store.setValue(f"form/{key}", str(value))
+        texts = settings.to_texts(window.trainingPanel.snapshot())  # typed text kept as typed
+        if texts["problem"] == "data":  # a file of this session: the next one starts from the tutorial
+            texts["problem"] = "tutorial"
+        for key, text in texts.items():
+            store.setValue(f"form/{key}", text)
         store.setValue("predict", window.predictInput.text())
         store.setValue("view/smoothing", window.smoothingSlider.value())
         store.setValue("view/x_axis", window.xAxisCombo.currentData())
@@ -68,16 +61,7 @@ class Preferences:
         if str(store.value("version")) != str(VERSION):
             return QCoreApplication.translate("Preferences", "The saved settings are of another gpudemo version:"
                                                              " the defaults are used.")
-        skipped = []
-        values = {}
-        for key in FORM:
-            text = store.value(f"form/{key}")
-            if text is None:
-                continue
-            try:
-                values[key] = PARSE[key](str(text))
-            except InvalidSetting:
-                skipped.append(key)
+        values, skipped = settings.from_texts({key: store.value(f"form/{key}") for key in settings.REMEMBERED})
         window.trainingPanel.set_values(values)
         device = store.value("device")
         if device is not None and str(device) in window.devices.ids:

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from PySide6.QtCore import QObject, Slot
 from PySide6.QtWidgets import QWidget
 
-from gpudemo.core.parallel import max_workers
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.distributed.launcher import max_workers
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import TRAINING
 from gpudemo.ui.shell.actions import IDLE, MEASURING, State, update_actions
 from gpudemo.ui.shell.actions import PAUSED as PAUSED_ACTIVITY

@@ -17,9 +17,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core.compare import CompareProgress, DeviceTiming
-from gpudemo.core.settings import PRECISION_KEYS
-from gpudemo.ui.base import format as fmt
+from gpudemo.core.measure.compare import CompareProgress, DeviceTiming
+from gpudemo.core.rules import PRECISION_KEYS
+from gpudemo.core import units as fmt
 from gpudemo.ui.base import theme
 from gpudemo.ui.base.i18n import say, status_text
 from gpudemo.ui.views.plot_style import colour, new_plot

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core.parallel import ParallelResult
-from gpudemo.ui.base import format as fmt
+from gpudemo.core.distributed.launcher import ParallelResult
+from gpudemo.core import units as fmt
 from gpudemo.ui.views.measurement_tab import MeasurementTab
 from gpudemo.ui.views.plot_style import colour
 

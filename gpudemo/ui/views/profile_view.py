@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core.profile import HOST_BOUND, WARM_UP_STEPS, StepProfile
+from gpudemo.core.measure.profile import HOST_BOUND, WARM_UP_STEPS, StepProfile
 from gpudemo.ui.views.replay import Replayable
 from gpudemo.ui.views.timeline_plot import TimelinePlot
 

@@ -10,9 +10,9 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar
 
 from gpudemo.core.messages import Message
 from gpudemo.core.runs import Run
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TrainingResult
-from gpudemo.ui.base import format as fmt
+from gpudemo.core import units as fmt
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.base.style import set_style_flag
 

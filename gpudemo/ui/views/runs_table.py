@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 
 from gpudemo.core.runs import LOADED, Run
 from gpudemo.core.training import FAILED
-from gpudemo.ui.base import format as fmt
+from gpudemo.core import units as fmt
 from gpudemo.ui.base.i18n import name_text, say, status_text
 from gpudemo.ui.views.plot_style import colour
 

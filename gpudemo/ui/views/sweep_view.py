@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core.roofline import PUBLISHED
-from gpudemo.core.sweep import STEP, SweepResult, SweepRow
+from gpudemo.core.measure.roofline import PUBLISHED
+from gpudemo.core.measure.sweep import STEP, SweepResult, SweepRow
 from gpudemo.ui.base import theme
 from gpudemo.ui.views.plot_style import colour, new_plot
 from gpudemo.ui.views.replay import Replayable

@@ -13,7 +13,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Slot
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from gpudemo.core.timeline import LANES, Span, Timeline
+from gpudemo.core.measure.timeline import LANES, Span, Timeline
 from gpudemo.ui.base import theme
 from gpudemo.ui.views.plot_style import colour, new_plot
 

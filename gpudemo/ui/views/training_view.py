@@ -30,7 +30,7 @@ from gpudemo.core.problems import problem_for
 from gpudemo.core.runs import Run, Session
 from gpudemo.core.smoothing import WEIGHT_MAX
 from gpudemo.core.training import DataSample
-from gpudemo.ui.base import format as fmt
+from gpudemo.core import units as fmt
 from gpudemo.ui.views.boundary_plot import BoundaryPlot
 from gpudemo.ui.views.digits_view import DigitsView
 from gpudemo.ui.views.fit_plot import FitPlot
@@ -262,5 +262,5 @@ class TrainingView(QWidget):
             "{runs} kept, {size} in memory (at most {max_runs} runs and {max_size}: the oldest finished run"
             " goes first)").format(
             runs=self.tr("1 run") if runs == 1 else self.tr("{count} runs").format(count=runs),
-            size=fmt.size(self.session.nbytes), max_runs=self.session.max_runs,
-            max_size=fmt.size(self.session.max_bytes)))
+            size=fmt.bytes_text(self.session.nbytes), max_runs=self.session.max_runs,
+            max_size=fmt.bytes_text(self.session.max_bytes)))

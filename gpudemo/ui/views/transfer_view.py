@@ -7,7 +7,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
-from gpudemo.core.transfer import (
+from gpudemo.core.measure.transfer import (
     DEVICE_TO_HOST,
     HOST_TO_DEVICE,
     TransferResult,

@@ -6,7 +6,7 @@ import gc
 
 import pytest
 
-from gpudemo.core.memory import process_resident_bytes
+from gpudemo.core.devices import process_resident_bytes
 from gpudemo.ui.jobs.worker import LIVE_CONTROLLERS
 from tests.ui.windows import open_window, run_to_end
 

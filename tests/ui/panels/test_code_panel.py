@@ -9,7 +9,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QPlainTextEdit
 
 from gpudemo.core.script import PREDICTING, generate_script
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import TRAINING
 from gpudemo.ui import MainWindow
 from tests.ui.windows import CPU_ONLY, TWO_GPUS, first_curve, open_window, run_to_end

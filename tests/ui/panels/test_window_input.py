@@ -3,7 +3,7 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gpudemo.core import settings as rules
+from gpudemo.core import rules
 from tests.test_input_fuzz import AWKWARD, _accepts
 from tests.ui.windows import open_window
 
@@ -43,7 +43,7 @@ def test_the_compile_check_compiles_the_run_and_its_script(qtbot):
 
     from PySide6.QtWidgets import QPlainTextEdit
 
-    from gpudemo.core.settings import TrainingConfig
+    from gpudemo.core.config import TrainingConfig
     from gpudemo.core.training import train
 
     window = open_window(qtbot)

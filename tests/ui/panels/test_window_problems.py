@@ -5,9 +5,9 @@ import pytest
 import torch
 from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QSpinBox
 
-from gpudemo.core import memory, settings, training
+from gpudemo.core import budget, rules, training
 from gpudemo.core.script import generate_script
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 from tests.ui.windows import open_window, run_to_end
 
 
@@ -32,7 +32,7 @@ def test_the_new_controls_exist_and_the_combos_speak_the_clis_keys(window):
     problems = [window.problemCombo.itemData(i) for i in range(window.problemCombo.count())]
     optimizers = [window.optimizerCombo.itemData(i) for i in range(window.optimizerCombo.count())]
     # every problem but "data", which File > Open data adds once a file is read
-    assert (*problems, "data") == settings.PROBLEM_KEYS and tuple(optimizers) == settings.OPTIMIZER_KEYS
+    assert (*problems, "data") == rules.PROBLEM_KEYS and tuple(optimizers) == rules.OPTIMIZER_KEYS
     assert (window.samplesSpin.minimum(), window.samplesSpin.maximum()) == (3, 10_000_000)
     assert (window.widthSpin.minimum(), window.widthSpin.maximum()) == (1, 4096)
     assert (window.depthSpin.minimum(), window.depthSpin.maximum()) == (0, 8)
@@ -109,7 +109,7 @@ def test_a_minibatch_run_on_the_line_predicts_about_8(qtbot, window):
 
 
 def test_a_run_that_cannot_fit_is_refused_with_both_figures(qtbot, window, monkeypatch):
-    monkeypatch.setattr(memory, "free_bytes", lambda device: 50 * 2**20)
+    monkeypatch.setattr(budget, "free_bytes", lambda device: 50 * 2**20)
     choose(window.problemCombo, "line")
     window.samplesSpin.setValue(10_000_000)
     window.startButton.click()

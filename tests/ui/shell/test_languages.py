@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core import settings
+from gpudemo.core import rules
 from gpudemo.core.messages import Message
 from gpudemo.core.runs import Session
 from gpudemo.ui.base import i18n
@@ -128,8 +128,8 @@ def test_what_a_run_and_a_bad_value_say_is_in_chinese(qtbot, chinese):
 
 
 def test_core_messages_render_in_the_windows_language(chinese):
-    with pytest.raises(settings.InvalidSetting) as refused:
-        settings.parse_batch_size("-3")
+    with pytest.raises(rules.InvalidSetting) as refused:
+        rules.parse_batch_size("-3")
     assert str(refused.value) == "batch size must be from 0 to 10,000,000 (0: the full batch), not -3"
     assert i18n.say(refused.value) == "批大小必须在 0 到 10,000,000 之间（0：全批量），而不是 -3"
     assert i18n.say("plain text") == "plain text" and i18n.say(None) == ""

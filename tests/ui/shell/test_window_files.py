@@ -18,7 +18,7 @@ from tests.ui.windows import open_window
 def test_a_damaged_settings_file_opens_the_window_with_defaults(qtbot, content):
     from PySide6.QtCore import QSettings
 
-    from gpudemo.core import settings as rules
+    from gpudemo.core import rules
     from gpudemo.ui.shell.preferences import Preferences
 
     folder = Path(os.environ["XDG_CONFIG_HOME"]) / "fuzzed"

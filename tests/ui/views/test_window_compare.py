@@ -4,7 +4,7 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtWidgets import QComboBox, QTableWidget
 
-from gpudemo.core.sweep import SweepResult, SweepRow
+from gpudemo.core.measure.sweep import SweepResult, SweepRow
 from tests.ui.windows import TWO_GPUS, open_window
 
 
@@ -107,7 +107,7 @@ def test_the_memory_line_follows_a_run(qtbot):
 def test_the_roofline_draws_each_size_under_the_devices_roofs(qtbot, monkeypatch):
     import functools
 
-    from gpudemo.core import sweep as core_sweep
+    from gpudemo.core.measure import sweep as core_sweep
     from gpudemo.ui.jobs import measurements
 
     monkeypatch.setattr(measurements, "sweep", functools.partial(core_sweep.sweep, max_size=1000))  # 10 to 1,000

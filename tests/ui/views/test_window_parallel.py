@@ -5,7 +5,7 @@ import os
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from gpudemo.core import parallel
+from gpudemo.core.distributed import launcher as parallel
 from tests.ui.windows import open_window
 
 pytestmark = pytest.mark.slow  # worker processes import torch: seconds each here

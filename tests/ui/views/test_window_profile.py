@@ -16,7 +16,7 @@ def test_the_window_profiles_the_forms_run(qtbot):
 
 
 def test_a_gpu_profile_shows_its_waiting_apart_from_its_work(qtbot):
-    from gpudemo.core.profile import OpTiming, StepProfile
+    from gpudemo.core.measure.profile import OpTiming, StepProfile
 
     window = open_window(qtbot)
     profile = StepProfile("cuda:0", 20, cpu_us=120.0, wall_us=140.0, device_us=30.0, kernels=9.0,
@@ -40,8 +40,8 @@ def test_the_profile_draws_one_step_against_time(qtbot):
 
 
 def test_a_gpu_timeline_links_kernels_to_operators_and_names_what_is_hovered(qtbot):
-    from gpudemo.core.profile import StepProfile
-    from gpudemo.core.timeline import Span, Timeline
+    from gpudemo.core.measure.profile import StepProfile
+    from gpudemo.core.measure.timeline import Span, Timeline
 
     window = open_window(qtbot)
     timeline = Timeline("cuda:0", 100.0, (Span("aten::addmm", 0, 20), Span("cudaLaunchKernel", 10, 5, lane=1)),

@@ -1,7 +1,7 @@
 """The Moving data tab: without a GPU it says why there is nothing to move; with copies, it draws them."""
 
-from gpudemo.core import transfer
-from gpudemo.core.transfer import (
+from gpudemo.core.measure import transfer
+from gpudemo.core.measure.transfer import (
     DEVICE_TO_HOST,
     HOST_TO_DEVICE,
     TransferResult,

@@ -2,9 +2,9 @@ import math
 
 import pytest
 
-from gpudemo.core.settings import (
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.rules import (
     InvalidSetting,
-    TrainingConfig,
     parse_epochs,
     parse_learning_rate,
     parse_seed,

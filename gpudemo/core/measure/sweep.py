@@ -25,25 +25,26 @@ operator (see core/load.py). Such a row is marked `busy`, its one-thread time be
 
 from __future__ import annotations
 
-import math
-import statistics
-import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 import torch
 
+from gpudemo.core.control import never
 from gpudemo.core.devices import release_cache, synchronize
-from gpudemo.core.load import contended
-from gpudemo.core.memory import estimate, free_bytes
+from gpudemo.core.measure.busy import contended
+from gpudemo.core.budget import estimate
+from gpudemo.core.devices import free_bytes
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import problem_for
-from gpudemo.core.roofline import Peak, Work, count_work, matmul_work, peak_for
-from gpudemo.core.settings import SWEEP_KINDS, TrainingConfig
+from gpudemo.core.measure.timing import median_seconds
+from gpudemo.core.precision import STORAGE, matmul_precision
+from gpudemo.core.measure.roofline import Peak, Work, count_work, matmul_work, peak_for
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.rules import SWEEP_KINDS
 
 STEP, MATMUL = SWEEP_KINDS
-DTYPES = {"float32": torch.float32, "tf32": torch.float32, "bfloat16": torch.bfloat16}  # keyed as settings.DTYPE_KEYS
 ONE_THREAD_BELOW_S = 0.025  # CPU steps shorter than this are timed on one thread too (a busy 10 us op took 16 ms)
 STEP_SIZES = tuple(10**k for k in range(1, 8))  # 10 ... 10,000,000 samples
 MATMUL_SIZES = tuple(2**k for k in range(4, 15))  # 16 ... 16,384
@@ -115,38 +116,6 @@ class SweepResult:
         return data
 
 
-def _median_step_seconds(step: Callable[[], object], device: torch.device) -> float:
-    """Median seconds per call of `step`, the device synchronised before every clock read."""
-    step()  # warm-up: kernels load, buffers are allocated
-    synchronize(device)
-    began = time.perf_counter()
-    step()
-    synchronize(device)
-    once = max(time.perf_counter() - began, 1e-7)
-    repeats = max(1, math.ceil(TIMING_S / once))
-    timings = []
-    for _ in range(TIMINGS if once < STEP_CAP_S else 1):
-        synchronize(device)
-        began = time.perf_counter()
-        for _ in range(repeats):
-            step()
-        synchronize(device)
-        timings.append((time.perf_counter() - began) / repeats)
-    return statistics.median(timings)
-
-
-@contextmanager
-def precision(dtype: str) -> Iterator[None]:
-    """CUDA matmuls in TF32 for `tf32`, in full float32 otherwise (whatever the global setting); restored after."""
-    matmul, cudnn = torch.backends.cuda.matmul, torch.backends.cudnn
-    saved = matmul.allow_tf32, cudnn.allow_tf32
-    matmul.allow_tf32 = cudnn.allow_tf32 = dtype == "tf32"
-    try:
-        yield
-    finally:
-        matmul.allow_tf32, cudnn.allow_tf32 = saved
-
-
 @contextmanager
 def one_thread() -> Iterator[None]:
     threads = torch.get_num_threads()
@@ -159,11 +128,11 @@ def one_thread() -> Iterator[None]:
 
 def _time(step: Callable[[], object], device: torch.device) -> tuple[float, float | None]:
     """(median seconds per step, and on the CPU for a short step, the same on one thread)."""
-    seconds = _median_step_seconds(step, device)
+    seconds = median_seconds(step, lambda: synchronize(device), TIMING_S, TIMINGS, STEP_CAP_S)
     if device.type != "cpu" or torch.get_num_threads() == 1 or seconds >= ONE_THREAD_BELOW_S:
         return seconds, None
     with one_thread():
-        return seconds, _median_step_seconds(step, device)
+        return seconds, median_seconds(step, lambda: synchronize(device), TIMING_S, TIMINGS, STEP_CAP_S)
 
 
 def sized(config: TrainingConfig, size: int) -> TrainingConfig:
@@ -215,15 +184,12 @@ def _bytes_needed(kind: str, size: int, dtype: torch.dtype, config: TrainingConf
     return need.total * max(1, size // problem_for(config).samples(config))  # digits: its images repeated
 
 
-def _never() -> bool:
-    return False
-
 
 def sweep(
     kind: str = STEP,
     devices: Sequence[str] = ("cpu",),
     dtype: str = "float32",
-    should_stop: Callable[[], bool] = _never,
+    should_stop: Callable[[], bool] = never,
     on_row: Callable[[SweepRow], None] | None = None,
     max_size: int | None = None,
     config: TrainingConfig = LINE,
@@ -236,7 +202,7 @@ def sweep(
     peaks are looked up or measured (core.roofline)."""
     if kind not in SWEEP_KINDS:
         raise ValueError(f"kind must be one of {', '.join(SWEEP_KINDS)}, not {kind!r}")
-    torch_dtype = DTYPES[dtype]
+    torch_dtype = STORAGE[dtype]
     sizes = [s for s in (STEP_SIZES if kind == STEP else MATMUL_SIZES) if max_size is None or s <= max_size]
     rows: list[SweepRow] = []
     growing = {device: True for device in dict.fromkeys([*devices, "cpu"])}
@@ -253,7 +219,7 @@ def sweep(
                 continue
             torch_device = torch.device(device)
             try:
-                with precision(dtype):
+                with matmul_precision(dtype):
                     step = (_training_step(step_config, torch_device, torch_dtype) if kind == STEP else
                             _matmul(size, torch_device, torch_dtype))
                     work = None
@@ -278,7 +244,7 @@ def sweep(
             if should_stop():
                 return SweepResult(kind, dtype, rows, complete=False, peaks=peaks)
             try:
-                with precision(dtype):
+                with matmul_precision(dtype):
                     peaks[device] = peak_for(device, dtype)
             except (RuntimeError, MemoryError):  # no room for the measuring: no roof for this device
                 continue

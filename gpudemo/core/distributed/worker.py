@@ -1,11 +1,11 @@
-"""One worker of a data-parallel run: `python -m gpudemo.core.parallel_worker [training options]`.
+"""One worker of a data-parallel run: `python -m gpudemo.core.distributed.worker [training options]`.
 
 It is started the way `torchrun` starts workers (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR and
 MASTER_PORT in its environment, env:// rendezvous), by gpudemo's launcher (core/parallel.py) or
 by torchrun itself, on one machine or several:
 
     torchrun --nnodes 2 --nproc-per-node 1 --node-rank 0 --rdzv-backend c10d \\
-        --rdzv-endpoint HOST:29500 -m gpudemo.core.parallel_worker --problem line --samples 1000000
+        --rdzv-endpoint HOST:29500 -m gpudemo.core.distributed.worker --problem line --samples 1000000
 
 Every worker builds the same model from the seed (DistributedDataParallel also broadcasts
 rank 0's weights), draws the same data on the CPU and keeps its shard, as PyTorch's
@@ -37,7 +37,16 @@ import torch
 import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel
 
-PREFIX = "GPUDEMO "
+from gpudemo.core import config as settings
+from gpudemo.core import precision, rules
+from gpudemo.core.budget import batch_size
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.optimizers import OPTIMIZERS
+from gpudemo.core.problems import problem_for
+from gpudemo.core.step import Step
+from gpudemo.core.control import COMPLETED, DIVERGED, STOPPED
+from gpudemo.core.distributed.launcher import PREFIX
+
 FLUSH_EPOCHS_MAX = 256
 SHARE_STEPS = 20  # steps timed with and without DDP's all-reduce, for the communication share...
 SHARE_REPEATS = 3  # ...this many times each, medians
@@ -62,23 +71,16 @@ def shard_indices(samples: int, world: int, rank: int, seed: int, epoch: int, sh
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
-    from gpudemo.cli import _argument, add_training_arguments
-    from gpudemo.core import settings
-
-    parser = argparse.ArgumentParser(prog="python -m gpudemo.core.parallel_worker")
-    add_training_arguments(parser)
-    parser.add_argument("--backend", type=_argument(settings.parse_backend), default="gloo")
+    parser = argparse.ArgumentParser(prog="python -m gpudemo.core.distributed.worker")
+    settings.add_arguments(parser)
+    parser.add_argument("--backend", type=settings.argparse_type(rules.parse_backend), default="gloo")
     parser.add_argument("--stop-file", default="", help="stop all workers after the next read-back once it exists")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, help="seconds a collective may wait")
     parser.add_argument("--threads", type=int, default=0, help="torch threads per worker on the CPU (0: torch's)")
-    args = parser.parse_args(argv)
-    args.parser = parser
-    return args
+    return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
-    from gpudemo.core import settings
-
     args = parse(argv)
     rank, world = int(os.environ.get("RANK", "0")), int(os.environ.get("WORLD_SIZE", "1"))
     local = int(os.environ.get("LOCAL_RANK", str(rank)))
@@ -89,25 +91,19 @@ def main(argv: list[str] | None = None) -> int:
         device = torch.device("cpu")
         if args.threads > 0:
             torch.set_num_threads(args.threads)
-    problem = args.problem or ("data" if args.data else settings.DEFAULT_PROBLEM)
-    config = settings.TrainingConfig(
-        device=str(device), epochs=args.epochs, lr=args.lr, seed=args.seed, problem=problem,
-        optimizer=args.optimizer, samples=args.samples, width=args.width, depth=args.depth,
-        batch_size=args.batch_size, noise=args.noise, data=args.data or "")
+    config = settings.from_arguments(args, str(device))
+    precision.check(config.precision, config.device)
     dist.init_process_group(args.backend, init_method="env://", timeout=timedelta(seconds=args.timeout),
                             **({"device_id": device} if args.backend == "nccl" else {}))
     try:
-        train_shard(config, rank, world, args.stop_file, device)
+        with precision.matmul_precision(config.precision):
+            train_shard(config, rank, world, args.stop_file, device)
     finally:
         dist.destroy_process_group()
     return 0
 
 
-def train_shard(config, rank: int, world: int, stop_file: str, device: torch.device) -> None:
-    from gpudemo.core.memory import batch_size
-    from gpudemo.core.optimizers import OPTIMIZERS
-    from gpudemo.core.problems import problem_for
-
+def train_shard(config: TrainingConfig, rank: int, world: int, stop_file: str, device: torch.device) -> None:
     problem = problem_for(config)
     torch.manual_seed(config.seed)
     model = problem.make_model(config).to(device)
@@ -124,30 +120,23 @@ def train_shard(config, rank: int, world: int, stop_file: str, device: torch.dev
     ddp = DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda" else None)
     criterion = problem.make_loss().to(device)
     optimizer = OPTIMIZERS[config.optimizer].make(ddp.parameters(), config.lr)
+    step = Step(model, criterion, optimizer, config, device, module=ddp).take  # as one device steps
 
     def epoch_loss(epoch: int) -> torch.Tensor:
         if full:
-            optimizer.zero_grad(set_to_none=True)
-            loss = criterion(ddp(x_train), y_train)
-            loss.backward()
-            optimizer.step()
-            return loss.detach()
+            return step(x_train, y_train)[1].detach()
         order = shard_indices(samples, world, rank, config.seed, epoch, shuffle=True).to(device)
         total, batches = 0.0, 0
         for start in range(0, len(order), local_batch):
             index = order[start:start + local_batch]
-            optimizer.zero_grad(set_to_none=True)
-            loss = criterion(ddp(x_train[index]), y_train[index])
-            loss.backward()
-            optimizer.step()
-            total = total + loss.detach()
+            total = total + step(x_train[index], y_train[index])[1].detach()
             batches += 1
         return total / batches
 
     dist.barrier()
     start = time.perf_counter()
     pending: list[torch.Tensor] = []
-    first, next_flush, status, epochs_run, last_loss = 1, 1, "completed", 0, None
+    first, next_flush, status, epochs_run, last_loss = 1, 1, COMPLETED, 0, None
     for epoch in range(config.epochs):
         pending.append(epoch_loss(epoch))
         done = epoch + 1
@@ -162,7 +151,7 @@ def train_shard(config, rank: int, world: int, stop_file: str, device: torch.dev
         bad = ~torch.isfinite(values)
         if bad.any():
             values = values[: int(bad.nonzero()[0]) + 1]
-            status = "diverged"
+            status = DIVERGED
         epochs_run = first - 1 + len(values)
         last_loss = float(values[-1])
         if rank == 0:
@@ -171,10 +160,10 @@ def train_shard(config, rank: int, world: int, stop_file: str, device: torch.dev
         first = done + 1
         next_flush = min(next_flush * 2, done + FLUSH_EPOCHS_MAX) if next_flush < FLUSH_EPOCHS_MAX else \
             done + FLUSH_EPOCHS_MAX
-        if status == "diverged":
+        if status == DIVERGED:
             break
         if stop_votes > 0:
-            status = "stopped" if done < config.epochs else status
+            status = STOPPED if done < config.epochs else status
             break
     if device.type == "cuda":
         torch.cuda.synchronize(device)

@@ -1,4 +1,4 @@
-"""What a person may type, and the one set of rules that checks it.
+"""The rules for what a person may type: each setting's limits, its default, and the parser that checks it.
 
 The command line and the window both parse through these functions, so a value is
 accepted or refused with the same words wherever it was typed.
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, PersonError, message
 
@@ -42,11 +41,11 @@ DEFAULT_NOISE = 0.1
 PROBLEM_KEYS = ("tutorial", "line", "sine", "circles", "xor", "spiral", "digits", "data")  # data: a person's file
 OPTIMIZER_KEYS = ("sgd", "momentum", "adam")
 SWEEP_KINDS = ("step", "matmul")  # core/sweep.py
-DTYPE_KEYS = ("float32", "tf32", "bfloat16")
+DTYPE_KEYS = ("float32", "tf32", "bfloat16")  # float32 with TF32 off; tf32: float32 data, TF32 matmuls
 PRECISION_KEYS = ("fp32", "tf32", "bf16", "fp16")  # core/precision.py
 DEFAULT_PRECISION = "fp32"
 BACKEND_KEYS = ("gloo", "nccl")  # torch.distributed: gloo between CPU processes, nccl between GPUs
-WORKERS_MAX = 64  # float32 with TF32 off; tf32: float32 data, TF32 matmuls
+WORKERS_MAX = 64  # data-parallel workers; the machine's CPUs or GPUs bound them further
 
 
 # Each setting's name as messages say it, to be translated with them.
@@ -150,7 +149,7 @@ def parse_epochs(value: object) -> int:
 
 
 def parse_samples(value: object) -> int:
-    """Samples: how many training points the line and the sine have, 3 to 10,000,000."""
+    """Samples: training points of every problem but the tutorial's three and the digits, 3 to 10,000,000."""
     return _whole_number("samples", value, SAMPLES_MIN, SAMPLES_MAX)
 
 
@@ -281,6 +280,16 @@ def parse_seed(value: object) -> int:
     return number
 
 
+def parse_compile(value: object) -> bool:
+    """Compile on or off: True or False, or the words "on" and "off" (as the window remembers it)."""
+    if isinstance(value, bool):
+        return value
+    text = value.strip().lower() if isinstance(value, str) else None
+    if text in ("on", "off"):
+        return text == "on"
+    raise _refuse("compile", QT_TRANSLATE_NOOP("core", "{setting} must be on or off, not {value}"), value=quoted(value))
+
+
 def parse_values(text: str) -> list[float]:
     """Values to predict for: finite numbers separated by commas, semicolons or spaces."""
     tokens = [token for token in re.split(r"[,;\s]+", text.strip()) if token]
@@ -334,41 +343,3 @@ def parse_test_images(text: str, count: int) -> list[int]:
             raise _refuse("value", QT_TRANSLATE_NOOP("core", "a test image is a whole number from 1 to {high}, not"
                                                              " {value}"), high=count, value=quoted(f"{value:g}"))
     return [int(value) - 1 for value in values]
-
-
-@dataclass(frozen=True)
-class TrainingConfig:
-    """Everything that decides a run. Validated on construction, so a config is always usable.
-
-    `samples`, `width`, `depth` and `noise` are kept whatever the problem, and used only by
-    the problems they apply to (the tutorial has its three points; the line has no MLP; only
-    the 2-D classes have noise to set).
-    `batch_size` 0, or one at least as large as the data, is the full batch.
-    """
-
-    device: str = "cpu"
-    epochs: int = DEFAULT_EPOCHS
-    lr: float = DEFAULT_LR
-    seed: int = DEFAULT_SEED
-    problem: str = DEFAULT_PROBLEM
-    optimizer: str = DEFAULT_OPTIMIZER
-    samples: int = DEFAULT_SAMPLES
-    width: int = DEFAULT_WIDTH
-    depth: int = DEFAULT_DEPTH
-    batch_size: int = DEFAULT_BATCH
-    noise: float = DEFAULT_NOISE
-    data: str = ""  # the problem "data": the CSV file it reads (core/datafile.py)
-    precision: str = DEFAULT_PRECISION  # fp32, tf32, bf16 or fp16 (core/precision.py)
-    compile: bool = False  # run the model through torch.compile (its first compile timed apart)
-
-    def __post_init__(self) -> None:
-        for name, parse in (("epochs", parse_epochs), ("lr", parse_learning_rate), ("seed", parse_seed),
-                            ("problem", parse_problem), ("optimizer", parse_optimizer),
-                            ("samples", parse_samples), ("width", parse_width), ("depth", parse_depth),
-                            ("batch_size", parse_batch_size), ("noise", parse_noise),
-                            ("precision", parse_precision)):
-            object.__setattr__(self, name, parse(getattr(self, name)))
-        object.__setattr__(self, "data", parse_data_path(self.data, self.problem))
-        if not isinstance(self.compile, bool):
-            raise _refuse("compile", QT_TRANSLATE_NOOP("core", "{setting} must be on or off, not {value}"),
-                          value=quoted(self.compile))

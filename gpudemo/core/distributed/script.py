@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gpudemo.core.memory import batch_size
+from gpudemo.core.budget import batch_size
 from gpudemo.core.messages import QT_TRANSLATE_NOOP
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import problem_for
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 
 COMMENTS = {
     "title": QT_TRANSLATE_NOOP("script", "# gpudemo: the data-parallel PyTorch script behind this run."),

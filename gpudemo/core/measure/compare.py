@@ -23,11 +23,12 @@ import numpy as np
 import torch
 
 from gpudemo.core import precision
+from gpudemo.core.control import never
 from gpudemo.core.devices import release_cache
 from gpudemo.core.errors import TrainingError
-from gpudemo.core.load import OtherLoad
+from gpudemo.core.measure.busy import OtherLoad
 from gpudemo.core.messages import Message
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import COMPLETED, FAILED, STOPPED, LossBatch, train
 
 WARM_UP_SECONDS = 0.2
@@ -85,14 +86,11 @@ def devices_to_compare(devices: Sequence[str]) -> list[str]:
     return ordered if "cpu" in ordered else [*ordered, "cpu"]
 
 
-def _never() -> bool:
-    return False
-
 
 def compare_devices(
     config: TrainingConfig,
     devices: Sequence[str],
-    should_stop: Callable[[], bool] = _never,
+    should_stop: Callable[[], bool] = never,
     on_progress: Callable[[CompareProgress], None] | None = None,
     precisions: Sequence[str] | None = None,
 ) -> list[DeviceTiming]:
@@ -123,7 +121,7 @@ def compare_devices(
     ]
 
 
-def warm_up_for(config: TrainingConfig, should_stop: Callable[[], bool] = _never,
+def warm_up_for(config: TrainingConfig, should_stop: Callable[[], bool] = never,
             seconds: float = WARM_UP_SECONDS) -> int:
     """Run `config` untimed for at least `seconds` (whole runs, the last one cut short), keeping a
     GPU's allocator cache for the timed run that follows; the epochs it ran."""

@@ -1,54 +1,35 @@
-"""`gpudemo compare`, `gpudemo sweep`, `gpudemo profile` and `gpudemo parallel`: how much faster a
-device trains, from which size on, where a step's time goes, and what several workers gain."""
+"""The measuring commands: `gpudemo compare`, `sweep`, `profile`, `transfer` and `parallel`: how much faster a
+device trains, from which size on, where a step's time goes, what moving data costs and what several workers gain."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
-import threading
 
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.cli.arguments import precisions
+from gpudemo.cli.output import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, number, stop_on_ctrl_c, table
+from gpudemo.core import units
+from gpudemo.core.config import TrainingConfig
 
-EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED = 0, 1, 130
 PRECISIONS = {"float32": "float32 (TF32 off)", "tf32": "TF32 (float32 data; CUDA matmuls on tensor cores)",
               "bfloat16": "bfloat16"}
 
 
-def _table(rows: list[tuple[str, ...]]) -> str:
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return "\n".join("  ".join(cell.rjust(w) if i else cell.ljust(w) for i, (cell, w) in enumerate(zip(row, widths)))
-                     .rstrip() for row in rows)
-
-
-def _number(value: float | None, spec: str) -> str:
-    return "-" if value is None else format(value, spec)
-
-
-def _stop_on_ctrl_c() -> tuple[threading.Event, object]:
-    stop = threading.Event()
-    return stop, signal.signal(signal.SIGINT, lambda *_: stop.set())
-
-
 def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingConfig) -> int:
-    from gpudemo.cli import precisions
-    from gpudemo.core.compare import FAILED, compare_devices
+    from gpudemo.core.measure.compare import FAILED, compare_devices
 
-    stop, previous = _stop_on_ctrl_c()
-    try:
+    with stop_on_ctrl_c() as stop:
         timings = compare_devices(config, devices, stop.is_set, precisions=precisions(args))
-    finally:
-        signal.signal(signal.SIGINT, previous)
     if args.json:
         print(json.dumps([timing.to_json() for timing in timings], indent=2))
     else:
         rows = [("DEVICE", "STATUS", "EPOCHS/S", "SECONDS", "FINAL LOSS", "SPEEDUP VS CPU")]
-        rows += [(t.label, t.status, _number(t.epochs_per_second, ",.0f"), _number(t.seconds, ".3g"),
-                  _number(t.final_loss, ".6g"), "-" if t.speedup_vs_cpu is None else f"{t.speedup_vs_cpu:.2f}x")
+        rows += [(t.label, t.status, number(t.epochs_per_second, ",.0f"), number(t.seconds, ".3g"),
+                  number(t.final_loss, ".6g"), "-" if t.speedup_vs_cpu is None else f"{t.speedup_vs_cpu:.2f}x")
                  for t in timings]
         print(f"{config.epochs:,} epochs of {config.problem} on each device, after a warm-up that is not timed")
-        print(_table(rows))
+        print(table(rows, numbers_right=True))
         for timing in timings:
             if timing.busy:
                 print(f"{timing.label}: timed while other programs took the cores its threads needed: its figure"
@@ -63,23 +44,19 @@ def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingCo
 
 
 def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConfig) -> int:
-    from gpudemo.cli import precisions
-    from gpudemo.core.sweep import STEP, sized, sweep
+    from gpudemo.core.measure.sweep import STEP, sized, sweep
+    from gpudemo.core.precision import SWEEP_DTYPE
 
     asked = precisions(args)[0]
     if asked != "fp32":  # the sweep's own precisions, by their dtype names
-        dtypes = {"tf32": "tf32", "bf16": "bfloat16"}
-        if asked not in dtypes:
+        if asked not in SWEEP_DTYPE:
             args.parser.error(f"argument --precision: the sweep measures float32, tf32 and bfloat16, not {asked}")
-        args.dtype = dtypes[asked]
+        args.dtype = SWEEP_DTYPE[asked]
 
-    stop, previous = _stop_on_ctrl_c()
     progress = None if args.json or not sys.stderr.isatty() else (
         lambda row: print(f"  {row.device} at {row.size:,}: {row.seconds * 1e6:,.1f} us", file=sys.stderr))
-    try:
+    with stop_on_ctrl_c() as stop:
         result = sweep(args.kind, devices, args.dtype, stop.is_set, progress, args.max_size, config, args.roofline)
-    finally:
-        signal.signal(signal.SIGINT, previous)
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
     else:
@@ -94,7 +71,7 @@ def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConf
         what = f"a step of {sized(config, 10).problem}" if args.kind == STEP else "matmul"
         print(f"{what} in {PRECISIONS[args.dtype]}: median time per step, the device synchronised before each"
               " clock read")
-        print(_table(rows))
+        print(table(rows, numbers_right=True))
         if result.busy:
             slowest = max((r for r in result.rows if r.busy), key=lambda r: r.seconds / r.one_thread_seconds)
             print(f"* the machine was busy: another process took a core, and torch's CPU threads waited for each"
@@ -124,7 +101,7 @@ def _roofline_cells(row, peak, flops: bool) -> tuple[str, ...]:
 
 def run_profile(args: argparse.Namespace, config: TrainingConfig) -> int:
     from gpudemo.core.errors import TrainingError
-    from gpudemo.core.profile import WARM_UP_STEPS, profile_steps
+    from gpudemo.core.measure.profile import WARM_UP_STEPS, profile_steps
 
     try:
         profile = profile_steps(config, args.steps)
@@ -149,12 +126,12 @@ def run_profile(args: argparse.Namespace, config: TrainingConfig) -> int:
               f" {profile.overstated:,.1f}x too fast")
     rows = [("OPERATION", "CALLS/STEP", "CPU US/STEP", "DEVICE US/STEP")]
     rows += [(op.name, f"{op.calls:g}", f"{op.cpu_us:,.1f}", f"{op.device_us:,.1f}") for op in profile.ops]
-    print(_table(rows))
+    print(table(rows, numbers_right=True))
     return EXIT_OK
 
 
 def explain(profile) -> str:
-    from gpudemo.core.profile import HOST_BOUND
+    from gpudemo.core.measure.profile import HOST_BOUND
 
     if profile.on_gpu:
         if profile.bound == HOST_BOUND:
@@ -170,21 +147,26 @@ def explain(profile) -> str:
 
 def run_parallel_command(args: argparse.Namespace, config: TrainingConfig) -> int:
     """N workers, then the same settings on one, both timed here: epochs/s, speedup, communication share."""
-    from gpudemo.core.parallel import ParallelError, max_workers, run_parallel
+    from gpudemo.core.control import DIVERGED
+    from gpudemo.core.distributed.launcher import ParallelError, max_workers, run_parallel, worker_device
+    from gpudemo.core.precision import PrecisionRefused, check
 
     if args.workers > max_workers(args.backend):
         where = "GPUs" if args.backend == "nccl" else "CPUs"
         args.parser.error(f"argument --workers: {args.workers} workers, but this machine has"
                           f" {max_workers(args.backend)} {where} for {args.backend}")
-    stop, previous = _stop_on_ctrl_c()
     try:
-        many = run_parallel(config, args.workers, args.backend, stop.is_set)
-        one = run_parallel(config, 1, args.backend, stop.is_set) if args.workers > 1 and not stop.is_set() else many
+        check(config.precision, worker_device(args.backend))
+    except PrecisionRefused as refused:
+        args.parser.error(f"argument --precision: {args.backend} workers train on"
+                          f" {worker_device(args.backend).split(':')[0]}: {refused}")
+    try:
+        with stop_on_ctrl_c() as stop:
+            many = run_parallel(config, args.workers, args.backend, stop.is_set)
+            one = run_parallel(config, 1, args.backend, stop.is_set) if args.workers > 1 and not stop.is_set() else many
     except ParallelError as error:
         print(f"gpudemo: {error}", file=sys.stderr)
         return EXIT_FAILED
-    finally:
-        signal.signal(signal.SIGINT, previous)
     speedup = many.epochs_per_second / one.epochs_per_second if one.epochs_per_second > 0 else None
     if args.json:
         print(json.dumps({"workers": many.workers, "backend": many.backend, "status": many.status,
@@ -196,39 +178,28 @@ def run_parallel_command(args: argparse.Namespace, config: TrainingConfig) -> in
         print(f"{config.epochs:,} epochs of {config.problem} with DistributedDataParallel ({args.backend})")
         rows = [("WORKERS", "STATUS", "EPOCHS/S", "SECONDS", "FINAL LOSS", "SPEEDUP", "ALL-REDUCE")]
         for result in ([one, many] if many is not one else [many]):
-            rows.append((str(result.workers), result.status, _number(result.epochs_per_second, ",.0f"),
-                         _number(result.seconds, ".3g"), _number(result.final_loss, ".6g"),
+            rows.append((str(result.workers), result.status, number(result.epochs_per_second, ",.0f"),
+                         number(result.seconds, ".3g"), number(result.final_loss, ".6g"),
                          f"{result.epochs_per_second / one.epochs_per_second:.2f}x" if one.epochs_per_second else "-",
                          f"{result.allreduce_share:.0%}"))
-        print(_table(rows))
+        print(table(rows, numbers_right=True))
         print("ALL-REDUCE: the share of a forward and backward spent all-reducing the gradients")
     if stop.is_set():
         print("gpudemo: stopped by the user", file=sys.stderr)
         return EXIT_INTERRUPTED
-    if many.status == "diverged":
+    if many.status == DIVERGED:
         print(f"gpudemo: training diverged (the loss stopped being a finite number); try a smaller learning rate"
               f" than {config.lr:g}", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
 
 
-def _bytes(count: int) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if count < 1024 or unit == "GiB":
-            return f"{count:g} {unit}"
-        count //= 1024
-    return str(count)
-
-
 def run_transfer(args: argparse.Namespace, device: str) -> int:
     """Copy times and bandwidths both ways, pageable and pinned, by size; the overlap lesson after."""
-    from gpudemo.core.transfer import DEVICE_TO_HOST, HOST_TO_DEVICE, measure_transfers
+    from gpudemo.core.measure.transfer import DEVICE_TO_HOST, HOST_TO_DEVICE, measure_transfers
 
-    stop, previous = _stop_on_ctrl_c()
-    try:
+    with stop_on_ctrl_c() as stop:
         result = measure_transfers(device, args.max_size, stop.is_set)
-    finally:
-        signal.signal(signal.SIGINT, previous)
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
     elif result.note:
@@ -237,13 +208,13 @@ def run_transfer(args: argparse.Namespace, device: str) -> int:
         print(f"copies between this machine's memory and {device}: median time per copy, the device synchronised")
         rows = [("SIZE", "TO GPU pageable", "TO GPU pinned", "TO HOST pageable", "TO HOST pinned")]
         for size in dict.fromkeys(row.bytes for row in result.rows):
-            cells = [_bytes(size)]
+            cells = [units.power_of_two_bytes(size)]
             for direction in (HOST_TO_DEVICE, DEVICE_TO_HOST):
                 for pinned in (False, True):
                     row = next((r for r in result.series(direction, pinned) if r.bytes == size), None)
                     cells.append("-" if row is None else f"{row.seconds * 1e6:,.1f} us {row.gb_per_second:6.2f} GB/s")
             rows.append(tuple(cells))
-        print(_table(rows))
+        print(table(rows, numbers_right=True))
         fixed, peak = result.fixed_cost(), result.peak()
         if fixed is not None and peak is not None:
             print(f"a copy costs at least {fixed * 1e6:,.1f} us whatever its size (pinned, to the GPU): 1,000 copies"
@@ -251,7 +222,7 @@ def run_transfer(args: argparse.Namespace, device: str) -> int:
                   f" {peak:,.1f} GB/s")
         if result.overlap is not None:
             o = result.overlap
-            print(f"non_blocking=True from pinned memory: a {_bytes(o.bytes)} copy ({o.copy_seconds * 1e3:,.2f} ms)"
+            print(f"non_blocking=True from pinned memory: a {units.power_of_two_bytes(o.bytes)} copy ({o.copy_seconds * 1e3:,.2f} ms)"
                   f" beside compute ({o.compute_seconds * 1e3:,.2f} ms): {o.serial_seconds * 1e3:,.2f} ms one after"
                   f" the other, {o.overlapped_seconds * 1e3:,.2f} ms at once ({o.hidden:.0%} of the copy hidden)")
     if not result.complete:

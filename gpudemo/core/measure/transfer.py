@@ -19,14 +19,15 @@ transfer` says there is nothing to move to (`pin_memory()` itself needs CUDA).
 
 from __future__ import annotations
 
-import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import torch
 
+from gpudemo.core.control import never
 from gpudemo.core.devices import cpu_memory
+from gpudemo.core.measure.timing import median_seconds
 
 HOST_TO_DEVICE, DEVICE_TO_HOST = "host_to_device", "device_to_host"
 SIZES = tuple(1024 * 4**k for k in range(11))  # 1 KiB ... 1 GiB
@@ -151,33 +152,10 @@ def no_gpu_note() -> str:
             " (and pin_memory() needs CUDA)")
 
 
-def _median_seconds(step: Callable[[], object], sync: Callable[[], None]) -> float:
-    step()
-    sync()
-    began = time.perf_counter()
-    step()
-    sync()
-    once = max(time.perf_counter() - began, 1e-7)
-    repeats = max(1, int(TIMING_S / once))
-    timings = []
-    for _ in range(TIMINGS):
-        sync()
-        began = time.perf_counter()
-        for _ in range(repeats):
-            step()
-        sync()
-        timings.append((time.perf_counter() - began) / repeats)
-    return statistics.median(timings)
-
-
-def _never() -> bool:
-    return False
-
-
 def measure_transfers(
     device: str,
     max_bytes: int | None = None,
-    should_stop: Callable[[], bool] = _never,
+    should_stop: Callable[[], bool] = never,
     on_row: Callable[[TransferRow], None] | None = None,
     copier: Copier | None = None,
     overlap: bool = True,
@@ -201,7 +179,7 @@ def measure_transfers(
                     result.complete = False
                     return result
                 source, destination = (host[pinned], there) if direction == HOST_TO_DEVICE else (there, host[pinned])
-                seconds = _median_seconds(lambda: copier.copy(destination, source, pinned), copier.sync)
+                seconds = median_seconds(lambda: copier.copy(destination, source, pinned), copier.sync, TIMING_S, TIMINGS)
                 row = TransferRow(direction, pinned, size, seconds)
                 result.rows.append(row)
                 if on_row is not None:
@@ -216,9 +194,9 @@ def measure_overlap(copier: Copier, nbytes: int) -> Overlap:
     """A pinned copy on a side stream beside compute on the default stream: serial, then at once."""
     source, destination = copier.host(nbytes, True), copier.on_device(nbytes)
     copy = copier.side_copy(destination, source)
-    copy_seconds = _median_seconds(copy, copier.sync)
+    copy_seconds = median_seconds(copy, copier.sync, TIMING_S, TIMINGS)
     compute = copier.compute(copy_seconds)
-    compute_seconds = _median_seconds(compute, copier.sync)
-    serial = _median_seconds(lambda: (copy(), copier.sync(), compute()), copier.sync)
-    overlapped = _median_seconds(lambda: (copy(), compute()), copier.sync)
+    compute_seconds = median_seconds(compute, copier.sync, TIMING_S, TIMINGS)
+    serial = median_seconds(lambda: (copy(), copier.sync(), compute()), copier.sync, TIMING_S, TIMINGS)
+    overlapped = median_seconds(lambda: (copy(), compute()), copier.sync, TIMING_S, TIMINGS)
     return Overlap(nbytes, copy_seconds, compute_seconds, serial, overlapped)

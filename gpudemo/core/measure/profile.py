@@ -33,8 +33,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from gpudemo.core.devices import synchronize
-from gpudemo.core.settings import TrainingConfig
-from gpudemo.core.timeline import STEP_LABEL, Timeline, from_events
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.measure.timeline import STEP_LABEL, Timeline, from_events
 from gpudemo.core.training import prepared
 
 WARM_UP_STEPS = 5

@@ -35,10 +35,13 @@ from pathlib import Path
 
 import numpy as np
 
-from gpudemo.core import pace
+from gpudemo.core import config as settings
+from gpudemo.core import pace, precision
+from gpudemo.core.control import STOPPED, never
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, PersonError, message
-from gpudemo.core.settings import TrainingConfig
+from gpudemo.core.config import TrainingConfig
 
+PREFIX = "GPUDEMO "  # rank 0's lines for the launcher: PREFIX, then one JSON object
 STOP_GRACE_S = 5.0  # a stopped run's workers get this long to reach their read-back, then are killed
 KILL_GRACE_S = 2.0  # SIGTERM, then SIGKILL after this
 POLL_S = 0.05
@@ -91,17 +94,19 @@ def max_workers(backend: str) -> int:
     return os.cpu_count() or 1
 
 
-def config_arguments(config: TrainingConfig) -> list[str]:
-    """The command-line options that make a worker train `config` (the CLI's own options)."""
-    arguments = ["--problem", config.problem, "--epochs", str(config.epochs), "--lr", repr(config.lr),
-                 "--seed", str(config.seed), "--optimizer", config.optimizer, "--samples", str(config.samples),
-                 "--width", str(config.width), "--depth", str(config.depth), "--batch-size", str(config.batch_size),
-                 "--noise", repr(config.noise)]
-    return arguments + (["--data", config.data] if config.data else [])
+def worker_device(backend: str) -> str:
+    """The device a worker of `backend` trains on: the CPU for gloo, a GPU for nccl (its first, for checks)."""
+    return "cuda:0" if backend == "nccl" else "cpu"
 
 
-def _never() -> bool:
-    return False
+def check(config: TrainingConfig, workers: int, backend: str) -> None:
+    """Refuse, before any worker starts, what the workers could not do: a precision their device
+    cannot compute in (precision.PrecisionRefused), more nccl workers than GPUs (ParallelError)."""
+    if backend == "nccl" and workers > max_workers("nccl"):
+        raise ParallelError(message(QT_TRANSLATE_NOOP("core", "nccl needs one GPU per worker: {workers} workers,"
+                                                              " {gpus} GPUs here"),
+                                    workers=workers, gpus=max_workers("nccl")))
+    precision.check(config.precision, worker_device(backend))
 
 
 def _ignore(batch: ParallelBatch) -> None:
@@ -114,7 +119,7 @@ class _Workers:
     def __init__(self, config: TrainingConfig, workers: int, backend: str, timeout: float, stop_file: str):
         port = free_port()
         threads = max(1, (os.cpu_count() or 1) // workers)
-        command = [sys.executable, "-m", "gpudemo.core.parallel_worker", *config_arguments(config),
+        command = [sys.executable, "-m", "gpudemo.core.distributed.worker", *settings.to_argv(config),
                    "--backend", backend, "--stop-file", stop_file, "--timeout", repr(timeout),
                    "--threads", str(threads)]
         self.errors = [tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") for _ in range(workers)]
@@ -188,21 +193,18 @@ def run_parallel(
     config: TrainingConfig,
     workers: int,
     backend: str = "gloo",
-    should_stop: Callable[[], bool] = _never,
+    should_stop: Callable[[], bool] = never,
     on_batch: Callable[[ParallelBatch], None] = _ignore,
     timeout: float = 20.0,
     on_start: Callable[[list[int]], None] | None = None,
 ) -> ParallelResult:
-    """Train `config` on `workers` processes with DDP; raises ParallelError when a worker fails.
+    """Train `config` on `workers` processes with DDP; raises ParallelError when a worker fails, and
+    refuses first what the workers cannot do (see `check`).
     `on_start` hears the workers' process ids, rank by rank."""
     import json
 
-    from gpudemo.core.parallel_worker import PREFIX
 
-    if backend == "nccl" and workers > max_workers("nccl"):
-        raise ParallelError(message(QT_TRANSLATE_NOOP("core", "nccl needs one GPU per worker: {workers} workers,"
-                                                              " {gpus} GPUs here"),
-                                    workers=workers, gpus=max_workers("nccl")))
+    check(config, workers, backend)
     stop_file = os.path.join(tempfile.gettempdir(), f"gpudemo-stop-{os.getpid()}-{time.monotonic_ns()}")
     pool = _Workers(config, workers, backend, timeout, stop_file)
     if on_start is not None:
@@ -244,7 +246,7 @@ def run_parallel(
             os.unlink(stop_file)
     history = np.concatenate(losses) if losses else np.zeros(0, np.float32)
     if result is None:  # stopped before a result came
-        return ParallelResult(workers, backend, "stopped", len(history), 0.0,
+        return ParallelResult(workers, backend, STOPPED, len(history), 0.0,
                               float(history[-1]) if len(history) else None, 0.0, history)
     return ParallelResult(workers, backend, result["status"], result["epochs_run"], result["seconds"],
                           result["final_loss"], result["allreduce_share"], history)
@@ -254,7 +256,7 @@ def scaling(
     config: TrainingConfig,
     counts: Sequence[int],
     backend: str = "gloo",
-    should_stop: Callable[[], bool] = _never,
+    should_stop: Callable[[], bool] = never,
     on_result: Callable[[ParallelResult], None] | None = None,
 ) -> list[ParallelResult]:
     """The same run on 1, 2, ... workers in turn (the window's Data parallel tab)."""

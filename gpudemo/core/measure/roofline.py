@@ -21,14 +21,14 @@ otherwise, the CPU included, measured here with a large matmul and a large copy.
 from __future__ import annotations
 
 import functools
-import statistics
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
 
 from gpudemo.core.devices import synchronize
+from gpudemo.core.measure.timing import median_seconds
+from gpudemo.core.precision import STORAGE, matmul_precision
 
 PUBLISHED = "published"
 MEASURED = "measured"
@@ -139,24 +139,11 @@ def published(name: str, dtype: str) -> Peak | None:
     return None
 
 
-def _median_seconds(work: Callable[[], object], device: torch.device, repeats: int = 3) -> float:
-    work()
-    synchronize(device)
-    timings = []
-    for _ in range(repeats):
-        began = time.perf_counter()
-        work()
-        synchronize(device)
-        timings.append(time.perf_counter() - began)
-    return statistics.median(timings)
-
-
 def measure(device: str, dtype: str) -> Peak:
     """The device's FLOP/s on a large matmul and its bytes/s on a large copy, measured here."""
-    from gpudemo.core.sweep import DTYPES, precision
-
-    torch_device, torch_dtype = torch.device(device), DTYPES[dtype]
+    torch_device, torch_dtype = torch.device(device), STORAGE[dtype]
     on_gpu = torch_device.type == "cuda"
+    sync = functools.partial(synchronize, torch_device)
     sizes = (4096, 8192) if on_gpu else (256, 512, 1024)  # the best of a few: caches favour one or another
     copy_bytes = (1 << 30) if on_gpu else (64 << 20)
     generator = torch.Generator(device=torch_device).manual_seed(0)
@@ -164,12 +151,12 @@ def measure(device: str, dtype: str) -> Peak:
     for size in sizes:
         a = torch.randn(size, size, generator=generator, device=torch_device).to(torch_dtype)
         b = torch.randn(size, size, generator=generator, device=torch_device).to(torch_dtype)
-        with precision(dtype):
-            flops = max(flops, 2.0 * size**3 / _median_seconds(functools.partial(torch.mm, a, b), torch_device))
+        with matmul_precision(dtype):
+            flops = max(flops, 2.0 * size**3 / median_seconds(functools.partial(torch.mm, a, b), sync, timings=3))
     a = b = None  # free them before the copy's buffers
     source = torch.empty(copy_bytes // 4, device=torch_device)
     target = torch.empty_like(source)
-    bandwidth = 2.0 * copy_bytes / _median_seconds(lambda: target.copy_(source), torch_device)  # read + write
+    bandwidth = 2.0 * copy_bytes / median_seconds(lambda: target.copy_(source), sync, timings=3)  # read + write
     return Peak(flops, bandwidth, MEASURED, f"the best of {', '.join(map(str, sizes))}-square matmuls,"
                                             f" a {copy_bytes >> 20} MiB copy")
 

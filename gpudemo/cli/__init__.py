@@ -1,0 +1,43 @@
+"""The `gpudemo` command: no argument opens the window; every other command works headless.
+
+Rooms: `arguments` (every command's options and the checks that turn them into a run),
+`train` (devices, train, predict, code), `measure` (compare, sweep, profile, transfer,
+parallel), `window` (no command: the window), `output` (tables, exit statuses, Ctrl-C, the
+progress bar). Only this module dispatches to the commands.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from gpudemo.cli import measure, train, window
+from gpudemo.cli.arguments import parse, resolve_config, resolve_devices
+from gpudemo.cli.output import EXIT_INTERRUPTED
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse(sys.argv[1:] if argv is None else argv)
+    try:
+        if args.command == "devices":
+            return train.run_devices(args)
+        if args.command == "train":
+            return train.run_train(args)
+        if args.command == "code":
+            return train.run_code(args)
+        if args.command == "predict":
+            return train.run_predict(args)
+        if args.command == "compare":
+            return measure.run_compare(args, resolve_devices(args), resolve_config(args))
+        if args.command == "profile":
+            return measure.run_profile(args, resolve_config(args))
+        if args.command == "sweep":
+            return measure.run_sweep(args, resolve_devices(args), resolve_config(args))
+        if args.command == "transfer":
+            return measure.run_transfer(args, resolve_devices(args)[0])
+        if args.command == "parallel":
+            return measure.run_parallel_command(args, resolve_config(args))
+        return window.run_window()
+    except KeyboardInterrupt:
+        print("gpudemo: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED

@@ -1,0 +1,215 @@
+"""The training commands: `gpudemo devices`, `train`, `predict` and `code`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+
+from gpudemo.cli.arguments import resolve_config, resolve_inputs
+from gpudemo.cli.output import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, ProgressBar, stop_on_ctrl_c, table
+from gpudemo.core import units
+
+
+def _finite(value: float | None) -> float | None:
+    return value if value is not None and math.isfinite(value) else None
+
+
+def run_devices(args: argparse.Namespace) -> int:
+    from gpudemo.core.devices import list_devices, with_free_memory
+
+    found = list_devices()
+    # Asked for: each GPU's free memory too (a CUDA context on each, for this short process only).
+    described = [with_free_memory(device) if device.kind == "cuda" else device for device in found]
+    if args.json:
+        print(json.dumps([device.to_json() for device in described], indent=2))
+    else:
+        rows = [("ID", "NAME", "MEMORY", "FREE", "DETAILS")]
+        for device in described:
+            if device.kind == "cuda":
+                details = f"compute {device.capability[0]}.{device.capability[1]}, {device.multiprocessors} SMs"
+                details += f", PCI {device.pci_bus_id}" if device.pci_bus_id else ""
+            elif device.kind == "cpu":
+                details = f"{device.threads} threads"
+            else:
+                details = ""
+            rows.append(
+                (device.id, found.label(device), units.gib(device.total_memory, unknown="-"), units.gib(device.free_memory, unknown="-"),
+                 details)
+            )
+        print(table(rows))
+    if found.note:
+        print(found.note, file=sys.stderr)
+    return EXIT_OK
+
+
+def predictions_json(model, inputs: list) -> list[dict]:
+    """Each prediction: {"x", "y"} for a value; {"x": [x1, x2], "class", "probabilities"} for a point."""
+    from gpudemo.core.prediction import classify, predict
+
+    if not inputs:
+        return []
+    if isinstance(inputs[0], tuple):
+        probabilities = classify(model, inputs)
+        return [{"x": list(point), "class": int(row.argmax()), "probabilities": [float(p) for p in row]}
+                for point, row in zip(inputs, probabilities)]
+    return [{"x": x, "y": _finite(y)} for x, y in zip(inputs, predict(model, inputs))]
+
+
+def _prediction_lines(predictions: list[dict]) -> list[str]:
+    lines = []
+    for item in predictions:
+        if "class" in item:
+            x1, x2 = item["x"]
+            lines.append(f"classify    ({x1:g}, {x2:g})  ->  class {item['class']}"
+                         f" ({item['probabilities'][item['class']]:.1%})")
+        else:
+            y = item["y"]
+            lines.append(f"predict     x = {item['x']:g}  ->  y = {y:.6g}" if y is not None else
+                         f"predict     x = {item['x']:g}  ->  y = -")
+    return lines
+
+
+def _result_json(result, predictions: list[dict]) -> dict:
+    return {
+        "status": result.status,
+        "device": result.config.device,
+        "epochs": result.config.epochs,
+        "epochs_run": result.epochs_run,
+        "lr": result.config.lr,
+        "seed": result.config.seed,
+        "problem": result.config.problem,
+        "optimizer": result.config.optimizer,
+        "samples": result.config.samples,
+        "width": result.config.width,
+        "depth": result.config.depth,
+        "batch_size": result.config.batch_size,
+        "noise": result.config.noise,
+        "precision": result.config.precision,
+        "final_loss": _finite(result.final_loss),
+        "accuracy": result.accuracy,
+        "test_accuracy": result.test_accuracy,
+        "diverged_at": result.diverged_at,
+        "parameters": {name: _finite(value) for name, value in result.parameters.items()},
+        "predictions": predictions,
+        "seconds": result.seconds,
+        "epochs_per_second": result.epochs_per_second,
+        "to_device_seconds": result.to_device_seconds,
+        "warm_up_seconds": result.warm_up_seconds,
+        "compile_seconds": result.compile_seconds,
+    }
+
+
+def _summary(result, predictions: list[dict]) -> str:
+    lines = [
+        f"{result.status}: {result.epochs_run:,} of {result.config.epochs:,} epochs on {result.config.device}"
+        f" in {result.seconds:.3g} s ({result.epochs_per_second:,.0f} epochs/s)",
+        f"final loss  {result.final_loss:.6g}" if result.final_loss is not None else "final loss  -",
+        f"not timed   moving model and data to {result.config.device} {result.to_device_seconds * 1e3:.3g} ms,"
+        f" a warm-up step {result.warm_up_seconds * 1e3:.3g} ms"
+        + (f", compiling the step {result.compile_seconds:.3g} s" if result.config.compile else ""),
+    ]
+    if result.accuracy is not None:
+        test = f", test {result.test_accuracy:.1%}" if result.test_accuracy is not None else ""
+        lines.append(f"accuracy    {result.accuracy:.1%}{test}")
+    params = result.parameters
+    if set(params) == {"weight", "bias"}:
+        lines.append(f"learned     y = {params['weight']:.6g} * x + {params['bias']:.6g}")
+    elif "parameters" in params:
+        kind = "a linear model" if result.config.depth == 0 else "an MLP"
+        lines.append(f"learned     {kind} of {params['parameters']:,.0f} parameters")
+    lines.extend(_prediction_lines(predictions))
+    return "\n".join(lines)
+
+
+def run_train(args: argparse.Namespace) -> int:
+    config = resolve_config(args)
+    inputs = resolve_inputs(args, config, args.predict)
+    csv_file = None
+    if args.loss_csv:
+        try:
+            csv_file = open(args.loss_csv, "w", encoding="utf-8", newline="")
+        except OSError as error:
+            args.parser.error(f"argument --loss-csv: cannot write {args.loss_csv!r}: {error.strerror}")
+
+    from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TrainingError, train
+
+    bar = ProgressBar(sys.stderr, config.epochs) if not args.json and sys.stderr.isatty() else None
+    try:
+        with stop_on_ctrl_c() as stop:
+            result = train(config, stop.is_set,
+                           on_batch=bar and (lambda batch: bar.update(batch.last_epoch, batch.seconds)))
+    except TrainingError as error:
+        print(f"gpudemo: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    finally:
+        if bar is not None:
+            bar.close()
+
+    predictions = predictions_json(result.model, inputs)
+    if args.save:
+        from gpudemo.core.checkpoint import save
+
+        try:
+            save(args.save, result.model, config, result.epochs_run)
+        except OSError as error:
+            print(f"gpudemo: cannot write the checkpoint {args.save!r}: {error.strerror}", file=sys.stderr)
+            return EXIT_FAILED
+    if csv_file is not None:
+        with csv_file:
+            csv_file.write("epoch,loss\n")
+            csv_file.writelines(f"{epoch},{loss!r}\n" for epoch, loss in enumerate(result.losses.tolist(), 1))
+    if args.json:
+        print(json.dumps(_result_json(result, predictions), indent=2))
+    else:
+        print(_summary(result, predictions))
+    if result.status == DIVERGED:
+        print(
+            f"gpudemo: training diverged at epoch {result.diverged_at:,} (the loss stopped being a finite number);"
+            f" try a smaller learning rate than {config.lr:g}",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
+    if result.status == STOPPED:
+        print("gpudemo: stopped by the user", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    assert result.status == COMPLETED
+    return EXIT_OK
+
+
+def run_predict(args: argparse.Namespace) -> int:
+    from gpudemo.core.checkpoint import CheckpointError, load
+
+    try:
+        checkpoint = load(args.model)
+    except CheckpointError as error:
+        print(f"gpudemo: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    config = checkpoint.config
+    predictions = predictions_json(checkpoint.model, resolve_inputs(args, config, args.values, "X"))
+    if args.json:
+        print(json.dumps({"model": str(args.model), "problem": config.problem, "epochs": checkpoint.epochs,
+                          "predictions": predictions}, indent=2))
+    else:
+        print(f"model       {config.problem}, {config.optimizer} at lr {config.lr:g}, {checkpoint.epochs:,} epochs")
+        print("\n".join(_prediction_lines(predictions)))
+    return EXIT_OK
+
+
+def run_code(args: argparse.Namespace) -> int:
+    from gpudemo.core.script import generate_script
+
+    config = resolve_config(args)
+    values = resolve_inputs(args, config, args.predict)
+    script = generate_script(config, values, filename=os.path.basename(args.output or "gpudemo_run.py"))
+    if args.output is None:
+        sys.stdout.write(script.text)
+        return EXIT_OK
+    try:
+        with open(args.output, "w", encoding="utf-8") as out:
+            out.write(script.text)
+    except OSError as error:
+        args.parser.error(f"argument --output: cannot write {args.output!r}: {error.strerror}")
+    return EXIT_OK

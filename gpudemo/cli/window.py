@@ -1,0 +1,33 @@
+"""No command: open the window, after checking that Qt can open one here (see gpudemo.display)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from gpudemo.cli.output import EXIT_FAILED
+
+
+def run_window() -> int:
+    """Open the window, after checking that Qt can open one here (see gpudemo.display)."""
+    from gpudemo import display
+
+    try:
+        chosen = display.choose_platform()
+    except display.DisplayProblem as problem:
+        print(problem, file=sys.stderr)
+        return EXIT_FAILED
+    if chosen.note:
+        print(chosen.note, file=sys.stderr)
+    if chosen.name:
+        os.environ["QT_QPA_PLATFORM"] = chosen.name
+    try:
+        from gpudemo.ui.main_window import MainWindow  # noqa: F401  (loads QtGui and QtWidgets now)
+        from gpudemo.ui.shell.app import run_app
+    except ImportError as error:
+        missing = display.missing_for_import_error(error)
+        if not missing:
+            raise
+        print(display.missing_libraries_message("Qt", missing), file=sys.stderr)
+        return EXIT_FAILED
+    return run_app()
