@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""Set gpudemo up in ./.venv and run it: `python3 dev.py app`, `python3 dev.py test`, `python3 dev.py translations`.
+"""Set gpudemo up in ./.venv and run it: `python3 dev.py app`, `test`, `lint` or `translations`.
 
 Needs nothing but Python 3.10+. The first call makes the virtual environment and
 installs the project with its test tools; later calls reinstall only when
 pyproject.toml changes. Arguments after `test` go to pytest; the tests spread over
 every core (pytest-xdist's `-n auto`) unless the arguments give `-n` themselves.
+
+`lint` checks that imports only go down with no circles (lint-imports, the contracts in
+pyproject.toml), then the code's lint and format (ruff check, ruff format --check); `ruff format .`
+and `ruff check --fix .` from .venv/bin mend most of what they find.
 
 `translations` gathers every translatable string of the package into the .ts sources
 (pyside6-lupdate: new strings are added unfinished, gone ones marked obsolete, done
@@ -36,8 +40,9 @@ def ensure_environment() -> None:
     if STAMP.exists() and STAMP.read_text().strip() == wanted:
         return
     print("dev.py: installing gpudemo and its test tools into .venv", flush=True)
-    subprocess.run([str(PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "-e", ".[test]"],
-                   cwd=ROOT, check=True)
+    subprocess.run(
+        [str(PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "-e", ".[test]"], cwd=ROOT, check=True
+    )
     STAMP.write_text(wanted + "\n")
 
 
@@ -54,10 +59,16 @@ def update_translations(ts_files: list[Path] | None = None, qm_dir: Path | None 
     """lupdate the .ts files from the sources, then lrelease each into its .qm."""
     ts_files = ts_files or [TRANSLATIONS / f"gpudemo_{language}.ts" for language in LANGUAGES]
     for ts in ts_files:
-        subprocess.run([str(BIN / "pyside6-lupdate"), "-locations", "none", "-no-obsolete", *sources(),
-                        "-ts", str(ts)], cwd=ROOT, check=True)
+        subprocess.run(
+            [str(BIN / "pyside6-lupdate"), "-locations", "none", "-no-obsolete", *sources(), "-ts", str(ts)],
+            cwd=ROOT,
+            check=True,
+        )
         qm = (qm_dir or ts.parent) / ts.with_suffix(".qm").name
         subprocess.run([str(BIN / "pyside6-lrelease"), str(ts), "-qm", str(qm)], cwd=ROOT, check=True)
+
+
+LINTS = (["lint-imports"], ["ruff", "check", "."], ["ruff", "format", "--check", "."])
 
 
 def main(argv: list[str]) -> int:
@@ -65,6 +76,14 @@ def main(argv: list[str]) -> int:
         ensure_environment()
         update_translations()
         return 0
+    if argv and argv[0] == "lint":
+        ensure_environment()
+        failed = [
+            " ".join(lint) for lint in LINTS if subprocess.run([str(BIN / lint[0]), *lint[1:]], cwd=ROOT).returncode
+        ]
+        if failed:
+            print(f"dev.py: failed: {', '.join(failed)}", file=sys.stderr)
+        return 1 if failed else 0
     if not argv or argv[0] not in ("app", "test"):
         print(__doc__.strip(), file=sys.stderr)
         return 2
@@ -72,7 +91,9 @@ def main(argv: list[str]) -> int:
     if argv[0] == "app":
         command = [str(PYTHON), "-m", "gpudemo", *argv[1:]]
     else:  # the tests spread over every core (pytest-xdist), unless the call says how
-        spread = [] if any(arg == "-n" or arg.startswith(("-n", "--numprocesses")) for arg in argv[1:]) else ["-n", "auto"]
+        spread = (
+            [] if any(arg == "-n" or arg.startswith(("-n", "--numprocesses")) for arg in argv[1:]) else ["-n", "auto"]
+        )
         command = [str(PYTHON), "-m", "pytest", *spread, *argv[1:]]
     return subprocess.run(command, cwd=ROOT).returncode
 

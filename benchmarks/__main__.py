@@ -24,15 +24,31 @@ from benchmarks import (
     window,
 )
 
-SUITES = {"headless": headless.run, "window": window.run, "first_loss": first_loss.run, "large": large.run,
-          "scale": scale.run, "startup": startup.run, "classes": classes.run,
-          "parallel": parallel.run, "timeline": timeline.run, "gpu": gpu.run}
+SUITES = {
+    "headless": headless.run,
+    "window": window.run,
+    "first_loss": first_loss.run,
+    "large": large.run,
+    "scale": scale.run,
+    "startup": startup.run,
+    "classes": classes.run,
+    "parallel": parallel.run,
+    "timeline": timeline.run,
+    "gpu": gpu.run,
+}
 # --quick: small sizes, to check that the suite runs (the figures mean little)
-QUICK = {"headless": {"epochs": 500, "repeats": 1}, "window": {"epochs": 500, "repeats": 1},
-         "first_loss": {"processes": 1, "later_runs": 1}, "large": {"samples": 10_000, "epochs": 5, "repeats": 1},
-         "scale": {"epochs": 200_000}, "startup": {"repeats": 1}, "classes": {"epochs": 100, "repeats": 1, "frames": 8},
-         "parallel": {"repeats": 1, "scale": 0.05}, "timeline": {"events": 1000, "repeats": 1},
-         "gpu": {"epochs": 200, "repeats": 1}}
+QUICK = {
+    "headless": {"epochs": 500, "repeats": 1},
+    "window": {"epochs": 500, "repeats": 1},
+    "first_loss": {"processes": 1, "later_runs": 1},
+    "large": {"samples": 10_000, "epochs": 5, "repeats": 1},
+    "scale": {"epochs": 200_000},
+    "startup": {"repeats": 1},
+    "classes": {"epochs": 100, "repeats": 1, "frames": 8},
+    "parallel": {"repeats": 1, "scale": 0.05},
+    "timeline": {"events": 1000, "repeats": 1},
+    "gpu": {"epochs": 200, "repeats": 1},
+}
 
 
 def _cell(value) -> str:
@@ -58,11 +74,16 @@ def main(argv=None) -> int:
     print(f"{'figure':<{widths[0]}} {'value':>{widths[1]}} {'unit':<{widths[2]}} {'target':<{widths[3]}}")
     for row in rows:
         verdict = "" if "ok" not in row else ("  ok" if row["ok"] else "  MISSED")
-        print(f"{row['figure']:<{widths[0]}} {_cell(row['value']):>{widths[1]}} {row['unit']:<{widths[2]}} "
-              f"{row.get('target', ''):<{widths[3]}}{verdict}")
+        print(
+            f"{row['figure']:<{widths[0]}} {_cell(row['value']):>{widths[1]}} {row['unit']:<{widths[2]}} "
+            f"{row.get('target', ''):<{widths[3]}}{verdict}"
+        )
     seconds = time.perf_counter() - started
-    print(f"\n{len(rows)} figures in {seconds:.0f} s on {platform.processor() or platform.machine()}, "
-          f"torch {torch.__version__}", file=sys.stderr)
+    print(
+        f"\n{len(rows)} figures in {seconds:.0f} s on {platform.processor() or platform.machine()}, "
+        f"torch {torch.__version__}",
+        file=sys.stderr,
+    )
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump({"seconds": seconds, "torch": torch.__version__, "rows": rows}, out, indent=2)

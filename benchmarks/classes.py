@@ -12,9 +12,9 @@ import time
 import torch
 
 from benchmarks.stats import median, percentile
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import PROBLEMS
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import BOUNDARY_SIDE, prepared, train, warm_up
 
 DIGITS = TrainingConfig(problem="digits", width=32, depth=2, optimizer="adam", lr=0.01)
@@ -80,16 +80,29 @@ def run(epochs: int = 2000, repeats: int = 5, frames: int = 60) -> list[dict]:
         cores.append(core)
         ratios.append(core / bare)
     evaluations, draws = _boundary_frames(frames)
-    frame = [e + d for e, d in zip(evaluations, draws)]
+    frame = [e + d for e, d in zip(evaluations, draws, strict=True)]
     side = f"{BOUNDARY_SIDE}x{BOUNDARY_SIDE}"
     return [
         {"figure": "digits: bare PyTorch loop (cpu)", "value": median(bares), "unit": "epochs/s"},
         {"figure": "digits: gpudemo loop, accuracy each epoch (cpu)", "value": median(cores), "unit": "epochs/s"},
-        {"figure": "digits: gpudemo / bare", "value": median(ratios), "unit": "x", "target": ">= 1.0",
-         "ok": median(ratios) >= 1.0},
-        {"figure": f"boundary {side}: evaluation in the loop, median", "value": median(evaluations) * 1e3,
-         "unit": "ms"},
+        {
+            "figure": "digits: gpudemo / bare",
+            "value": median(ratios),
+            "unit": "x",
+            "target": ">= 1.0",
+            "ok": median(ratios) >= 1.0,
+        },
+        {
+            "figure": f"boundary {side}: evaluation in the loop, median",
+            "value": median(evaluations) * 1e3,
+            "unit": "ms",
+        },
         {"figure": f"boundary {side}: colouring and drawing, median", "value": median(draws) * 1e3, "unit": "ms"},
-        {"figure": f"boundary {side}: whole frame, p95", "value": percentile(frame, 95) * 1e3, "unit": "ms",
-         "target": "<= 10", "ok": percentile(frame, 95) * 1e3 <= 10},
+        {
+            "figure": f"boundary {side}: whole frame, p95",
+            "value": percentile(frame, 95) * 1e3,
+            "unit": "ms",
+            "target": "<= 10",
+            "ok": percentile(frame, 95) * 1e3 <= 10,
+        },
     ]

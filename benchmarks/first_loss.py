@@ -11,8 +11,14 @@ from benchmarks.stats import median
 
 def _one_process(later_runs: int) -> dict:
     env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
-    out = subprocess.run([sys.executable, "-m", "benchmarks.first_loss_child", str(later_runs)],
-                         capture_output=True, text=True, env=env, check=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-m", "benchmarks.first_loss_child", str(later_runs)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        timeout=300,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -25,7 +31,12 @@ def run(processes: int = 5, later_runs: int = 5) -> list[dict]:
     later = median(laters)
     return [
         {"figure": "first loss: Start to first point, first run", "value": median(firsts), "unit": "s"},
-        {"figure": "first loss: Start to first point, later run", "value": later, "unit": "s",
-         "target": "<= 0.3", "ok": later <= 0.3},
+        {
+            "figure": "first loss: Start to first point, later run",
+            "value": later,
+            "unit": "s",
+            "target": "<= 0.3",
+            "ok": later <= 0.3,
+        },
         {"figure": "first loss: later run, worst of all", "value": max(laters), "unit": "s"},
     ]

@@ -8,14 +8,14 @@ import time
 
 from PySide6.QtCore import QTimer
 
-from gpudemo.cli import main
+from gpudemo.cli.window import run_window
 from gpudemo.ui.jobs.training_job import TrainingJob
 from gpudemo.ui.main_window import MainWindow
 
 LATER_RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 5
 pressed: list[float] = []
 drawn: list[float] = []
-original_start, original_redraw, original_show = MainWindow.start_training, TrainingJob.redraw, MainWindow.show
+original_start, original_redraw = MainWindow.start_training, TrainingJob.redraw
 
 
 def start_training(self):
@@ -34,17 +34,20 @@ def next_run(self):
     if len(pressed) <= LATER_RUNS:
         QTimer.singleShot(100, self.start_training)
     else:
-        print(json.dumps({"first": drawn[0] - pressed[0],
-                          "later": [d - p for d, p in zip(drawn[1:], pressed[1:])]}), flush=True)
+        print(
+            json.dumps(
+                {"first": drawn[0] - pressed[0], "later": [d - p for d, p in zip(drawn[1:], pressed[1:], strict=True)]}
+            ),
+            flush=True,
+        )
         self.close()
 
 
-def show(self):
-    original_show(self)
+def on_shown(self):
     self.epochsSpin.setValue(10_000_000)
     self.runFinished.connect(lambda: next_run(self))
     QTimer.singleShot(0, self.start_training)
 
 
-MainWindow.start_training, TrainingJob.redraw, MainWindow.show = start_training, redraw, show
-sys.exit(main([]))
+MainWindow.start_training, TrainingJob.redraw = start_training, redraw
+sys.exit(run_window(on_shown=on_shown))

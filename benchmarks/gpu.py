@@ -64,8 +64,15 @@ def run(epochs: int = 5_000, repeats: int = 5) -> list[dict]:
         {"figure": "gpu: gpudemo / eager speed", "value": ratio, "unit": "x", "target": ">= 1.0", "ok": ratio >= 1.0},
     ]
     syncs, read_backs = syncs_per_read_back(device)
-    rows.append({"figure": "gpu: host syncs per read-back (2,000-epoch line run)", "value": syncs / read_backs,
-                 "unit": "syncs", "target": "<= 2", "ok": syncs <= 2 * read_backs})
+    rows.append(
+        {
+            "figure": "gpu: host syncs per read-back (2,000-epoch line run)",
+            "value": syncs / read_backs,
+            "unit": "syncs",
+            "target": "<= 2",
+            "ok": syncs <= 2 * read_backs,
+        }
+    )
     crossover = None
     for samples in (10, 1_000, 100_000, 1_000_000, 10_000_000):
         cpu, gpu = _scaled_loop(samples, "cpu", 50), _scaled_loop(samples, device, 50)

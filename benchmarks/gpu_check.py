@@ -4,7 +4,8 @@
 
 Made for a machine with a CUDA GPU, torch and pytest but no Qt (a GPU server), in under
 8 minutes on one GPU. Each step writes what it printed to NAME.txt in DIR (default
-gpu-check-<time>), its command and stderr to NAME.log, and summary.txt says what passed, failed or was skipped, with times:
+gpu-check-<time>), its command and stderr to NAME.log, and summary.txt says what passed,
+failed or was skipped, with times:
 1. env: Python, torch, numpy, pytest, the driver and every device's properties;
 2. probes: a 2,000-epoch line run under CUDA's sync debug mode (about one host sync per
    read-back), cold against warm epochs/s, the cuBLAS workspace after a run, a real
@@ -32,7 +33,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # pytest-benchmark (on the GPU image) warns that xdist disables it, and the suite makes warnings errors.
-QT_FREE_SUITE = ["-m", "pytest", "-m", "not gui and not slow", "-p", "no:cacheprovider", "-p", "no:benchmark", "-q", "-rs"]
+QT_FREE_SUITE = [
+    "-m",
+    "pytest",
+    "-m",
+    "not gui and not slow",
+    "-p",
+    "no:cacheprovider",
+    "-p",
+    "no:benchmark",
+    "-q",
+    "-rs",
+]
 
 
 def _has_cuda() -> bool:
@@ -50,8 +62,11 @@ def _spread() -> list[str]:
 
 def _run(out: Path, name: str, command: list[str], timeout: float) -> tuple[bool, str]:
     """Run `command` from the repository's root, its output to out/name.txt; (passed, a short note)."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-               PYTHONUNBUFFERED="1")
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        PYTHONUNBUFFERED="1",
+    )
     try:
         done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as expired:
@@ -76,42 +91,106 @@ def cli_commands(device: str, quick: bool) -> dict[str, list[str]]:
     commands = {
         "cli-devices": gpudemo("devices", "--json"),
         "cli-train-tutorial": gpudemo("train", "--device", device, "--json"),
-        "cli-train-line": gpudemo("train", "--device", device, "--problem", "line", "--samples", samples,
-                                  "--epochs", epochs, "--json"),
-        "cli-compare-line": gpudemo("compare", "--device", device, "--problem", "line", "--samples", samples,
-                                    "--epochs", epochs, "--json"),
+        "cli-train-line": gpudemo(
+            "train", "--device", device, "--problem", "line", "--samples", samples, "--epochs", epochs, "--json"
+        ),
+        "cli-compare-line": gpudemo(
+            "compare", "--device", device, "--problem", "line", "--samples", samples, "--epochs", epochs, "--json"
+        ),
         "cli-profile-tutorial": gpudemo("profile", "--device", device, "--json"),
-        "cli-profile-line": gpudemo("profile", "--device", device, "--problem", "line", "--samples", samples,
-                                    "--json"),
+        "cli-profile-line": gpudemo("profile", "--device", device, "--problem", "line", "--samples", samples, "--json"),
         "cli-sweep-step": gpudemo("sweep", "--device", device, "--json", *(["--max-size", "1000"] if quick else [])),
-        "cli-sweep-roofline": gpudemo("sweep", "--device", device, "--roofline", "--json",
-                                      *(["--max-size", "1000"] if quick else [])),
+        "cli-sweep-roofline": gpudemo(
+            "sweep", "--device", device, "--roofline", "--json", *(["--max-size", "1000"] if quick else [])
+        ),
     }
     precisions = ("fp32", "tf32", "bf16", "fp16") if device.startswith("cuda") else ("fp32", "bf16")
-    commands.update({
-        "cli-transfer": gpudemo("transfer", "--device", device, "--json", *(["--max-size", "1048576"] if quick else [])),
-        "cli-compare-precisions": gpudemo("compare", "--device", device, "--problem", "sine",
-                                          "--samples", "1000" if quick else "100000",  # the CPU runs it too
-                                          "--width", "256", "--depth", "3", "--epochs", "20" if quick else "50",
-                                          *(arg for kind in precisions for arg in ("--precision", kind)), "--json"),
-        "cli-train-digits": gpudemo("train", "--device", device, "--problem", "digits", "--width", "64",
-                                    "--optimizer", "adam", "--lr", "0.01", "--epochs", "100" if quick else "500",
-                                    "--json"),
-        "cli-compare-circles": gpudemo("compare", "--device", device, "--problem", "circles",
-                                       "--samples", "10000" if quick else "100000", "--width", "64",
-                                       "--optimizer", "adam", "--lr", "0.01", "--epochs", "50" if quick else "200",
-                                       "--json"),
-        "cli-parallel": gpudemo("parallel", "--problem", "line", "--samples", samples, "--epochs", epochs, "--json",
-                                *(["--backend", "nccl", "--workers", "1"] if device.startswith("cuda") else
-                                  ["--workers", "2"])),
-    })
+    commands.update(
+        {
+            "cli-transfer": gpudemo(
+                "transfer", "--device", device, "--json", *(["--max-size", "1048576"] if quick else [])
+            ),
+            "cli-compare-precisions": gpudemo(
+                "compare",
+                "--device",
+                device,
+                "--problem",
+                "sine",
+                "--samples",
+                "1000" if quick else "100000",  # the CPU runs it too
+                "--width",
+                "256",
+                "--depth",
+                "3",
+                "--epochs",
+                "20" if quick else "50",
+                *(arg for kind in precisions for arg in ("--precision", kind)),
+                "--json",
+            ),
+            "cli-train-digits": gpudemo(
+                "train",
+                "--device",
+                device,
+                "--problem",
+                "digits",
+                "--width",
+                "64",
+                "--optimizer",
+                "adam",
+                "--lr",
+                "0.01",
+                "--epochs",
+                "100" if quick else "500",
+                "--json",
+            ),
+            "cli-compare-circles": gpudemo(
+                "compare",
+                "--device",
+                device,
+                "--problem",
+                "circles",
+                "--samples",
+                "10000" if quick else "100000",
+                "--width",
+                "64",
+                "--optimizer",
+                "adam",
+                "--lr",
+                "0.01",
+                "--epochs",
+                "50" if quick else "200",
+                "--json",
+            ),
+            "cli-parallel": gpudemo(
+                "parallel",
+                "--problem",
+                "line",
+                "--samples",
+                samples,
+                "--epochs",
+                epochs,
+                "--json",
+                *(["--backend", "nccl", "--workers", "1"] if device.startswith("cuda") else ["--workers", "2"]),
+            ),
+        }
+    )
     for dtype in ("float32", "tf32", "bfloat16"):
-        commands[f"cli-sweep-matmul-{dtype}"] = gpudemo("sweep", "--device", device, "--kind", "matmul", "--dtype",
-                                                        dtype, "--max-size", "64" if quick else "8192", "--json")
+        commands[f"cli-sweep-matmul-{dtype}"] = gpudemo(
+            "sweep",
+            "--device",
+            device,
+            "--kind",
+            "matmul",
+            "--dtype",
+            dtype,
+            "--max-size",
+            "64" if quick else "8192",
+            "--json",
+        )
     return commands
 
 
-PROBES = r'''
+PROBES = r"""
 import json, sys, time, warnings
 import torch
 from benchmarks.gpu import syncs_per_read_back
@@ -148,7 +227,8 @@ except TrainingError as error:
     found["out_of_memory"] = {"raised": True, "message": str(error), "reserved_after": torch.cuda.memory_reserved()}
 finally:
     budget.free_bytes = estimate_free
-for name, dtype, tf32 in (("fp32", torch.float32, False), ("tf32", torch.float32, True), ("bf16", torch.bfloat16, False)):
+MATMULS = (("fp32", torch.float32, False), ("tf32", torch.float32, True), ("bf16", torch.bfloat16, False))
+for name, dtype, tf32 in MATMULS:
     torch.backends.cuda.matmul.allow_tf32 = tf32
     a = torch.randn(8192, 8192, device=device, dtype=dtype)
     b = torch.randn(8192, 8192, device=device, dtype=dtype)
@@ -172,9 +252,9 @@ print(json.dumps(found, indent=2))
 ok = (syncs <= 2 * read_backs and found["same_data"]["relative"] <= 1e-4
       and found["after_a_run"]["allocated_after_clearing_cublas"] == 0)
 sys.exit(0 if ok else 1)
-'''
+"""
 
-ENV = r'''
+ENV = r"""
 import json, platform, sys
 import numpy, torch
 try:
@@ -192,7 +272,7 @@ found["list_devices_seconds"] = __import__("time").perf_counter() - began
 found["devices"] = [device.to_json() for device in devices]
 found["note"] = None if devices.note is None else str(devices.note)
 print(json.dumps(found, indent=2))
-'''
+"""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -211,11 +291,21 @@ def main(argv: list[str] | None = None) -> int:
         ("env", [sys.executable, "-c", ENV], 60, ""),
         ("nvidia-smi", ["nvidia-smi", "-q"] if cuda else None, 30, no_gpu),
         ("probes", [sys.executable, "-c", PROBES] if cuda else None, 120, no_gpu),
-        ("suite", [sys.executable, *QT_FREE_SUITE, *_spread()] if cuda else None, 240,
-         "skipped: no GPU here, and CI runs the whole suite on the CPU (.ci/run)"),
+        (
+            "suite",
+            [sys.executable, *QT_FREE_SUITE, *_spread()] if cuda else None,
+            240,
+            "skipped: no GPU here, and CI runs the whole suite on the CPU (.ci/run)",
+        ),
         *((name, command, 120, "") for name, command in cli_commands(device, quick).items()),
-        ("benchmarks", [sys.executable, "-m", "benchmarks", "--only", "gpu", "--json", str(out / "benchmarks.json")]
-         if cuda else None, 180, no_gpu),
+        (
+            "benchmarks",
+            [sys.executable, "-m", "benchmarks", "--only", "gpu", "--json", str(out / "benchmarks.json")]
+            if cuda
+            else None,
+            180,
+            no_gpu,
+        ),
     ]
     if args.steps:
         wanted = set(args.steps.split(","))
@@ -233,8 +323,10 @@ def main(argv: list[str] | None = None) -> int:
         failed += not passed
         lines.append(f"{name:<28} {'ok' if passed else 'FAILED':<8} {time.perf_counter() - started:6.1f} s  {note}")
         print(lines[-1], flush=True)
-    lines.append(f"\n{'on ' + device if cuda else 'no GPU: a dry run on the CPU'}; {failed} failed;"
-                 f" {time.perf_counter() - began:.0f} s in all; outputs in {out}")
+    lines.append(
+        f"\n{'on ' + device if cuda else 'no GPU: a dry run on the CPU'}; {failed} failed;"
+        f" {time.perf_counter() - began:.0f} s in all; outputs in {out}"
+    )
     (out / "summary.txt").write_text("\n".join(lines) + "\n")
     (out / "summary.json").write_text(json.dumps({"cuda": cuda, "failed": failed, "lines": lines}, indent=2))
     print("\n".join(line for line in lines if "SKIPPED" in line))

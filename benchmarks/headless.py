@@ -19,6 +19,11 @@ def run(epochs: int = 10_000, repeats: int = 7, device: str = "cpu") -> list[dic
     return [
         {"figure": f"headless: bare tutorial loop ({device})", "value": median(bares), "unit": "epochs/s"},
         {"figure": f"headless: gpudemo core loop ({device})", "value": median(cores), "unit": "epochs/s"},
-        {"figure": "headless: core / bare", "value": median(ratios), "unit": "x", "target": ">= 1.0",
-         "ok": median(ratios) >= 1.0},
+        {
+            "figure": "headless: core / bare",
+            "value": median(ratios),
+            "unit": "x",
+            "target": ">= 1.0",
+            "ok": median(ratios) >= 1.0,
+        },
     ]

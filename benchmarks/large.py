@@ -19,8 +19,11 @@ def run(samples: int = 1_000_000, epochs: int = 100, repeats: int = 7, device: s
         ratios.append(core / bare)
     ratio = median(ratios)
     return [
-        {"figure": f"large: bare loop, line at {samples:,} samples ({device})", "value": median(bares),
-         "unit": "epochs/s"},
+        {
+            "figure": f"large: bare loop, line at {samples:,} samples ({device})",
+            "value": median(bares),
+            "unit": "epochs/s",
+        },
         {"figure": f"large: gpudemo core, line at {samples:,} samples", "value": median(cores), "unit": "epochs/s"},
         {"figure": "large: core / bare", "value": ratio, "unit": "x", "target": ">= 1.0", "ok": ratio >= 1.0},
     ]

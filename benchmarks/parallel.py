@@ -7,8 +7,8 @@ workers' own measure (a forward and backward with DDP's all-reduce against the s
 """
 
 from benchmarks.stats import median
-from gpudemo.core.distributed.launcher import run_parallel
 from gpudemo.core.config import TrainingConfig
+from gpudemo.core.distributed.launcher import run_parallel
 
 CASES = {
     "tutorial": TrainingConfig(epochs=3000),
@@ -33,7 +33,10 @@ def run(repeats: int = 3, scale: float = 1.0, backend: str = "gloo", workers: in
             {"figure": f"parallel {backend}: {name}, 1 worker", "value": one, "unit": "epochs/s"},
             {"figure": f"parallel {backend}: {name}, {workers} workers", "value": many, "unit": "epochs/s"},
             {"figure": f"parallel {backend}: {name}, speedup of {workers}", "value": many / one, "unit": "x"},
-            {"figure": f"parallel {backend}: {name}, all-reduce share of a step", "value": median(shares),
-             "unit": "of step"},
+            {
+                "figure": f"parallel {backend}: {name}, all-reduce share of a step",
+                "value": median(shares),
+                "unit": "of step",
+            },
         ]
     return rows

@@ -17,8 +17,8 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from gpudemo.core.landscape import bounds_around, evaluate  # noqa: E402
 from gpudemo.core.config import TrainingConfig  # noqa: E402
+from gpudemo.core.landscape import bounds_around, evaluate  # noqa: E402
 from gpudemo.core.training import LossBatch  # noqa: E402
 from gpudemo.ui import MainWindow  # noqa: E402
 
@@ -46,11 +46,14 @@ def add(run, losses: np.ndarray) -> None:
 def frame_ms(window, run, pending: np.ndarray, view="loss", frames=15) -> float:
     """Median cost of a frame that shows PER_FRAME new epochs: on the loss plot (envelope, smoothing,
     curve update and paint) or on the Loss landscape tab (the path's new points, the marker, the paint)."""
-    refresh, plot = ((window.trainingView.refresh, window.lossPlot) if view == "loss"
-                     else (window.landscapeView.refresh, window.landscapePlot))
+    refresh, plot = (
+        (window.trainingView.refresh, window.lossPlot)
+        if view == "loss"
+        else (window.landscapeView.refresh, window.landscapePlot)
+    )
     times = []
     for frame in range(frames):
-        add(run, pending[frame * PER_FRAME:(frame + 1) * PER_FRAME])
+        add(run, pending[frame * PER_FRAME : (frame + 1) * PER_FRAME])
         start = time.perf_counter()
         refresh(run)
         plot.grab()  # paint the plot as the screen would
@@ -85,22 +88,26 @@ def main(epochs: int) -> dict:
     frames = 15 * PER_FRAME  # the epochs each measurement's frames show
     early = None
     for start in range(0, epochs - 5 * frames, 50_000):
-        add(run, losses[start:min(start + 50_000, epochs - 5 * frames)])
+        add(run, losses[start : min(start + 50_000, epochs - 5 * frames)])
         if early is None and run.count >= 100_000:
-            early = frame_ms(window, run, losses[run.count:])
-    end = frame_ms(window, run, losses[run.count:])
+            early = frame_ms(window, run, losses[run.count :])
+    end = frame_ms(window, run, losses[run.count :])
     window.logScaleCheck.setChecked(True)
-    end_log = frame_ms(window, run, losses[run.count:])
+    end_log = frame_ms(window, run, losses[run.count :])
     window.logScaleCheck.setChecked(False)
     window.smoothingSlider.setValue(60)
-    smoothed = frame_ms(window, run, losses[run.count:])
+    smoothed = frame_ms(window, run, losses[run.count :])
     slider = slider_ms(window)
     window.viewTabs.setCurrentWidget(window.landscapeView)
-    run.landscape = evaluate(torch.tensor([[1.0], [2.0], [3.0]]), torch.tensor([[2.0], [4.0], [6.0]]),
-                             bounds_around(run.path.low, run.path.high, (2.0, 0.0)), (2.0, 0.0))
+    run.landscape = evaluate(
+        torch.tensor([[1.0], [2.0], [3.0]]),
+        torch.tensor([[2.0], [4.0], [6.0]]),
+        bounds_around(run.path.low, run.path.high, (2.0, 0.0)),
+        (2.0, 0.0),
+    )
     window.landscapeView.show_run(run)
-    landscape = frame_ms(window, run, losses[run.count:], view="landscape")
-    add(run, losses[run.count:])
+    landscape = frame_ms(window, run, losses[run.count :], view="landscape")
+    add(run, losses[run.count :])
     after = rss_bytes()
     window.smoothingSlider.setValue(60)
     session_bytes = window.session.nbytes

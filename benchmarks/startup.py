@@ -11,8 +11,13 @@ from benchmarks.stats import median
 def _time_to_shown() -> float:
     env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
     start = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-m", "benchmarks.startup_child"], stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, text=True, env=env)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "benchmarks.startup_child"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )
     for line in child.stdout:
         if line.startswith("SHOWN"):
             elapsed = time.perf_counter() - start
@@ -41,6 +46,11 @@ def run(repeats: int = 5) -> list[dict]:
     return [
         {"figure": 'start-up: python -c "import torch"', "value": median(torch_only), "unit": "s"},
         {"figure": "start-up: process start to window shown", "value": median(shown), "unit": "s"},
-        {"figure": "start-up: window / import torch", "value": median(ratios), "unit": "x", "target": "<= 1.5",
-         "ok": median(ratios) <= 1.5},
+        {
+            "figure": "start-up: window / import torch",
+            "value": median(ratios),
+            "unit": "x",
+            "target": "<= 1.5",
+            "ok": median(ratios) <= 1.5,
+        },
     ]

@@ -5,18 +5,13 @@ import sys
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
-from gpudemo.cli import main
-from gpudemo.ui.main_window import MainWindow
-
-shown = MainWindow.show
+from gpudemo.cli.window import run_window
 
 
-def show(self):
-    shown(self)
+def on_shown(self):
     QApplication.processEvents()  # the first paint
     print("SHOWN", flush=True)
     QTimer.singleShot(0, self.close)
 
 
-MainWindow.show = show
-sys.exit(main([]))
+sys.exit(run_window(on_shown=on_shown))

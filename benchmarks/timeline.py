@@ -24,7 +24,7 @@ def synthetic(events: int, seed: int = 0) -> Timeline:
         duration = rng.uniform(0.5, 20.0)
         host.append(Span("aten::op", clock, duration, lane=rng.randrange(LANES)))
         clock += duration * 0.6
-    for index in range(events - len(host)):
+    for _ in range(events - len(host)):
         launcher = rng.randrange(len(host))
         kernels.append(Span("kernel", host[launcher].start_us + 5, rng.uniform(1.0, 30.0), launched_by=launcher))
     kernels.sort(key=lambda s: s.start_us)
@@ -52,15 +52,23 @@ def _draw_seconds(events: int, repeats: int) -> list[float]:
 
 
 def run(events: int = 10_000, repeats: int = 5) -> list[dict]:
-    from gpudemo.core.measure.profile import profile_steps
     from gpudemo.core.config import TrainingConfig
+    from gpudemo.core.measure.profile import profile_steps
 
     drawn = median(_draw_seconds(events, repeats))
     timeline = profile_steps(TrainingConfig(), steps=5).timeline
     return [
-        {"figure": f"timeline: {events:,} events shown and painted", "value": drawn, "unit": "s",
-         "target": f"< {TARGET_S}", "ok": drawn < TARGET_S},
+        {
+            "figure": f"timeline: {events:,} events shown and painted",
+            "value": drawn,
+            "unit": "s",
+            "target": f"< {TARGET_S}",
+            "ok": drawn < TARGET_S,
+        },
         {"figure": "timeline: tutorial step on the cpu, host events", "value": len(timeline.host), "unit": "events"},
-        {"figure": "timeline: tutorial step on the cpu, inside operators", "value": timeline.operator_share * 100,
-         "unit": "%"},
+        {
+            "figure": "timeline: tutorial step on the cpu, inside operators",
+            "value": timeline.operator_share * 100,
+            "unit": "%",
+        },
     ]

@@ -8,8 +8,12 @@ from benchmarks.stats import median, percentile
 
 
 def run(epochs: int = 20_000, repeats: int = 7) -> list[dict]:
-    out = subprocess.run([sys.executable, "-m", "benchmarks.window_child", str(epochs), str(repeats)],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "benchmarks.window_child", str(epochs), str(repeats)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     data = json.loads(out.stdout.strip().splitlines()[-1])
     ratio, gaps = median(data["ratios"]), data["gaps_ms"]
     core_ratio = median(data["core_ratios"])
@@ -19,8 +23,13 @@ def run(epochs: int = 20_000, repeats: int = 7) -> list[dict]:
         {"figure": "window: run from the window", "value": median(data["window"]), "unit": "epochs/s"},
         {"figure": "window: headless core, same process", "value": median(data["core"]), "unit": "epochs/s"},
         {"figure": "window: window / bare", "value": ratio, "unit": "x", "target": ">= 0.95", "ok": ratio >= 0.95},
-        {"figure": "window: window / headless core", "value": core_ratio, "unit": "x", "target": ">= 0.9",
-         "ok": core_ratio >= 0.9},
+        {
+            "figure": "window: window / headless core",
+            "value": core_ratio,
+            "unit": "x",
+            "target": ">= 0.9",
+            "ok": core_ratio >= 0.9,
+        },
         {"figure": "window: 10 ms timer gap p50", "value": p50, "unit": "ms"},
         {"figure": "window: 10 ms timer gap p95", "value": p95, "unit": "ms", "target": "< 20", "ok": p95 < 20},
         {"figure": "window: 10 ms timer gap max", "value": worst, "unit": "ms", "target": "< 50", "ok": worst < 50},

@@ -69,8 +69,14 @@ def main(epochs: int, repeats: int) -> dict:
     for _ in range(max(1, repeats // 2)):  # the GUI's responsiveness, on runs of their own
         window_run(probe=True)
     window.close()
-    return {"bare": bares, "core": cores, "window": windows, "ratios": ratios, "core_ratios": core_ratios,
-            "gaps_ms": gaps}
+    return {
+        "bare": bares,
+        "core": cores,
+        "window": windows,
+        "ratios": ratios,
+        "core_ratios": core_ratios,
+        "gaps_ms": gaps,
+    }
 
 
 if __name__ == "__main__":

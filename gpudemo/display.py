@@ -64,10 +64,20 @@ PACKAGES: dict[str, tuple[str, str]] = {
 }
 # What a Linux desktop needs for gpudemo's window: the X11 plugin's libraries and Qt's own.
 DESKTOP_LIBRARIES = (
-    "libxcb-cursor.so.0", "libxcb-icccm.so.4", "libxcb-keysyms.so.1", "libxcb-image.so.0",
-    "libxcb-render-util.so.0", "libxcb-xinerama.so.0", "libxcb-randr.so.0", "libxcb-xkb.so.1",
-    "libxcb-shape.so.0", "libxkbcommon-x11.so.0", "libEGL.so.1", "libGL.so.1",
-    "libfontconfig.so.1", "libdbus-1.so.3",
+    "libxcb-cursor.so.0",
+    "libxcb-icccm.so.4",
+    "libxcb-keysyms.so.1",
+    "libxcb-image.so.0",
+    "libxcb-render-util.so.0",
+    "libxcb-xinerama.so.0",
+    "libxcb-randr.so.0",
+    "libxcb-xkb.so.1",
+    "libxcb-shape.so.0",
+    "libxkbcommon-x11.so.0",
+    "libEGL.so.1",
+    "libGL.so.1",
+    "libfontconfig.so.1",
+    "libdbus-1.so.3",
 )
 
 X_CONNECT_SECONDS = 5.0  # a display over a dead network must not hang the start
@@ -102,8 +112,10 @@ def install_lines(sonames: Iterable[str]) -> list[str]:
         lines.append(f"  Debian/Ubuntu:  sudo apt install {' '.join(debian)}")
         lines.append(f"  Fedora:         sudo dnf install {' '.join(fedora)}")
     if unknown:
-        lines.append(f"  and the packages that provide {', '.join(unknown)}"
-                     " (`apt-file search NAME` or `dnf provides '*/NAME'` finds them)")
+        lines.append(
+            f"  and the packages that provide {', '.join(unknown)}"
+            " (`apt-file search NAME` or `dnf provides '*/NAME'` finds them)"
+        )
     return lines
 
 
@@ -113,6 +125,7 @@ def desktop_install_lines() -> list[str]:
 
 
 # --- finding Qt's plugins and what they lack ------------------------------------------
+
 
 def plugin_directories(environ: Mapping[str, str]) -> list[Path]:
     """Where Qt looks for platform plugins, in Qt's order: its environment variables, then PySide6's own."""
@@ -170,15 +183,18 @@ def missing_for_import_error(error: ImportError) -> list[str]:
 
 
 def missing_libraries_message(what: str, sonames: list[str]) -> str:
-    return "\n".join([
-        f"gpudemo: cannot open the window: {what} needs system libraries that are not installed:"
-        f" {', '.join(sonames)}. Install them with:",
-        *install_lines(sonames),
-        HEADLESS_HINT,
-    ])
+    return "\n".join(
+        [
+            f"gpudemo: cannot open the window: {what} needs system libraries that are not installed:"
+            f" {', '.join(sonames)}. Install them with:",
+            *install_lines(sonames),
+            HEADLESS_HINT,
+        ]
+    )
 
 
 # --- can the display be reached ------------------------------------------------------
+
 
 def _x_socket_answers(display: str, timeout: float) -> bool:
     """Whether something listens where DISPLAY points ("[host]:N[.screen]"); no X handshake."""
@@ -254,11 +270,14 @@ def wayland_reachable(environ: Mapping[str, str]) -> bool:
 
 # --- the decision --------------------------------------------------------------------
 
+
 def _x11_problem(display: str, environ: Mapping[str, str]) -> str | None:
     if not x_display_reachable(display):
-        return (f"gpudemo: cannot open the window: the X display {display!r} (DISPLAY) cannot be reached:"
-                " no X server answers there, or it does not let this user in. Over SSH, connect with"
-                " `ssh -X`; on a machine without a screen, unset DISPLAY.\n" + HEADLESS_HINT)
+        return (
+            f"gpudemo: cannot open the window: the X display {display!r} (DISPLAY) cannot be reached:"
+            " no X server answers there, or it does not let this user in. Over SSH, connect with"
+            " `ssh -X`; on a machine without a screen, unset DISPLAY.\n" + HEADLESS_HINT
+        )
     plugin = platform_plugin("xcb", environ)
     missing = missing_libraries(plugin) if plugin is not None else []
     if missing:
@@ -274,8 +293,10 @@ def _wayland_problem(environ: Mapping[str, str]) -> str | None:
     if missing:
         return missing_libraries_message(f"Qt's Wayland platform plugin ({plugin.name})", missing)
     if not wayland_reachable(environ):
-        return (f"gpudemo: cannot open the window: the Wayland display {environ['WAYLAND_DISPLAY']!r}"
-                " (WAYLAND_DISPLAY) cannot be reached.\n" + HEADLESS_HINT)
+        return (
+            f"gpudemo: cannot open the window: the Wayland display {environ['WAYLAND_DISPLAY']!r}"
+            " (WAYLAND_DISPLAY) cannot be reached.\n" + HEADLESS_HINT
+        )
     return None
 
 
@@ -291,8 +312,9 @@ def choose_platform(environ: Mapping[str, str] | None = None, platform: str | No
         return Platform()
     x_display, wayland = environ.get("DISPLAY"), environ.get("WAYLAND_DISPLAY")
     if not x_display and not wayland:
-        raise DisplayProblem("gpudemo: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are"
-                             " unset).\n" + HEADLESS_HINT)
+        raise DisplayProblem(
+            "gpudemo: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset).\n" + HEADLESS_HINT
+        )
     if not x_display:
         problem = _wayland_problem(environ)
         if problem is not None:

@@ -2,6 +2,8 @@ import importlib.util
 import os
 import tempfile
 import threading
+import traceback
+import weakref
 
 # Qt runs headless in the tests; set before anything imports Qt. pytest-qt takes its binding
 # from here rather than from a `qt_api` ini key, which pytest refuses where pytest-qt is missing.
@@ -53,26 +55,49 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(skip)
 
 
+STARTED_QTHREADS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # a QThread: where it started
+
+
+def running_qthreads() -> list[str]:
+    """Where each QThread started during this test and still running was started (napari's check)."""
+    return [where for thread, where in list(STARTED_QTHREADS.items()) if _alive(thread) and thread.isRunning()]
+
+
 @pytest.fixture(autouse=True)
 def nothing_left_behind():
-    """Fail a test that leaves a training QThread or a Python thread running, a closed window's timer
-    ticking, or CUDA memory held (and stop the QThread, for the next test)."""
-    before = set(threading.enumerate())
-    cuda_baseline = settled_cuda_bytes(torch) if torch.cuda.is_available() else 0
-    yield
+    """Fail a test that leaves a QThread or a Python thread running, a closed window's timer ticking,
+    or CUDA memory held (and stop a window's job, for the next test)."""
     import sys
 
+    if "PySide6.QtCore" in sys.modules:  # a test of the window: every QThread it starts is noted
+        from PySide6.QtCore import QThread
+
+        start = QThread.start
+
+        def noted_start(thread, *args):
+            STARTED_QTHREADS[thread] = "".join(traceback.format_stack(limit=4)[:-1]).strip()
+            start(thread, *args)
+
+        QThread.start = noted_start  # restored below, after the checks (a test's own patches are undone by then)
+    before = set(threading.enumerate())
+    cuda_baseline = settled_cuda_bytes(torch) if torch.cuda.is_available() else 0
+    try:
+        yield
+    finally:
+        if "PySide6.QtCore" in sys.modules and "noted_start" in locals():
+            QThread.start = start
+
     problems = []
-    worker = sys.modules.get("gpudemo.ui.jobs.worker")
-    if worker is not None:
-        running = [c for c in list(worker.LIVE_CONTROLLERS) if _alive(c) and c.is_running()]
-        for controller in running:
-            controller.shutdown()
-        if running:
-            problems.append(f"{len(running)} training thread(s) still running after the test")
+    running = running_qthreads()
+    if running:
+        problems.append(f"{len(running)} QThread(s) still running after the test, started at: {running}")
+        _stop_every_job()
     # A QThread that ran Python shows as a "dummy" thread for good: those are checked above, by their owners.
-    left = [t for t in threading.enumerate()
-            if t not in before and t.is_alive() and not isinstance(t, threading._DummyThread)]
+    left = [
+        t
+        for t in threading.enumerate()
+        if t not in before and t.is_alive() and not isinstance(t, threading._DummyThread)
+    ]
     for thread in left:
         thread.join(timeout=30)  # a deadline: a thread the test started may be finishing its last step
     still = [t.name for t in left if t.is_alive()]
@@ -84,9 +109,13 @@ def nothing_left_behind():
 
         app = QApplication.instance()
         if app is not None:
-            ticking = [timer.objectName() or repr(timer) for widget in app.topLevelWidgets()
-                       if _alive(widget) and isinstance(widget, QMainWindow) and not widget.isVisible()
-                       for timer in widget.findChildren(QTimer) if timer.isActive()]
+            ticking = [
+                timer.objectName() or repr(timer)
+                for widget in app.topLevelWidgets()
+                if _alive(widget) and isinstance(widget, QMainWindow) and not widget.isVisible()
+                for timer in widget.findChildren(QTimer)
+                if timer.isActive()
+            ]
             if ticking:
                 problems.append(f"a closed window left {len(ticking)} timer(s) running: {ticking}")
     if torch.cuda.is_available():
@@ -95,6 +124,17 @@ def nothing_left_behind():
             problems.append(f"{left:,} bytes of CUDA memory still held after the test")
     if problems:
         pytest.fail("; ".join(problems))
+
+
+def _stop_every_job() -> None:
+    """Close every window still open (closing stops its jobs and waits for their threads): the next test
+    starts clean."""
+    from PySide6.QtWidgets import QApplication, QMainWindow
+
+    app = QApplication.instance()
+    for widget in app.topLevelWidgets() if app is not None else []:
+        if _alive(widget) and isinstance(widget, QMainWindow):
+            widget.close()
 
 
 def _alive(qobject) -> bool:

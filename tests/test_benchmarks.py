@@ -16,11 +16,27 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.mark.gui  # the window's benchmarks open the window
 def test_the_benchmark_suite_runs(tmp_path):
     out_json = tmp_path / "bench.json"
-    command = [sys.executable, "-m", "benchmarks", "--quick", "--only", "headless", "window", "first_loss", "large",
-               "scale", "classes", "timeline", "gpu", "--json", str(out_json)]
+    command = [
+        sys.executable,
+        "-m",
+        "benchmarks",
+        "--quick",
+        "--only",
+        "headless",
+        "window",
+        "first_loss",
+        "large",
+        "scale",
+        "classes",
+        "timeline",
+        "gpu",
+        "--json",
+        str(out_json),
+    ]
     # In a session of its own: on a timeout the harness and the children it started all go, not just the harness.
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                          start_new_session=True) as child:
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, start_new_session=True
+    ) as child:
         try:
             stdout, stderr = child.communicate(timeout=300)
         except subprocess.TimeoutExpired:

@@ -7,8 +7,8 @@ import pytest
 import torch
 
 from gpudemo.core.checkpoint import CheckpointError, load, save
-from gpudemo.core.prediction import predict
 from gpudemo.core.config import TrainingConfig
+from gpudemo.core.prediction import predict
 from gpudemo.core.training import train
 from tests.commands import gpudemo
 
@@ -23,8 +23,14 @@ class _Payload:
         return (os.mkdir, (self.marker,))
 
 
-@pytest.mark.parametrize("config", [TrainingConfig(epochs=30), TrainingConfig(problem="line", samples=100, epochs=5),
-                                    TrainingConfig(problem="sine", samples=50, epochs=5, width=8, depth=3)])
+@pytest.mark.parametrize(
+    "config",
+    [
+        TrainingConfig(epochs=30),
+        TrainingConfig(problem="line", samples=100, epochs=5),
+        TrainingConfig(problem="sine", samples=50, epochs=5, width=8, depth=3),
+    ],
+)
 def test_a_saved_model_predicts_the_same_after_loading(tmp_path, config):
     result = train(config)
     save(tmp_path / "model.pt", result.model, config, result.epochs_run)
@@ -51,14 +57,25 @@ def test_files_that_are_not_checkpoints_get_a_reason_and_run_nothing(tmp_path):
     cases = {
         truncated: "damaged or cut short",
         text: "damaged or cut short",
-        write(tmp_path / "code.pt", {"format": "gpudemo-checkpoint", "x": _Payload(str(marker))}): "nothing in it was run",
+        write(
+            tmp_path / "code.pt", {"format": "gpudemo-checkpoint", "x": _Payload(str(marker))}
+        ): "nothing in it was run",
         write(tmp_path / "foreign.pt", {"weights": torch.zeros(2)}): "not a gpudemo checkpoint",
         write(tmp_path / "future.pt", {"format": "gpudemo-checkpoint", "version": 99}): "version 99",
-        write(tmp_path / "bad-setting.pt", {"format": "gpudemo-checkpoint", "version": 1, "epochs": 1,
-                                            "config": {"lr": -1.0}, "state_dict": {}}): "learning rate",
-        write(tmp_path / "bad-weights.pt", {"format": "gpudemo-checkpoint", "version": 1, "epochs": 1,
-                                            "config": {"problem": "tutorial"},
-                                            "state_dict": {"weight": torch.zeros(3, 3)}}): "do not fit",
+        write(
+            tmp_path / "bad-setting.pt",
+            {"format": "gpudemo-checkpoint", "version": 1, "epochs": 1, "config": {"lr": -1.0}, "state_dict": {}},
+        ): "learning rate",
+        write(
+            tmp_path / "bad-weights.pt",
+            {
+                "format": "gpudemo-checkpoint",
+                "version": 1,
+                "epochs": 1,
+                "config": {"problem": "tutorial"},
+                "state_dict": {"weight": torch.zeros(3, 3)},
+            },
+        ): "do not fit",
         tmp_path / "missing.pt": "No such file",
     }
     for path, reason in cases.items():
@@ -84,7 +101,9 @@ def test_a_failed_save_leaves_the_old_file_whole(tmp_path, monkeypatch):
 
 def test_the_command_saves_and_predicts_as_train_does(tmp_path):
     path = tmp_path / "m.pt"
-    trained = gpudemo("train", "--device", "cpu", "--epochs", "40", "--save", str(path), "--predict", "4", "-2", "--json")
+    trained = gpudemo(
+        "train", "--device", "cpu", "--epochs", "40", "--save", str(path), "--predict", "4", "-2", "--json"
+    )
     assert trained.returncode == 0, trained.stderr
     out = gpudemo("predict", "--model", str(path), "4", "-2", "--json")
     assert out.returncode == 0, out.stderr

@@ -9,11 +9,11 @@ import pytest
 import torch
 
 from gpudemo.core import budget, rules
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.prediction import classify, confusion
 from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.problems import digits as digits_module
 from gpudemo.core.problems.classes import INNER_RADIUS, XOR_MARGIN
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.rules import InvalidSetting
 from gpudemo.core.training import BOUNDARY_SIDE, run_training, train
 from tests.commands import gpudemo
@@ -124,8 +124,9 @@ def test_the_digits_runs_report_test_accuracy_as_they_go_and_at_the_end():
     result = train(config, on_batch=batches.append, fit=True)
     assert batches[-1].test_accuracy is not None and batches[-1].fit is None and batches[0].data is None
     x_test, y_test = PROBLEMS["digits"].make_test_data(config)
-    assert result.test_accuracy == pytest.approx(float((classify(result.model, x_test).argmax(1) == y_test)
-                                                       .float().mean()))
+    assert result.test_accuracy == pytest.approx(
+        float((classify(result.model, x_test).argmax(1) == y_test).float().mean())
+    )
     matrix = confusion(result.model, x_test, y_test, 10)
     assert matrix.shape == (10, 10) and int(matrix.sum()) == 360
     assert int(matrix.trace()) == round(result.test_accuracy * 360)
@@ -157,22 +158,37 @@ def test_a_linear_models_boundary_is_a_straight_line():
     assert np.abs(design @ coefficients - logit.ravel()).max() < 1e-3  # the logit is affine: its zero a line
 
 
-@pytest.mark.parametrize("text, points", [("0.5,0.5", [(0.5, 0.5)]), ("1,2; -3,4", [(1.0, 2.0), (-3.0, 4.0)]),
-                                          ("(1, 2) (3, 4)", [(1.0, 2.0), (3.0, 4.0)]), ("1e-3 2", [(0.001, 2.0)])])
+@pytest.mark.parametrize(
+    "text, points",
+    [
+        ("0.5,0.5", [(0.5, 0.5)]),
+        ("1,2; -3,4", [(1.0, 2.0), (-3.0, 4.0)]),
+        ("(1, 2) (3, 4)", [(1.0, 2.0), (3.0, 4.0)]),
+        ("1e-3 2", [(0.001, 2.0)]),
+    ],
+)
 def test_points_are_pairs(text, points):
     assert rules.parse_points(text) == points
 
 
-@pytest.mark.parametrize("text, says", [("", "type at least one point"), ("1,2,3", "has 3 numbers"),
-                                        ("1,nan", "finite"), ("a,b", "must be a number"),
-                                        ("1,2 " * 10_001, "at most 10,000 points")])
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ("", "type at least one point"),
+        ("1,2,3", "has 3 numbers"),
+        ("1,nan", "finite"),
+        ("a,b", "must be a number"),
+        ("1,2 " * 10_001, "at most 10,000 points"),
+    ],
+)
 def test_bad_points_are_named(text, says):
     with pytest.raises(InvalidSetting, match=says):
         rules.parse_points(text)
 
 
-@pytest.mark.parametrize("value, says", [("-0.1", "noise must be from 0 to 1"), ("x", "noise must be a number"),
-                                         ("inf", "finite")])
+@pytest.mark.parametrize(
+    "value, says", [("-0.1", "noise must be from 0 to 1"), ("x", "noise must be a number"), ("inf", "finite")]
+)
 def test_bad_noise_is_named(value, says):
     with pytest.raises(InvalidSetting, match=says):
         TrainingConfig(noise=value)
@@ -187,8 +203,25 @@ def test_the_memory_estimate_counts_inputs_labels_and_the_test_set():
 
 
 def test_the_cli_reports_accuracy_and_classifies_points():
-    out = gpudemo("train", "--device", "cpu", "--problem", "circles", "--width", "16", "--optimizer", "adam",
-                  "--lr", "0.01", "--epochs", "200", "--predict", "0,0", "1.2,1.2", "--json")
+    out = gpudemo(
+        "train",
+        "--device",
+        "cpu",
+        "--problem",
+        "circles",
+        "--width",
+        "16",
+        "--optimizer",
+        "adam",
+        "--lr",
+        "0.01",
+        "--epochs",
+        "200",
+        "--predict",
+        "0,0",
+        "1.2,1.2",
+        "--json",
+    )
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     assert 0.9 <= report["accuracy"] <= 1 and report["test_accuracy"] is None and report["noise"] == 0.1
@@ -200,17 +233,32 @@ def test_the_cli_reports_accuracy_and_classifies_points():
 
 
 def test_the_cli_reports_the_digits_test_accuracy():
-    out = gpudemo("train", "--device", "cpu", "--problem", "digits", "--epochs", "20", "--optimizer", "adam",
-                  "--lr", "0.01", "--json")
+    out = gpudemo(
+        "train",
+        "--device",
+        "cpu",
+        "--problem",
+        "digits",
+        "--epochs",
+        "20",
+        "--optimizer",
+        "adam",
+        "--lr",
+        "0.01",
+        "--json",
+    )
     report = json.loads(out.stdout)
     assert 0 < report["accuracy"] <= 1 and 0 < report["test_accuracy"] <= 1 and report["predictions"] == []
 
 
-@pytest.mark.parametrize("args, says", [
-    (["--problem", "circles", "--predict", "1,2,3"], "each point needs two numbers"),
-    (["--problem", "digits", "--predict", "4"], "digits classifies images"),
-    (["--problem", "circles", "--noise", "2"], "noise must be from 0 to 1, not '2'"),
-])
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["--problem", "circles", "--predict", "1,2,3"], "each point needs two numbers"),
+        (["--problem", "digits", "--predict", "4"], "digits classifies images"),
+        (["--problem", "circles", "--noise", "2"], "noise must be from 0 to 1, not '2'"),
+    ],
+)
 def test_the_cli_refuses_bad_classification_input_with_status_2(args, says):
     out = gpudemo("train", "--device", "cpu", "--epochs", "1", *args)
     assert out.returncode == 2 and says in out.stderr and "Traceback" not in out.stderr
@@ -218,8 +266,22 @@ def test_the_cli_refuses_bad_classification_input_with_status_2(args, says):
 
 def test_a_saved_classifier_classifies_again(tmp_path):
     path = tmp_path / "circles.pt"
-    out = gpudemo("train", "--device", "cpu", "--problem", "circles", "--width", "8", "--epochs", "30",
-                  "--save", str(path), "--predict", "0,0", "--json")
+    out = gpudemo(
+        "train",
+        "--device",
+        "cpu",
+        "--problem",
+        "circles",
+        "--width",
+        "8",
+        "--epochs",
+        "30",
+        "--save",
+        str(path),
+        "--predict",
+        "0,0",
+        "--json",
+    )
     trained = json.loads(out.stdout)["predictions"][0]
     again = json.loads(gpudemo("predict", "--model", str(path), "0,0", "--json").stdout)["predictions"][0]
     assert again == trained

@@ -34,7 +34,9 @@ def test_devices_json_has_the_promised_fields():
 def test_train_json_matches_the_tutorial(tmp_path):
     expected = tutorial_run(3)
     csv_path = tmp_path / "loss.csv"
-    out = gpudemo("train", "--device", "cpu", "--seed", "3", "--predict", "4", "-1", "--loss-csv", str(csv_path), "--json")
+    out = gpudemo(
+        "train", "--device", "cpu", "--seed", "3", "--predict", "4", "-1", "--loss-csv", str(csv_path), "--json"
+    )
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
     assert result["status"] == "completed"
@@ -122,23 +124,60 @@ def test_no_display_gets_a_clear_message_not_a_qt_abort():
 
 
 def test_train_the_line_with_minibatches_and_adam():
-    out = gpudemo("train", "--device", "cpu", "--problem", "line", "--samples", "5000", "--batch-size", "500", "--optimizer", "adam",
-                  "--lr", "0.05", "--epochs", "60", "--json")
+    out = gpudemo(
+        "train",
+        "--device",
+        "cpu",
+        "--problem",
+        "line",
+        "--samples",
+        "5000",
+        "--batch-size",
+        "500",
+        "--optimizer",
+        "adam",
+        "--lr",
+        "0.05",
+        "--epochs",
+        "60",
+        "--json",
+    )
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
-    assert (result["problem"], result["samples"], result["batch_size"], result["optimizer"]) == ("line", 5000, 500, "adam")
+    assert (result["problem"], result["samples"], result["batch_size"], result["optimizer"]) == (
+        "line",
+        5000,
+        500,
+        "adam",
+    )
     assert abs(result["predictions"][0]["y"] - 8.0) < 0.2
     assert set(result["parameters"]) == {"weight", "bias"}
 
 
 def test_train_the_sine_describes_the_mlp():
-    out = gpudemo("train", "--device", "cpu", "--problem", "sine", "--width", "16", "--depth", "3", "--samples", "200", "--epochs", "20")
+    out = gpudemo(
+        "train",
+        "--device",
+        "cpu",
+        "--problem",
+        "sine",
+        "--width",
+        "16",
+        "--depth",
+        "3",
+        "--samples",
+        "200",
+        "--epochs",
+        "20",
+    )
     assert out.returncode == 0, out.stderr
     assert "learned     an MLP of 593 parameters" in out.stdout
 
 
 def test_a_run_too_large_for_the_device_exits_1_with_the_figures():
-    out = gpudemo("train", "--device", "cpu", "--problem", "sine", "--samples", "10000000", "--width", "4096", "--depth", "8")
+    out = gpudemo(
+        "train", "--device", "cpu", "--problem", "sine", "--samples", "10000000", "--width", "4096", "--depth", "8"
+    )
     assert out.returncode == 1
     assert "needs about" in out.stderr and "TiB" in out.stderr and "is free there" in out.stderr
     assert "Traceback" not in out.stderr and out.stdout == ""

@@ -11,8 +11,9 @@ import pytest
 import torch
 
 from gpudemo.core import devices
-from gpudemo.core.measure import compare
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.measure import busy as load
+from gpudemo.core.measure import compare
 from gpudemo.core.measure import sweep as sweep_module
 from gpudemo.core.measure.compare import (
     FAILED,
@@ -21,9 +22,8 @@ from gpudemo.core.measure.compare import (
     compare_devices,
     devices_to_compare,
 )
-from gpudemo.core.problems import PROBLEMS
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.measure.sweep import SweepResult, SweepRow, sweep
+from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.training import COMPLETED, train
 from tests.commands import gpudemo
 from tests.tutorial import tutorial_run
@@ -57,8 +57,9 @@ def test_a_device_that_fails_is_reported_and_the_others_are_measured():
 
 def test_a_stop_leaves_the_rest_not_run():
     asked = []
-    timings = compare_devices(TrainingConfig(epochs=100_000), ["cpu", "meta"],
-                              should_stop=lambda: asked.append(1) or len(asked) > 200)
+    timings = compare_devices(
+        TrainingConfig(epochs=100_000), ["cpu", "meta"], should_stop=lambda: asked.append(1) or len(asked) > 200
+    )
     assert [t.status for t in timings] == ["stopped", NOT_RUN]
 
 
@@ -81,11 +82,17 @@ def test_the_matmul_sweep_reports_gflops():
 
 
 def test_the_crossover_is_the_first_size_where_a_device_beats_the_cpu():
-    rows = [SweepRow("cpu", 10, 1e-5, 0), SweepRow("cuda:0", 10, 5e-5, 0),
-            SweepRow("cpu", 100, 2e-5, 0), SweepRow("cuda:0", 100, 5e-5, 0),
-            SweepRow("cpu", 1000, 9e-5, 0), SweepRow("cuda:0", 1000, 6e-5, 0),
-            SweepRow("cpu", 10000, 9e-4, 0), SweepRow("cuda:0", 10000, 7e-5, 0),
-            SweepRow("cuda:1", 10, 1e-3, 0)]
+    rows = [
+        SweepRow("cpu", 10, 1e-5, 0),
+        SweepRow("cuda:0", 10, 5e-5, 0),
+        SweepRow("cpu", 100, 2e-5, 0),
+        SweepRow("cuda:0", 100, 5e-5, 0),
+        SweepRow("cpu", 1000, 9e-5, 0),
+        SweepRow("cuda:0", 1000, 6e-5, 0),
+        SweepRow("cpu", 10000, 9e-4, 0),
+        SweepRow("cuda:0", 10000, 7e-5, 0),
+        SweepRow("cuda:1", 10, 1e-3, 0),
+    ]
     assert SweepResult("step", "float32", rows).crossover == {"cuda:0": 1000, "cuda:1": None}
 
 
@@ -118,8 +125,12 @@ def test_compare_table_and_sweep_json_and_bad_values():
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["kind"] == "step" and [r["size"] for r in data["rows"]] == [10, 100] and data["crossover"] == {}
-    for args, named in ((["sweep", "--kind", "fft"], "'fft'"), (["sweep", "--dtype", "float64"], "'float64'"),
-                        (["compare", "--device", "cuda:7"], "'cuda:7'"), (["sweep", "--max-size", "5"], "max size")):
+    for args, named in (
+        (["sweep", "--kind", "fft"], "'fft'"),
+        (["sweep", "--dtype", "float64"], "'float64'"),
+        (["compare", "--device", "cuda:7"], "'cuda:7'"),
+        (["sweep", "--max-size", "5"], "max size"),
+    ):
         bad = gpudemo(*args)
         assert bad.returncode == 2 and named in bad.stderr and "Traceback" not in bad.stderr
 
@@ -215,7 +226,9 @@ def test_a_quiet_machine_leaves_the_figures_unmarked():
 
 
 def test_other_processes_load_is_measured_beside_our_own():
-    spinner = subprocess.Popen([sys.executable, "-c", "import time\nend = time.time() + 1.0\nwhile time.time() < end: pass"])
+    spinner = subprocess.Popen(
+        [sys.executable, "-c", "import time\nend = time.time() + 1.0\nwhile time.time() < end: pass"]
+    )
     try:
         with load.OtherLoad() as other:
             spin_until = time.perf_counter() + 0.6
@@ -243,8 +256,9 @@ def test_the_load_arithmetic():
     assert other.cores is None and not other.busy  # too short to tell
 
 
-@pytest.mark.parametrize("problem, model", [("circles", torch.nn.Sequential), ("digits", torch.nn.Linear),
-                                            ("tutorial", torch.nn.Linear)])
+@pytest.mark.parametrize(
+    "problem, model", [("circles", torch.nn.Sequential), ("digits", torch.nn.Linear), ("tutorial", torch.nn.Linear)]
+)
 def test_the_sweeps_step_is_a_full_batch_step_of_the_chosen_problem(monkeypatch, problem, model):
     seen = []
     real = sweep_module._training_step

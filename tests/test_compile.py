@@ -14,8 +14,21 @@ from tests.commands import gpudemo
 @pytest.mark.slow  # the first compile takes tens of seconds on this 2-core machine
 def test_a_compiled_run_gives_the_same_losses_and_times_its_compile_apart():
     # In a child: the compiler's worker threads and processes stay out of the test process.
-    out = gpudemo("train", "--device", "cpu", "--problem", "line", "--samples", "1000", "--epochs", "50",
-                  "--compile", "--json", module=True, timeout=600)
+    out = gpudemo(
+        "train",
+        "--device",
+        "cpu",
+        "--problem",
+        "line",
+        "--samples",
+        "1000",
+        "--epochs",
+        "50",
+        "--compile",
+        "--json",
+        module=True,
+        timeout=600,
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     compiled = json.loads(out.stdout)
     plain = train(TrainingConfig(problem="line", samples=1000, epochs=50))
@@ -28,6 +41,7 @@ def test_a_compiler_that_fails_is_named(monkeypatch):
     def broken(model, *args, **kwargs):
         def call(*inputs):
             raise RuntimeError("InductorError: no C++ compiler found\nmore")
+
         return call
 
     monkeypatch.setattr(torch, "compile", broken)

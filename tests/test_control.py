@@ -8,14 +8,18 @@ import pytest
 import torch
 
 from gpudemo.core import training
-from gpudemo.core.control import RunControl
 from gpudemo.core.config import TrainingConfig
+from gpudemo.core.control import RunControl
 from gpudemo.core.training import COMPLETED, STOPPED, train
 
 
-@pytest.mark.parametrize("config", [TrainingConfig(epochs=300),
-                                    TrainingConfig(problem="sine", samples=200, batch_size=64, epochs=40,
-                                                   optimizer="adam", lr=0.01)])
+@pytest.mark.parametrize(
+    "config",
+    [
+        TrainingConfig(epochs=300),
+        TrainingConfig(problem="sine", samples=200, batch_size=64, epochs=40, optimizer="adam", lr=0.01),
+    ],
+)
 def test_a_paused_and_resumed_run_gives_exactly_the_same_losses(config):
     control = RunControl()
     control.pause_after(10)  # at the tenth epoch, however the read-backs fall
@@ -29,7 +33,7 @@ def test_a_paused_and_resumed_run_gives_exactly_the_same_losses(config):
     plain = train(config)
     assert pauses == [10]
     assert paused.losses.tobytes() == plain.losses.tobytes()  # bit for bit
-    for a, b in zip(paused.model.parameters(), plain.model.parameters()):
+    for a, b in zip(paused.model.parameters(), plain.model.parameters(), strict=True):
         assert torch.equal(a, b)
 
 

@@ -9,12 +9,12 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from gpudemo.core import budget, datafile
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.datafile import DataFileError, read_data
 from gpudemo.core.prediction import classify
 from gpudemo.core.problems import problem_for
-from gpudemo.core.script import generate_script
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.rules import InvalidSetting
+from gpudemo.core.script import generate_script
 from gpudemo.core.training import train
 from tests.commands import gpudemo
 from tests.test_script import run_script
@@ -38,22 +38,25 @@ def test_x1_x2_label_rows_are_a_classification(tmp_path):
     assert data.x.shape == (3, 2) and data.y.tolist() == [0, 2, 1]
 
 
-@pytest.mark.parametrize("text, says", [
-    ("", "is empty"),
-    ("x,y\n", "no rows of numbers"),
-    ("1,2\n3,4\n", "fewer than 3 rows"),
-    ("1,2\n3,4\n5,six\n", "line 3: 'six' is not a finite number"),
-    ("x,y\n1,2\n3,4\n5,inf\n", "line 4: 'inf' is not a finite number"),
-    ("1,2,0\n3,4\n5,6,1\n", "line 2 has 2 values, not 3"),
-    ("1;2\n3;4\n5;6\n", "separated by commas"),
-    ("1\n2\n3\n", "1 values a row"),
-    ("1,2,3,4\n1,2,3,4\n1,2,3,4\n", "4 values a row"),
-    ("1,2,0\n1,2,0.5\n1,2,1\n", "line 2: the label '0.5' is not a whole number from 0 to 99"),
-    ("x1,x2,label\n1,2,0\n\n1,2,-1\n1,2,1\n", "line 4: the label '-1'"),
-    ("1,2,0\n1,2,0\n1,2,0\n", "one class only"),
-    (b"\x89PNG\r\n\x1a\n\x00\x00\x00", "binary file"),
-    (b"1,2\n\xff\xfe,3\n4,5\n", "not UTF-8 text"),
-])
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ("", "is empty"),
+        ("x,y\n", "no rows of numbers"),
+        ("1,2\n3,4\n", "fewer than 3 rows"),
+        ("1,2\n3,4\n5,six\n", "line 3: 'six' is not a finite number"),
+        ("x,y\n1,2\n3,4\n5,inf\n", "line 4: 'inf' is not a finite number"),
+        ("1,2,0\n3,4\n5,6,1\n", "line 2 has 2 values, not 3"),
+        ("1;2\n3;4\n5;6\n", "separated by commas"),
+        ("1\n2\n3\n", "1 values a row"),
+        ("1,2,3,4\n1,2,3,4\n1,2,3,4\n", "4 values a row"),
+        ("1,2,0\n1,2,0.5\n1,2,1\n", "line 2: the label '0.5' is not a whole number from 0 to 99"),
+        ("x1,x2,label\n1,2,0\n\n1,2,-1\n1,2,1\n", "line 4: the label '-1'"),
+        ("1,2,0\n1,2,0\n1,2,0\n", "one class only"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00", "binary file"),
+        (b"1,2\n\xff\xfe,3\n4,5\n", "not UTF-8 text"),
+    ],
+)
 def test_a_bad_file_is_refused_with_its_reason(tmp_path, text, says):
     with pytest.raises(DataFileError, match=says):
         read_data(write(tmp_path, text))
@@ -85,13 +88,21 @@ def test_a_file_is_read_again_only_when_it_changed(tmp_path, monkeypatch):
 
 
 # Bytes and text as files come: anything, and rows that are almost right.
-ROWS = st.lists(st.tuples(st.floats(allow_nan=True, allow_infinity=True), st.floats(width=32),
-                          st.integers(-2, 120)), min_size=0, max_size=8)
+ROWS = st.lists(
+    st.tuples(st.floats(allow_nan=True, allow_infinity=True), st.floats(width=32), st.integers(-2, 120)),
+    min_size=0,
+    max_size=8,
+)
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.one_of(st.binary(max_size=300), st.text(max_size=300), ROWS.map(
-    lambda rows: "\n".join(f"{a!r},{b!r},{c}" for a, b, c in rows))))
+@given(
+    st.one_of(
+        st.binary(max_size=300),
+        st.text(max_size=300),
+        ROWS.map(lambda rows: "\n".join(f"{a!r},{b!r},{c}" for a, b, c in rows)),
+    )
+)
 @example(b"1,2\r\n3,4\r\n5,6\r\n")
 @example("\ufeffx,y\n1,2\n3,4\n5,6\n")
 def test_any_file_is_read_whole_or_refused_clearly(tmp_path_factory, content):
@@ -111,13 +122,14 @@ def circle_file(tmp_path):
     generator = np.random.default_rng(0)
     points = generator.uniform(-2, 2, (300, 2))
     labels = (np.hypot(points[:, 0], points[:, 1]) > 1.2).astype(int)
-    rows = "\n".join(f"{a:.5f},{b:.5f},{c}" for (a, b), c in zip(points, labels))
+    rows = "\n".join(f"{a:.5f},{b:.5f},{c}" for (a, b), c in zip(points, labels, strict=True))
     return write(tmp_path, "x1,x2,label\n" + rows + "\n")
 
 
 def test_your_classes_train_draw_a_boundary_and_run_as_a_script(circle_file):
-    config = TrainingConfig(problem="data", data=str(circle_file), width=16, depth=2, optimizer="adam", lr=0.02,
-                            epochs=300)
+    config = TrainingConfig(
+        problem="data", data=str(circle_file), width=16, depth=2, optimizer="adam", lr=0.02, epochs=300
+    )
     batches = []
     result = train(config, on_batch=batches.append, fit=True)
     assert result.accuracy > 0.9
@@ -149,8 +161,24 @@ def test_the_problem_data_needs_a_file():
 
 
 def test_the_cli_trains_on_your_data_and_refuses_a_bad_file_with_status_2(circle_file, tmp_path):
-    out = gpudemo("train", "--device", "cpu", "--data", str(circle_file), "--epochs", "50", "--optimizer", "adam",
-                  "--lr", "0.02", "--width", "8", "--predict", "0,0", "--json")
+    out = gpudemo(
+        "train",
+        "--device",
+        "cpu",
+        "--data",
+        str(circle_file),
+        "--epochs",
+        "50",
+        "--optimizer",
+        "adam",
+        "--lr",
+        "0.02",
+        "--width",
+        "8",
+        "--predict",
+        "0,0",
+        "--json",
+    )
     report = json.loads(out.stdout)
     assert out.returncode == 0 and report["problem"] == "data" and 0 < report["accuracy"] <= 1
     bad = write(tmp_path, "1,2\n3,x\n5,6\n", "bad.csv")

@@ -43,7 +43,7 @@ def test_an_old_driver_warning_becomes_the_note(monkeypatch):
     monkeypatch.setattr(torch.version, "cuda", "12.4")
 
     def too_old():
-        warnings.warn("The NVIDIA driver on your system is too old (found version 10010).", UserWarning)
+        warnings.warn("The NVIDIA driver on your system is too old (found version 10010).", UserWarning, stacklevel=1)
         return False
 
     monkeypatch.setattr(torch.cuda, "is_available", too_old)
@@ -66,9 +66,16 @@ def _two_h200s(monkeypatch, contexts):
     monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
 
     def props(index):
-        return types.SimpleNamespace(name="NVIDIA H200", total_memory=141 * 2**30, major=9, minor=0,
-                                     multi_processor_count=132, pci_domain_id=0, pci_bus_id=0x1B + index,
-                                     pci_device_id=0)
+        return types.SimpleNamespace(
+            name="NVIDIA H200",
+            total_memory=141 * 2**30,
+            major=9,
+            minor=0,
+            multi_processor_count=132,
+            pci_domain_id=0,
+            pci_bus_id=0x1B + index,
+            pci_device_id=0,
+        )
 
     def mem_get_info(device):
         index = torch.device(device).index

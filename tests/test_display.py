@@ -25,10 +25,13 @@ QT_ABORT_WORDS = ("Could not load the Qt platform plugin", "core dumped", "Abort
 def run_main(environ: dict, before_main: str = "") -> subprocess.CompletedProcess:
     """`gpudemo` with no argument (the window), in a child whose environment is exactly `environ`."""
     code = textwrap.dedent(before_main) + "\nimport sys\nfrom gpudemo.cli import main\nsys.exit(main([]))\n"
-    env = {"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/tmp"),
-           "XDG_CONFIG_HOME": os.environ["XDG_CONFIG_HOME"], **environ}
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                          env=env, cwd=ROOT)
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": os.environ.get("HOME", "/tmp"),
+        "XDG_CONFIG_HOME": os.environ["XDG_CONFIG_HOME"],
+        **environ,
+    }
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env, cwd=ROOT)
 
 
 def assert_clear_failure(out: subprocess.CompletedProcess) -> None:
@@ -39,6 +42,7 @@ def assert_clear_failure(out: subprocess.CompletedProcess) -> None:
 
 
 # --- through main(), in a subprocess --------------------------------------------------
+
 
 @linux_only
 def test_a_display_that_cannot_be_reached_is_named():
@@ -53,11 +57,14 @@ def test_a_display_that_cannot_be_reached_is_named():
 @pytest.mark.gui  # starts the window's path in a child: it imports Qt
 def test_missing_x11_libraries_are_named_with_the_commands_that_install_them():
     # The loader's answer is simulated: these two are what a fresh Debian lacks first.
-    out = run_main({"DISPLAY": ":0"}, """
+    out = run_main(
+        {"DISPLAY": ":0"},
+        """
         from gpudemo import display
         display.x_display_reachable = lambda name, timeout=0: True
         display.missing_libraries = lambda plugin: ["libxcb-cursor.so.0", "libxcb-icccm.so.4"]
-    """)
+    """,
+    )
     assert_clear_failure(out)
     assert "X11 platform plugin (libqxcb.so)" in out.stderr
     assert "libxcb-cursor.so.0, libxcb-icccm.so.4" in out.stderr
@@ -74,19 +81,22 @@ def test_a_real_plugin_whose_library_is_missing_is_caught_before_qt_loads_it(tmp
     source = tmp_path / "empty.c"
     source.write_text("int gpudemo_stand_in(void) { return 0; }\n")
     absent = tmp_path / "libgpudemo-absent.so.0"
-    subprocess.run(["cc", "-shared", "-fPIC", "-Wl,-soname,libgpudemo-absent.so.0", "-o", absent, source],
-                   check=True)
+    subprocess.run(["cc", "-shared", "-fPIC", "-Wl,-soname,libgpudemo-absent.so.0", "-o", absent, source], check=True)
     plugins = tmp_path / "platforms"
     plugins.mkdir()
-    subprocess.run(["cc", "-shared", "-fPIC", "-o", plugins / "libqxcb.so", source, "-Wl,--no-as-needed", absent],
-                   check=True)
+    subprocess.run(
+        ["cc", "-shared", "-fPIC", "-o", plugins / "libqxcb.so", source, "-Wl,--no-as-needed", absent], check=True
+    )
     absent.unlink()
     assert display.missing_libraries(plugins / "libqxcb.so") == ["libgpudemo-absent.so.0"]
 
-    out = run_main({"DISPLAY": ":0", "QT_QPA_PLATFORM_PLUGIN_PATH": str(plugins)}, """
+    out = run_main(
+        {"DISPLAY": ":0", "QT_QPA_PLATFORM_PLUGIN_PATH": str(plugins)},
+        """
         from gpudemo import display
         display.x_display_reachable = lambda name, timeout=0: True
-    """)
+    """,
+    )
     assert_clear_failure(out)
     assert "libgpudemo-absent.so.0" in out.stderr and "dnf provides" in out.stderr
 
@@ -96,7 +106,9 @@ def test_a_real_plugin_whose_library_is_missing_is_caught_before_qt_loads_it(tmp
 def test_a_qt_module_that_cannot_load_its_libraries_is_named():
     # Qt's GUI libraries need libEGL and friends; without them, loading a GUI module fails
     # in the dynamic loader. Here the import fails with the loader's words.
-    out = run_main({"QT_QPA_PLATFORM": "offscreen"}, """
+    out = run_main(
+        {"QT_QPA_PLATFORM": "offscreen"},
+        """
         import importlib.abc, sys
 
         class Missing(importlib.abc.MetaPathFinder):
@@ -106,12 +118,14 @@ def test_a_qt_module_that_cannot_load_its_libraries_is_named():
                                       name=name)
 
         sys.meta_path.insert(0, Missing())
-    """)
+    """,
+    )
     assert_clear_failure(out)
     assert "libEGL.so.1" in out.stderr and "sudo apt install libegl1" in out.stderr
 
 
 # --- the decision, in-process (no Qt) -------------------------------------------------
+
 
 def test_elsewhere_and_with_a_chosen_platform_nothing_is_checked(monkeypatch):
     monkeypatch.setattr(display, "x_display_reachable", lambda *a, **k: pytest.fail("checked"))
@@ -133,7 +147,9 @@ def test_a_working_x11_leaves_the_choice_to_qt(monkeypatch):
 @pytest.mark.gui  # looks for the Wayland plugin in the installed Qt
 def test_broken_x11_falls_back_to_a_working_wayland(monkeypatch):
     monkeypatch.setattr(display, "x_display_reachable", lambda *a, **k: True)
-    monkeypatch.setattr(display, "missing_libraries", lambda plugin: ["libxcb-cursor.so.0"] if "xcb" in plugin.name else [])
+    monkeypatch.setattr(
+        display, "missing_libraries", lambda plugin: ["libxcb-cursor.so.0"] if "xcb" in plugin.name else []
+    )
     monkeypatch.setattr(display, "wayland_reachable", lambda environ: True)
     chosen = choose_platform({"DISPLAY": ":0", "WAYLAND_DISPLAY": "wayland-0"}, platform="linux")
     assert chosen.name == "wayland"

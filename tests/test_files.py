@@ -80,15 +80,21 @@ def whole(kind: str, path: Path) -> bool:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", [pytest.param(kind, marks=[pytest.mark.gui] if kind == "settings" else [])
-                                  for kind in WRITERS])
+@pytest.mark.parametrize(
+    "kind", [pytest.param(kind, marks=[pytest.mark.gui] if kind == "settings" else []) for kind in WRITERS]
+)
 def test_a_kill_during_a_write_never_leaves_a_damaged_file(tmp_path, kind):
     path = tmp_path / {"checkpoint": "model.pt", "export": "losses.csv", "settings": "gpudemo.ini"}[kind]
     script = f"PATH = {str(path)!r}\n" + textwrap.dedent(WRITERS[kind])
     randomly = random.Random(kind)
     for _ in range(4):
-        with subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True,
-                              env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}) as child:
+        with subprocess.Popen(
+            [sys.executable, "-c", script],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        ) as child:
             try:
                 assert child.stdout.readline().strip()  # the condition: one version is whole on disk
                 # Not a wait for anything: the kill lands at a random point of the writes that follow.
@@ -97,11 +103,15 @@ def test_a_kill_during_a_write_never_leaves_a_damaged_file(tmp_path, kind):
                 child.send_signal(signal.SIGKILL)
                 child.wait()
         assert whole(kind, path)
+
     # A killed write may leave its temporary file beside the target (never the target itself): ours
     # are hidden; Qt's QSaveFile, under QSettings, names its own NAME.XXXXXX (and a NAME.lock).
     def left_by_a_killed_write(p):
-        return p.name.startswith(".") or p.suffix == ".lock" or (
-            kind == "settings" and re.fullmatch(re.escape(path.name) + r"\.\w{6}", p.name) is not None)
+        return (
+            p.name.startswith(".")
+            or p.suffix == ".lock"
+            or (kind == "settings" and re.fullmatch(re.escape(path.name) + r"\.\w{6}", p.name) is not None)
+        )
 
     assert all(p == path or left_by_a_killed_write(p) for p in tmp_path.iterdir())
 
@@ -162,24 +172,40 @@ def test_a_file_that_carries_code_runs_nothing(tmp_path, monkeypatch, payload):
     elif payload == "torch.save":
         torch.save(_Exploit(), path)
     else:
-        torch.save({"format": "gpudemo-checkpoint", "version": 1, "config": {}, "epochs": 1,
-                    "state_dict": {"weight": _Exploit()}}, path)
+        torch.save(
+            {
+                "format": "gpudemo-checkpoint",
+                "version": 1,
+                "config": {},
+                "epochs": 1,
+                "state_dict": {"weight": _Exploit()},
+            },
+            path,
+        )
     with pytest.raises(CheckpointError):
         checkpoint.load(path)
     assert not (tmp_path / "ran").exists()
 
 
-@pytest.mark.parametrize("data", [
-    {"format": "gpudemo-checkpoint", "version": 1, "config": "lr=0.1", "state_dict": {}, "epochs": 1},
-    {"format": "gpudemo-checkpoint", "version": 1, "config": {"epochs": "many"}, "state_dict": {}, "epochs": 1},
-    {"format": "gpudemo-checkpoint", "version": 1, "config": {}, "state_dict": [1, 2], "epochs": 1},
-    {"format": "gpudemo-checkpoint", "version": 1, "config": {}, "state_dict": {}, "epochs": -5},
-    {"format": "gpudemo-checkpoint", "version": "1", "config": {}, "state_dict": {}, "epochs": 1},
-    {"format": "gpudemo-checkpoint", "version": 1, "config": {"problem": "sine", "width": 10**9},
-     "state_dict": {}, "epochs": 1},
-    [1, 2, 3],
-    torch.zeros(3),
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"format": "gpudemo-checkpoint", "version": 1, "config": "lr=0.1", "state_dict": {}, "epochs": 1},
+        {"format": "gpudemo-checkpoint", "version": 1, "config": {"epochs": "many"}, "state_dict": {}, "epochs": 1},
+        {"format": "gpudemo-checkpoint", "version": 1, "config": {}, "state_dict": [1, 2], "epochs": 1},
+        {"format": "gpudemo-checkpoint", "version": 1, "config": {}, "state_dict": {}, "epochs": -5},
+        {"format": "gpudemo-checkpoint", "version": "1", "config": {}, "state_dict": {}, "epochs": 1},
+        {
+            "format": "gpudemo-checkpoint",
+            "version": 1,
+            "config": {"problem": "sine", "width": 10**9},
+            "state_dict": {},
+            "epochs": 1,
+        },
+        [1, 2, 3],
+        torch.zeros(3),
+    ],
+)
 def test_a_file_of_the_wrong_kind_gets_a_reason(tmp_path, data):
     path = tmp_path / "wrong.pt"
     torch.save(data, path)

@@ -17,9 +17,15 @@ def test_without_a_gpu_the_check_runs_the_cpu_side_and_says_what_it_skipped(tmp_
     # Every step that needs a GPU, and of the CLI's (tested on their own in test_cli and beside it)
     # the first, a profile and a sweep in each precision: each is a torch process of its own.
     steps = "env,nvidia-smi,probes,suite,benchmarks,cli-train-tutorial,cli-profile-line," + ",".join(
-        f"cli-sweep-matmul-{dtype}" for dtype in ("float32", "tf32", "bfloat16"))
-    out = subprocess.run([sys.executable, "-m", "benchmarks.gpu_check", "--out", str(tmp_path), "--steps", steps],
-                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+        f"cli-sweep-matmul-{dtype}" for dtype in ("float32", "tf32", "bfloat16")
+    )
+    out = subprocess.run(
+        [sys.executable, "-m", "benchmarks.gpu_check", "--out", str(tmp_path), "--steps", steps],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["cuda"] is False and summary["failed"] == 0

@@ -25,8 +25,15 @@ def test_few_points_are_drawn_one_per_epoch():
     np.testing.assert_array_equal(y, np.arange(10))
 
 
-@pytest.mark.parametrize("n, first, last, bins", [(100_000, 1, 100_000, 500), (5_000, 1, 5_000, 300),
-                                                 (100_000, 12_345, 54_321, 400), (1_000_003, 1, 1_000_003, 1000)])
+@pytest.mark.parametrize(
+    "n, first, last, bins",
+    [
+        (100_000, 1, 100_000, 500),
+        (5_000, 1, 5_000, 300),
+        (100_000, 12_345, 54_321, 400),
+        (1_000_003, 1, 1_000_003, 1000),
+    ],
+)
 def test_envelope_keeps_every_spike_and_the_range(n, first, last, bins):
     rng = np.random.default_rng(1)
     values = rng.random(n).astype(np.float32)

@@ -16,9 +16,35 @@ from gpudemo.core.rules import InvalidSetting
 from tests.devices import TWO_GPUS
 
 # Text as people paste it: anything, and the awkward cases on purpose.
-AWKWARD = ["", " ", "\t\n", "\u3000", "１２", "١٢٣", "1e3", "-0", "+5", "nan", "inf", "-inf", "1_000", "0x10", "٣.٥",
-           "9" * 5000, "1" + "0" * 400, "1e400", "-1e-400", "😀", "\x00", "1,5", "１e-３", "𝟗"]
-TEXT = st.one_of(st.text(), st.sampled_from(AWKWARD), st.from_regex(r"\s*[+-]?\d{0,30}(\.\d{0,10})?(e[+-]?\d{1,4})?\s*"))
+AWKWARD = [
+    "",
+    " ",
+    "\t\n",
+    "\u3000",
+    "１２",
+    "١٢٣",
+    "1e3",
+    "-0",
+    "+5",
+    "nan",
+    "inf",
+    "-inf",
+    "1_000",
+    "0x10",
+    "٣.٥",
+    "9" * 5000,
+    "1" + "0" * 400,
+    "1e400",
+    "-1e-400",
+    "😀",
+    "\x00",
+    "1,5",
+    "１e-３",
+    "𝟗",
+]
+TEXT = st.one_of(
+    st.text(), st.sampled_from(AWKWARD), st.from_regex(r"\s*[+-]?\d{0,30}(\.\d{0,10})?(e[+-]?\d{1,4})?\s*")
+)
 VALUES = st.one_of(TEXT, st.integers(), st.floats(allow_nan=True, allow_infinity=True), st.none(), st.booleans())
 FAST = settings(max_examples=300, deadline=None)
 
@@ -28,8 +54,10 @@ PARSERS = {
     "width": (rules.parse_width, lambda v: isinstance(v, int) and rules.WIDTH_MIN <= v <= rules.WIDTH_MAX),
     "depth": (rules.parse_depth, lambda v: isinstance(v, int) and rules.DEPTH_MIN <= v <= rules.DEPTH_MAX),
     "batch size": (rules.parse_batch_size, lambda v: isinstance(v, int) and 0 <= v <= rules.BATCH_MAX),
-    "learning rate": (rules.parse_learning_rate,
-                      lambda v: isinstance(v, float) and math.isfinite(v) and rules.LR_MIN <= v <= rules.LR_MAX),
+    "learning rate": (
+        rules.parse_learning_rate,
+        lambda v: isinstance(v, float) and math.isfinite(v) and rules.LR_MIN <= v <= rules.LR_MAX,
+    ),
     "seed": (rules.parse_seed, lambda v: isinstance(v, int) and rules.SEED_MIN <= v <= rules.SEED_MAX),
     "problem": (rules.parse_problem, lambda v: v in rules.PROBLEM_KEYS),
     "optimizer": (rules.parse_optimizer, lambda v: v in rules.OPTIMIZER_KEYS),
@@ -37,11 +65,18 @@ PARSERS = {
     "max size": (rules.parse_max_size, lambda v: isinstance(v, int) and 10 <= v <= rules.SAMPLES_MAX),
     "kind": (rules.parse_sweep_kind, lambda v: v in rules.SWEEP_KINDS),
     "dtype": (rules.parse_dtype, lambda v: v in rules.DTYPE_KEYS),
-    "noise": (rules.parse_noise,
-              lambda v: isinstance(v, float) and math.isfinite(v) and rules.NOISE_MIN <= v <= rules.NOISE_MAX),
-    "point": (rules.parse_points,
-              lambda v: isinstance(v, list) and 0 < len(v) <= rules.POINTS_MAX
-              and all(len(p) == 2 and all(math.isfinite(c) for c in p) for p in v)),
+    "noise": (
+        rules.parse_noise,
+        lambda v: isinstance(v, float) and math.isfinite(v) and rules.NOISE_MIN <= v <= rules.NOISE_MAX,
+    ),
+    "point": (
+        rules.parse_points,
+        lambda v: (
+            isinstance(v, list)
+            and 0 < len(v) <= rules.POINTS_MAX
+            and all(len(p) == 2 and all(math.isfinite(c) for c in p) for p in v)
+        ),
+    ),
 }
 
 
@@ -91,8 +126,10 @@ def test_a_device_is_one_listed_or_a_message_with_the_choices(text):
         assert device.id in TWO_GPUS.ids
 
 
-@pytest.mark.parametrize("option", ["--epochs", "--lr", "--seed", "--samples", "--batch-size", "--problem",
-                                    "--optimizer", "--width", "--depth"])
+@pytest.mark.parametrize(
+    "option",
+    ["--epochs", "--lr", "--seed", "--samples", "--batch-size", "--problem", "--optimizer", "--width", "--depth"],
+)
 @settings(max_examples=60, deadline=None)
 @given(text=TEXT.filter(lambda t: "\x00" not in t))
 def test_the_command_line_takes_or_refuses_any_value_with_status_2(option, text):
@@ -104,7 +141,6 @@ def test_the_command_line_takes_or_refuses_any_value_with_status_2(option, text)
         except SystemExit as exit_:
             assert exit_.code == 2
             assert "Traceback" not in err.getvalue() and "gpudemo train: error:" in err.getvalue()
-
 
 
 def _accepts(parse, text) -> bool:

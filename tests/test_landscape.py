@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import torch
 
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.landscape import (
     BATCHED,
     MOMENTS,
@@ -17,7 +18,6 @@ from gpudemo.core.landscape import (
     needs_new_grid,
 )
 from gpudemo.core.problems import PROBLEMS
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import LossBatch, run_training, train
 from tests.tutorial import drain, tutorial_run
 
@@ -52,8 +52,9 @@ def test_the_grid_equals_the_loss_computed_directly_at_sampled_points(method):
 def test_the_least_loss_is_at_the_least_squares_line():
     x, y = line_data()
     w, b = least_squares(x, y)
-    landscape = evaluate(x, y, bounds_around(np.array([w - 1, b - 1]), np.array([w + 1, b + 1]), (w, b)), (w, b),
-                         size=65)
+    landscape = evaluate(
+        x, y, bounds_around(np.array([w - 1, b - 1]), np.array([w + 1, b + 1]), (w, b)), (w, b), size=65
+    )
     j, i = np.unravel_index(np.argmin(landscape.loss), landscape.loss.shape)
     step = landscape.weights[1] - landscape.weights[0]
     assert abs(landscape.weights[i] - w) <= step and abs(landscape.biases[j] - b) <= step
@@ -75,8 +76,7 @@ def test_a_landscape_comes_first_and_again_when_the_path_leaves_it():
     assert landscapes[0][1].minimum == pytest.approx((2.0, 0.0))
     for batch, landscape in landscapes:  # each one holds the path so far
         points = result.path[: batch.last_epoch + 1]
-        assert landscape.bounds.contains(points[:, 0].min(), points[:, 0].max(), points[:, 1].min(),
-                                         points[:, 1].max())
+        assert landscape.bounds.contains(points[:, 0].min(), points[:, 0].max(), points[:, 1].min(), points[:, 1].max())
     assert isinstance(batches[0], LossBatch)
     last = landscapes[-1][1]
     assert not needs_new_grid(last, path)
@@ -93,8 +93,11 @@ def test_a_diverging_path_stops_moving_the_grid():
     path = PathHistory(100)
     batches, result = drain(run_training(TrainingConfig(epochs=100, lr=1.0), path=path, flush_seconds=0))
     assert result.status == "diverged"
-    assert all(np.abs([b.landscape.bounds.w_low, b.landscape.bounds.w_high]).max() < 1e7
-               for b in batches if b.landscape is not None)
+    assert all(
+        np.abs([b.landscape.bounds.w_low, b.landscape.bounds.w_high]).max() < 1e7
+        for b in batches
+        if b.landscape is not None
+    )
 
 
 def test_a_long_path_is_drawn_from_a_few_thousand_points():

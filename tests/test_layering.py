@@ -22,7 +22,7 @@ ALLOWED = {
     "jobs": {"base", "views", "jobs"},
     "shell": {"base", "panels", "views", "jobs", "shell"},
 }
-ABOVE_THE_WINDOW = {"shell/app.py", "shell/rebuild.py"}
+ABOVE_THE_WINDOW: set[str] = set()  # ui/app.py starts the window from above it, outside the rooms
 
 
 def imported(path: Path) -> list[str]:
@@ -61,14 +61,17 @@ def test_the_windows_rooms_import_only_down():
 
 
 def test_every_module_of_the_window_lives_in_a_room():
-    loose = sorted(path.name for path in UI.glob("*.py") if path.name not in ("__init__.py", "main_window.py"))
+    loose = sorted(
+        path.name for path in UI.glob("*.py") if path.name not in ("__init__.py", "main_window.py", "app.py")
+    )
     assert loose == []
     assert {path.name for path in UI.iterdir() if path.is_dir() and path.name != "__pycache__"} == set(ROOMS)
 
 
 def test_importing_the_core_and_cli_loads_no_qt():
     code = (
-        "import sys, gpudemo.cli, gpudemo.display, gpudemo.cli.measure, gpudemo.core.measure.compare, gpudemo.core.measure.sweep, gpudemo.core.training, gpudemo.core.devices, gpudemo.core.prediction;"
+        "import sys, gpudemo.cli, gpudemo.display, gpudemo.cli.measure, gpudemo.core.measure.compare,"
+        " gpudemo.core.measure.sweep, gpudemo.core.training, gpudemo.core.devices, gpudemo.core.prediction;"
         f"print([m for m in sys.modules if m.startswith({QT!r})])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -11,8 +11,18 @@ from gpudemo.core.script import generate_script
 
 def test_the_packaged_lesson_walks_the_tutorial_in_its_order_in_both_languages():
     steps = load()
-    assert [step.key for step in steps] == ["devices", "data", "model", "move", "loss", "train", "cpu", "predict",
-                                            "gpu", "profile"]
+    assert [step.key for step in steps] == [
+        "devices",
+        "data",
+        "model",
+        "move",
+        "loss",
+        "train",
+        "cpu",
+        "predict",
+        "gpu",
+        "profile",
+    ]
     for step in steps:
         assert set(step.title) == set(step.text) == {"en", "zh_CN"}, step.key
         assert all(text.strip() for text in (*step.title.values(), *step.text.values()))
@@ -46,13 +56,16 @@ def test_moving_the_tutorial_moves_its_two_parameters_and_six_numbers():
     assert move.bytes == (2 + 6) * 4 and 0 < move.seconds < 1
 
 
-@pytest.mark.parametrize("entry, says", [
-    ({"key": "x", "title": {"zh_CN": "只有中文"}, "text": {"en": "t"}}, "English"),
-    ({"key": "x", "title": {"en": "t"}, "text": {"en": "t"}, "action": "dance"}, "action 'dance'"),
-    ({"key": "x", "title": {"en": "t"}, "text": {"en": "t"}, "widgets": "lossPlot"}, "'widgets' must be a list"),
-    ({"key": "x", "title": {"en": "t"}, "text": {"en": "t"}, "colour": "red"}, "unknown keys ['colour']"),
-    ({"key": "x", "title": {"en": "t"}, "text": {"en": "t"}, "needs": "gpu"}, "needs 'gpu'"),
-])
+@pytest.mark.parametrize(
+    "entry, says",
+    [
+        ({"key": "x", "title": {"zh_CN": "只有中文"}, "text": {"en": "t"}}, "English"),
+        ({"key": "x", "title": {"en": "t"}, "text": {"en": "t"}, "action": "dance"}, "action 'dance'"),
+        ({"key": "x", "title": {"en": "t"}, "text": {"en": "t"}, "widgets": "lossPlot"}, "'widgets' must be a list"),
+        ({"key": "x", "title": {"en": "t"}, "text": {"en": "t"}, "colour": "red"}, "unknown keys ['colour']"),
+        ({"key": "x", "title": {"en": "t"}, "text": {"en": "t"}, "needs": "gpu"}, "needs 'gpu'"),
+    ],
+)
 def test_a_teachers_mistake_is_named_with_its_step(tmp_path, entry, says):
     good = {"key": "a", "title": {"en": "t"}, "text": {"en": "t"}}
     path = tmp_path / "lesson.json"

@@ -6,9 +6,9 @@ import pytest
 import torch
 
 from gpudemo.core import precision
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.measure.compare import FAILED, compare_devices
 from gpudemo.core.precision import PrecisionRefused
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.rules import InvalidSetting
 from gpudemo.core.training import train
 from tests.commands import gpudemo
@@ -25,13 +25,24 @@ def test_bf16_on_the_cpu_reaches_the_same_loss_as_fp32_on_the_line():
 
 
 def test_bf16_minibatches_and_classes_train():
-    result = train(TrainingConfig(problem="circles", samples=400, epochs=100, batch_size=100, width=16,
-                                  optimizer="adam", lr=0.02, precision="bf16"))
+    result = train(
+        TrainingConfig(
+            problem="circles",
+            samples=400,
+            epochs=100,
+            batch_size=100,
+            width=16,
+            optimizer="adam",
+            lr=0.02,
+            precision="bf16",
+        )
+    )
     assert result.accuracy > 0.9
 
 
-@pytest.mark.parametrize("kind, says", [("fp16", "needs a CUDA GPU; on cpu use bf16"),
-                                        ("tf32", "tf32 is a format of NVIDIA tensor cores")])
+@pytest.mark.parametrize(
+    "kind, says", [("fp16", "needs a CUDA GPU; on cpu use bf16"), ("tf32", "tf32 is a format of NVIDIA tensor cores")]
+)
 def test_the_cpu_refuses_what_it_cannot_do_before_the_run(kind, says):
     with pytest.raises(PrecisionRefused, match=says):
         train(TrainingConfig(precision=kind))
@@ -62,16 +73,28 @@ def test_tf32_is_set_for_the_run_and_restored():
 
 
 def test_compare_runs_precisions_side_by_side():
-    timings = compare_devices(TrainingConfig(problem="line", samples=500, epochs=30), ["cpu"],
-                              precisions=["fp32", "bf16", "fp16"])
+    timings = compare_devices(
+        TrainingConfig(problem="line", samples=500, epochs=30), ["cpu"], precisions=["fp32", "bf16", "fp16"]
+    )
     assert [(t.device, t.precision) for t in timings] == [("cpu", "fp32"), ("cpu", "bf16"), ("cpu", "fp16")]
     assert timings[0].speedup_vs_cpu == 1.0 and timings[1].epochs_per_second > 0
     assert timings[2].status == FAILED and "needs a CUDA GPU" in str(timings[2].message)
     assert [t.label for t in timings] == ["cpu", "cpu · bf16", "cpu · fp16"]
-    out = gpudemo("compare", "--problem", "line", "--samples", "500", "--epochs", "5", "--precision", "fp32",
-                  "--precision", "bf16", "--json")
-    assert [(row["device"], row["precision"]) for row in json.loads(out.stdout)] == [("cpu", "fp32"),
-                                                                                     ("cpu", "bf16")]
+    out = gpudemo(
+        "compare",
+        "--problem",
+        "line",
+        "--samples",
+        "500",
+        "--epochs",
+        "5",
+        "--precision",
+        "fp32",
+        "--precision",
+        "bf16",
+        "--json",
+    )
+    assert [(row["device"], row["precision"]) for row in json.loads(out.stdout)] == [("cpu", "fp32"), ("cpu", "bf16")]
 
 
 def test_a_bad_precision_is_named():

@@ -7,10 +7,10 @@ import pytest
 import torch
 
 from gpudemo.core import budget, rules, training
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.prediction import predict
 from gpudemo.core.problems import PROBLEMS
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.rules import InvalidSetting
 from gpudemo.core.training import (
     COMPLETED,
@@ -92,9 +92,14 @@ def test_every_optimizer_trains_the_line(optimizer):
     assert result.status == COMPLETED and result.final_loss < 0.3  # the noise alone is 0.25
 
 
-@pytest.mark.parametrize("optimizer, kind, extra", [("sgd", torch.optim.SGD, {"momentum": 0}),
-                                                    ("momentum", torch.optim.SGD, {"momentum": 0.9}),
-                                                    ("adam", torch.optim.Adam, {})])
+@pytest.mark.parametrize(
+    "optimizer, kind, extra",
+    [
+        ("sgd", torch.optim.SGD, {"momentum": 0}),
+        ("momentum", torch.optim.SGD, {"momentum": 0.9}),
+        ("adam", torch.optim.Adam, {}),
+    ],
+)
 def test_the_optimizers_are_what_they_say(optimizer, kind, extra):
     made = OPTIMIZERS[optimizer].make(torch.nn.Linear(1, 1).parameters(), 0.02)
     assert type(made) is kind and made.defaults["lr"] == 0.02
@@ -120,10 +125,13 @@ def test_minibatches_shuffle_from_the_seed_and_an_epoch_is_one_pass():
 def test_minibatch_losses_stay_on_the_device_until_a_flush(monkeypatch):
     stacks = []
     real_stack = torch.stack
-    monkeypatch.setattr(torch, "stack", lambda tensors, *a, **k: stacks.append(len(tensors)) or real_stack(tensors, *a, **k))
+    monkeypatch.setattr(
+        torch, "stack", lambda tensors, *a, **k: stacks.append(len(tensors)) or real_stack(tensors, *a, **k)
+    )
     monkeypatch.setattr(torch.Tensor, "item", lambda self: pytest.fail("a sync per batch"))
-    result = run_training(TrainingConfig(problem="line", samples=2000, batch_size=10, epochs=50), fit=False,
-                          flush_seconds=60)  # no flush by time: 10,000 steps, read back twice
+    result = run_training(
+        TrainingConfig(problem="line", samples=2000, batch_size=10, epochs=50), fit=False, flush_seconds=60
+    )  # no flush by time: 10,000 steps, read back twice
     try:
         while True:
             next(result)
@@ -172,6 +180,7 @@ def test_a_small_data_set_is_shown_whole():
 
 # --- memory -----------------------------------------------------------------------------
 
+
 def test_the_estimate_adds_up_what_a_step_holds():
     config = TrainingConfig(problem="sine", width=100, depth=3, samples=10_000, batch_size=1000, optimizer="adam")
     need = budget.estimate(config)
@@ -200,7 +209,9 @@ def test_the_biggest_mlp_on_the_biggest_data_is_refused_here():
         budget.check_fits(TrainingConfig(problem="sine", samples=10_000_000, width=4096, depth=8))
 
 
-@pytest.mark.parametrize("error", [MemoryError(), torch.cuda.OutOfMemoryError("CUDA out of memory. Tried to allocate 2 GiB")])
+@pytest.mark.parametrize(
+    "error", [MemoryError(), torch.cuda.OutOfMemoryError("CUDA out of memory. Tried to allocate 2 GiB")]
+)
 def test_running_out_of_memory_ends_the_run_clearly_and_frees_it(monkeypatch, error):
     released = []
     original_epoch, original_release = training._Run.epoch, training._Run.release
@@ -221,13 +232,20 @@ def test_running_out_of_memory_ends_the_run_clearly_and_frees_it(monkeypatch, er
     assert train(TrainingConfig(epochs=5)).status == COMPLETED  # and the next run works
 
 
-@pytest.mark.parametrize("parse, bad, name", [
-    (rules.parse_samples, "2", "samples"), (rules.parse_samples, "10000001", "samples"),
-    (rules.parse_width, "0", "width"), (rules.parse_width, "4097", "width"),
-    (rules.parse_depth, "9", "depth"), (rules.parse_batch_size, "-1", "batch size"),
-    (rules.parse_problem, "circle", "problem"), (rules.parse_optimizer, "rmsprop", "optimizer"),
-    (rules.parse_samples, "1e6", "samples"),
-])
+@pytest.mark.parametrize(
+    "parse, bad, name",
+    [
+        (rules.parse_samples, "2", "samples"),
+        (rules.parse_samples, "10000001", "samples"),
+        (rules.parse_width, "0", "width"),
+        (rules.parse_width, "4097", "width"),
+        (rules.parse_depth, "9", "depth"),
+        (rules.parse_batch_size, "-1", "batch size"),
+        (rules.parse_problem, "circle", "problem"),
+        (rules.parse_optimizer, "rmsprop", "optimizer"),
+        (rules.parse_samples, "1e6", "samples"),
+    ],
+)
 def test_new_settings_refuse_and_name_the_value(parse, bad, name):
     with pytest.raises(InvalidSetting) as error:
         parse(bad)
@@ -245,8 +263,17 @@ def test_new_settings_accept_their_ranges():
 
 @pytest.mark.cuda
 def test_on_cuda_the_line_trains_with_minibatches_and_predicts_about_8():
-    result = train(TrainingConfig(device="cuda:0", problem="line", samples=100_000, batch_size=10_000, epochs=30,
-                                  optimizer="momentum", lr=0.01))
+    result = train(
+        TrainingConfig(
+            device="cuda:0",
+            problem="line",
+            samples=100_000,
+            batch_size=10_000,
+            epochs=30,
+            optimizer="momentum",
+            lr=0.01,
+        )
+    )
     assert result.status == COMPLETED and all(p.device.type == "cpu" for p in result.model.parameters())
     assert predict(result.model, [4.0])[0] == pytest.approx(8.0, abs=0.1)
 

@@ -8,6 +8,7 @@ import torch
 
 from gpudemo import cli
 from gpudemo.core import training
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.errors import TrainingError
 from gpudemo.core.measure.profile import (
     DEVICE_BOUND,
@@ -16,7 +17,6 @@ from gpudemo.core.measure.profile import (
     profile_steps,
     summarize,
 )
-from gpudemo.core.config import TrainingConfig
 from tests.commands import gpudemo
 
 
@@ -73,8 +73,13 @@ def test_a_gpu_profile_counts_kernels_and_their_time():
 
 
 def _event(name, device_type, device_time=0.0, self_cpu=0.0, annotation=False):
-    return SimpleNamespace(name=name, device_type=device_type, device_time=device_time,
-                           self_cpu_time_total=self_cpu, is_user_annotation=annotation)
+    return SimpleNamespace(
+        name=name,
+        device_type=device_type,
+        device_time=device_time,
+        self_cpu_time_total=self_cpu,
+        is_user_annotation=annotation,
+    )
 
 
 def _average(key, count, self_cpu, self_device=0.0):

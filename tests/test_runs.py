@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from gpudemo.core import pace
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import RunControl
 from gpudemo.core.history import LossHistory
 from gpudemo.core.landscape import PathHistory
 from gpudemo.core.runs import PAUSED, PREPARING, RUNNING, Session
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.smoothing import SmoothedHistory, ema
 from gpudemo.core.training import (
     COMPLETED,
@@ -42,7 +42,7 @@ def test_smoothing_is_tensorboards_debiased_average_batch_by_batch(weight):
     history = LossHistory(len(losses))
     smoothed = SmoothedHistory(history, weight)
     for start in range(0, len(losses), 977):  # batches of any length, as a run hands them over
-        history.extend(losses[start:start + 977])
+        history.extend(losses[start : start + 977])
         smoothed.update(history.count)
     expected = tensorboard_smoothing(losses.astype(np.float64).tolist(), weight)
     np.testing.assert_allclose(smoothed.history.values, expected, rtol=2e-6)

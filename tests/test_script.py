@@ -1,6 +1,7 @@
 """The generated script, run as a learner would run it, prints what gpudemo computes."""
 
 import ast
+import itertools
 import json
 import subprocess
 import sys
@@ -8,11 +9,11 @@ from types import SimpleNamespace
 
 import pytest
 
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.prediction import classify, predict
 from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.script import PREDICTING, generate_script
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING, train
 from tests.commands import gpudemo
 
@@ -33,10 +34,11 @@ def _parse(stdout: str) -> dict:
     for line in stdout.splitlines():
         key, *values = line.split()
         if key == "predict" and values[0].startswith("["):
-            printed["recognised"] = ast.literal_eval(line[len("predict "):line.index(" true ")])
+            printed["recognised"] = ast.literal_eval(line[len("predict ") : line.index(" true ")])
         elif key == "classify":
-            printed["classify"].append(((float(values[0]), float(values[1])), int(values[3]),
-                                        [float(v) for v in values[5:]]))
+            printed["classify"].append(
+                ((float(values[0]), float(values[1])), int(values[3]), [float(v) for v in values[5:]])
+            )
         elif key == "accuracy":
             printed["accuracy"] = float(values[0])
         elif key == "test":
@@ -56,8 +58,9 @@ def _parse(stdout: str) -> dict:
 
 def run_scripts(texts: list[str]) -> list[dict]:
     """Run each script as `python script.py` would, all in one fresh Python (torch is imported once)."""
-    out = subprocess.run([sys.executable, "-c", RUNNER], input=json.dumps(texts), capture_output=True, text=True,
-                         timeout=600, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", RUNNER], input=json.dumps(texts), capture_output=True, text=True, timeout=600, check=True
+    )
     return [_parse(stdout) for stdout in json.loads(out.stdout)]
 
 
@@ -80,7 +83,7 @@ def assert_script_matches(config: TrainingConfig, values: list, printed: dict) -
         assert abs(printed[name] - value) <= 1e-6, (config, name)
     expected = predict(result.model, values)
     assert [x for x, _ in printed["predict"]] == values
-    for (_, y), want in zip(printed["predict"], expected):
+    for (_, y), want in zip(printed["predict"], expected, strict=True):
         assert abs(y - want) <= 1e-6, config
 
 
@@ -97,9 +100,9 @@ def assert_classifier_matches(result, points: list, printed: dict) -> None:
         return
     expected = classify(result.model, points)
     assert [point for point, *_ in printed["classify"]] == points
-    for (_, label, probabilities), want in zip(printed["classify"], expected):
+    for (_, label, probabilities), want in zip(printed["classify"], expected, strict=True):
         assert label == int(want.argmax())
-        assert max(abs(p - q) for p, q in zip(probabilities, want.tolist())) <= 1e-6, config
+        assert max(abs(p - q) for p, q in zip(probabilities, want.tolist(), strict=True)) <= 1e-6, config
 
 
 SETTINGS = [  # (epochs, lr, seed, values): the tutorial's, a longer one, one epoch, a diverging one
@@ -111,16 +114,27 @@ SETTINGS = [  # (epochs, lr, seed, values): the tutorial's, a longer one, one ep
 # Every problem x optimizer x batch setting: the full batch, minibatches with a ragged last
 # one, and a batch larger than the data (which is the full batch).
 MATRIX = [
-    TrainingConfig(problem=problem, optimizer=optimizer, batch_size=batch, samples=50, width=8, depth=2,
-                   epochs=30, lr=0.01 if optimizer == "adam" else 0.05, seed=3)
-    for problem in PROBLEMS for optimizer in OPTIMIZERS for batch in (0, 16, 64)
+    TrainingConfig(
+        problem=problem,
+        optimizer=optimizer,
+        batch_size=batch,
+        samples=50,
+        width=8,
+        depth=2,
+        epochs=30,
+        lr=0.01 if optimizer == "adam" else 0.05,
+        seed=3,
+    )
+    for problem in PROBLEMS
+    for optimizer in OPTIMIZERS
+    for batch in (0, 16, 64)
 ]
 
 
 def test_the_tutorials_script_prints_what_gpudemo_computes():
     configs = [TrainingConfig(epochs=e, lr=lr, seed=seed) for e, lr, seed, _ in SETTINGS]
-    printed = run_scripts([generate_script(c, v).text for c, (*_, v) in zip(configs, SETTINGS)])
-    for config, (*_, values), out in zip(configs, SETTINGS, printed):
+    printed = run_scripts([generate_script(c, v).text for c, (*_, v) in zip(configs, SETTINGS, strict=True)])
+    for config, (*_, values), out in zip(configs, SETTINGS, printed, strict=True):
         assert_script_matches(config, values, out)
 
 
@@ -133,13 +147,19 @@ def _inputs(config: TrainingConfig) -> list:
 
 def test_every_problem_optimizer_and_batch_setting_has_a_script_that_reproduces_the_run():
     printed = run_scripts([generate_script(config, _inputs(config)).text for config in MATRIX])
-    for config, out in zip(MATRIX, printed):
+    for config, out in zip(MATRIX, printed, strict=True):
         assert_script_matches(config, _inputs(config), out)
 
 
-@pytest.mark.parametrize("device, fallback", [("cpu", None), ("cuda:0", "torch.cuda.is_available()"),
-                                              ("cuda:1", "torch.cuda.is_available() and torch.cuda.device_count() > 1"),
-                                              ("mps", "torch.backends.mps.is_available()")])
+@pytest.mark.parametrize(
+    "device, fallback",
+    [
+        ("cpu", None),
+        ("cuda:0", "torch.cuda.is_available()"),
+        ("cuda:1", "torch.cuda.is_available() and torch.cuda.device_count() > 1"),
+        ("mps", "torch.backends.mps.is_available()"),
+    ],
+)
 def test_the_device_line_falls_back_to_the_cpu(device, fallback):
     text = generate_script(TrainingConfig(device=device)).text
     ast.parse(text)
@@ -174,7 +194,7 @@ def test_each_phase_spans_its_own_code():
     assert "x_test = torch.tensor([[4.0], [5.0]])" in code(PREDICTING)
     spans = [script.spans[p] for p in (TO_DEVICE, TRAINING, TO_CPU, PREDICTING)]
     assert all(first <= last for first, last in spans)
-    assert all(a[1] < b[0] for a, b in zip(spans, spans[1:]))
+    assert all(a[1] < b[0] for a, b in itertools.pairwise(spans))
     assert all(lines[last].strip() for _, last in spans)
 
 
@@ -190,11 +210,22 @@ def test_the_command_line_prints_the_same_script(tmp_path):
     assert bad.returncode == 2 and "'-1'" in bad.stderr and "Traceback" not in bad.stderr
 
 
-@pytest.mark.parametrize("config", [
-    TrainingConfig(problem="line", samples=200, epochs=30, precision="bf16"),
-    TrainingConfig(problem="circles", samples=200, epochs=20, batch_size=64, width=8, optimizer="adam", lr=0.02,
-                   precision="bf16"),
-])
+@pytest.mark.parametrize(
+    "config",
+    [
+        TrainingConfig(problem="line", samples=200, epochs=30, precision="bf16"),
+        TrainingConfig(
+            problem="circles",
+            samples=200,
+            epochs=20,
+            batch_size=64,
+            width=8,
+            optimizer="adam",
+            lr=0.02,
+            precision="bf16",
+        ),
+    ],
+)
 def test_a_bf16_script_trains_under_autocast_as_gpudemo_does(config):
     text = generate_script(config, _inputs(config)).text
     assert "with torch.autocast(device_type=device.type, dtype=torch.bfloat16):" in text

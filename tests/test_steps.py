@@ -53,8 +53,9 @@ def test_the_fast_step_computes_what_the_public_one_does():
     for fast in (False, True):
         torch.manual_seed(0)
         model, optimizer = make()
-        zero, step = (zero_grad_function(optimizer), step_function(optimizer)) if fast else (
-            optimizer.zero_grad, optimizer.step)
+        zero, step = (
+            (zero_grad_function(optimizer), step_function(optimizer)) if fast else (optimizer.zero_grad, optimizer.step)
+        )
         for _ in range(50):
             zero()
             torch.nn.functional.mse_loss(model(torch.tensor([[1.0], [2.0]])), torch.tensor([[2.0], [4.0]])).backward()

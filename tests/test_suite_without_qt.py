@@ -75,8 +75,9 @@ def _without_qt(tmp_path):
     for name in ("PySide6", "shiboken6", "pyqtgraph", "pytestqt"):
         (blocked / name).mkdir(parents=True)
         (blocked / name / "__init__.py").write_text(f"raise ImportError('{name} is not installed here')\n")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(blocked), str(ROOT)]),
-               PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")  # as if pytest-qt's entry point were not installed
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join([str(blocked), str(ROOT)]), PYTEST_DISABLE_PLUGIN_AUTOLOAD="1"
+    )  # as if pytest-qt's entry point were not installed
     return env
 
 
@@ -98,8 +99,16 @@ def test_without_qt_the_suite_collects_without_the_window_tests(tmp_path):
 def test_without_qt_core_cli_and_cuda_tests_pass(tmp_path):
     # The files whose tests touched Qt at run time before (the display check reads the installed
     # Qt's plugins), the command line, and the cuda tests of the training loop.
-    out = _pytest(_without_qt(tmp_path), "-q", "tests/test_control.py", "tests/test_devices.py",
-                  "tests/test_training.py", "tests/test_cli.py", "tests/test_display.py", "tests/test_layering.py")
+    out = _pytest(
+        _without_qt(tmp_path),
+        "-q",
+        "tests/test_control.py",
+        "tests/test_devices.py",
+        "tests/test_training.py",
+        "tests/test_cli.py",
+        "tests/test_display.py",
+        "tests/test_layering.py",
+    )
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     assert " passed" in out.stdout and " failed" not in out.stdout and " error" not in out.stdout
 

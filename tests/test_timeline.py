@@ -5,8 +5,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from gpudemo.core.measure.profile import profile_steps
 from gpudemo.core.config import TrainingConfig
+from gpudemo.core.measure.profile import profile_steps
 from gpudemo.core.measure.timeline import STEP_LABEL, Span, Timeline, covered, from_events
 from tests.commands import gpudemo
 
@@ -14,9 +14,16 @@ CPU, CUDA = SimpleNamespace(name="CPU"), SimpleNamespace(name="CUDA")
 
 
 def event(name, start, end, device=CPU, id=0, linked=0, parent=None, annotation=False):
-    return SimpleNamespace(name=name, time_range=SimpleNamespace(start=start, end=end), device_type=device, id=id,
-                           linked_correlation_id=linked, cpu_parent=parent, is_user_annotation=annotation,
-                           is_async=False)
+    return SimpleNamespace(
+        name=name,
+        time_range=SimpleNamespace(start=start, end=end),
+        device_type=device,
+        id=id,
+        linked_correlation_id=linked,
+        cpu_parent=parent,
+        is_user_annotation=annotation,
+        is_async=False,
+    )
 
 
 def gpu_trace():
@@ -25,14 +32,20 @@ def gpu_trace():
     for begin in (0.0, 100.0, 200.0):
         step = event(STEP_LABEL, begin, begin + 60, annotation=True, id=int(begin) + 1)
         addmm = event("aten::addmm", begin + 5, begin + 15, id=int(begin) + 2, parent=step)
-        launch = event("cudaLaunchKernel", begin + 10, begin + 14, id=int(begin) + 3, linked=int(begin) + 2,
-                       parent=addmm)
+        launch = event(
+            "cudaLaunchKernel", begin + 10, begin + 14, id=int(begin) + 3, linked=int(begin) + 2, parent=addmm
+        )
         loss = event("aten::mse_loss", begin + 20, begin + 40, id=int(begin) + 4, parent=step)
-        events += [step, addmm, launch, loss,
-                   event("gemv", begin + 16, begin + 18, CUDA, id=int(begin) + 5, linked=int(begin) + 2),
-                   event("sub_kernel", begin + 30, begin + 33, CUDA, id=int(begin) + 6, linked=int(begin) + 4),
-                   event("mean_kernel", begin + 32, begin + 70, CUDA, id=int(begin) + 7, linked=int(begin) + 4),
-                   event(STEP_LABEL, begin + 16, begin + 70, CUDA, annotation=True, linked=int(begin) + 1)]
+        events += [
+            step,
+            addmm,
+            launch,
+            loss,
+            event("gemv", begin + 16, begin + 18, CUDA, id=int(begin) + 5, linked=int(begin) + 2),
+            event("sub_kernel", begin + 30, begin + 33, CUDA, id=int(begin) + 6, linked=int(begin) + 4),
+            event("mean_kernel", begin + 32, begin + 70, CUDA, id=int(begin) + 7, linked=int(begin) + 4),
+            event(STEP_LABEL, begin + 16, begin + 70, CUDA, annotation=True, linked=int(begin) + 1),
+        ]
     return events
 
 
@@ -42,8 +55,11 @@ def test_the_middle_step_is_drawn_with_each_kernel_linked_to_its_operator():
     assert [span.lane for span in timeline.host] == [0, 1, 0]
     assert timeline.host[0].start_us == 5 and timeline.host[0].duration_us == 10
     assert [span.name for span in timeline.kernels] == ["gemv", "sub_kernel", "mean_kernel"]  # not the annotation
-    assert [timeline.host[span.launched_by].name for span in timeline.kernels] == ["aten::addmm", "aten::mse_loss",
-                                                                                   "aten::mse_loss"]
+    assert [timeline.host[span.launched_by].name for span in timeline.kernels] == [
+        "aten::addmm",
+        "aten::mse_loss",
+        "aten::mse_loss",
+    ]
     assert timeline.step_us == 70  # the last kernel ends after the host has moved on
     assert timeline.busy_us == 2 + (70 - 30)  # the overlapping kernels count once
     assert timeline.busy_share == pytest.approx(42 / 70)

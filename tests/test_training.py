@@ -1,3 +1,4 @@
+import itertools
 import time
 from types import SimpleNamespace
 
@@ -6,9 +7,9 @@ import pytest
 import torch
 
 from gpudemo.core import training
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.prediction import predict
 from gpudemo.core.problems import PROBLEMS
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import (
     COMPLETED,
     DIVERGED,
@@ -68,7 +69,7 @@ def test_batches_cover_every_epoch_once_in_order(monkeypatch):
     batches = []
     result = train(TrainingConfig(epochs=50), on_batch=batches.append)
     assert batches[0].first_epoch == 1
-    for before, after in zip(batches, batches[1:]):
+    for before, after in itertools.pairwise(batches):
         assert after.first_epoch == before.last_epoch + 1
     assert batches[-1].last_epoch == 50
     assert max(len(b.losses) for b in batches) <= 7
@@ -88,7 +89,9 @@ def test_the_first_epoch_comes_back_on_its_own_at_once(monkeypatch):
 def test_losses_are_read_back_in_batches_not_every_epoch(monkeypatch):
     calls = []
     real_stack = torch.stack
-    monkeypatch.setattr(torch, "stack", lambda tensors, *a, **k: calls.append(len(tensors)) or real_stack(tensors, *a, **k))
+    monkeypatch.setattr(
+        torch, "stack", lambda tensors, *a, **k: calls.append(len(tensors)) or real_stack(tensors, *a, **k)
+    )
     train(TrainingConfig(epochs=2000))
     assert sum(calls) == 2000
     assert len(calls) < 200
@@ -171,6 +174,7 @@ def test_cuda_matches_the_tutorial_on_cuda(seed):
 
 # --- what a run's clock holds, and what it leaves out (honest GPU figures) ---
 
+
 def _offset_clock(monkeypatch):
     """The loop's perf_counter, which a test can move on without waiting."""
     real, offset = time.perf_counter, [0.0]
@@ -178,9 +182,13 @@ def _offset_clock(monkeypatch):
     return offset
 
 
-@pytest.mark.parametrize("config", [TrainingConfig(epochs=30),
-                                    TrainingConfig(problem="sine", samples=300, batch_size=64, epochs=5,
-                                                   optimizer="adam", lr=0.01)])
+@pytest.mark.parametrize(
+    "config",
+    [
+        TrainingConfig(epochs=30),
+        TrainingConfig(problem="sine", samples=300, batch_size=64, epochs=5, optimizer="adam", lr=0.01),
+    ],
+)
 def test_the_warm_up_step_is_untimed_and_changes_nothing(monkeypatch, config):
     plain = train(config)
     assert plain.warm_up_seconds == 0.0  # the CPU has no first-step costs to take out
@@ -196,7 +204,7 @@ def test_the_warm_up_step_is_untimed_and_changes_nothing(monkeypatch, config):
     warmed = train(config)
     assert warmed.warm_up_seconds > 1000.0 and warmed.seconds < 100  # not inside the run's figure
     assert warmed.losses.tobytes() == plain.losses.tobytes()  # same model, optimizer and random numbers
-    for a, b in zip(warmed.model.parameters(), plain.model.parameters()):
+    for a, b in zip(warmed.model.parameters(), plain.model.parameters(), strict=True):
         assert torch.equal(a, b)
 
 
@@ -228,8 +236,9 @@ def test_after_a_failure_the_frames_are_freed_before_the_cache_is_emptied(monkey
     order = []
     real_clear, real_release = training.traceback.clear_frames, training._Run.release
     monkeypatch.setattr(training.traceback, "clear_frames", lambda tb: order.append("clear frames") or real_clear(tb))
-    monkeypatch.setattr(training._Run, "release",
-                        lambda run, keep_cache=False: order.append("release") or real_release(run, keep_cache))
+    monkeypatch.setattr(
+        training._Run, "release", lambda run, keep_cache=False: order.append("release") or real_release(run, keep_cache)
+    )
     calls = [0]
     real_epoch = training._Run.epoch
 

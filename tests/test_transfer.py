@@ -69,8 +69,13 @@ def test_every_size_both_ways_pageable_and_pinned(monkeypatch):
 def test_the_bandwidth_is_bytes_over_seconds():
     row = TransferRow(HOST_TO_DEVICE, True, 2_000_000_000, 0.1)
     assert row.gb_per_second == pytest.approx(20.0)
-    assert row.to_json() == {"direction": "host_to_device", "pinned": True, "bytes": 2_000_000_000,
-                             "seconds": 0.1, "gb_per_second": pytest.approx(20.0)}
+    assert row.to_json() == {
+        "direction": "host_to_device",
+        "pinned": True,
+        "bytes": 2_000_000_000,
+        "seconds": 0.1,
+        "gb_per_second": pytest.approx(20.0),
+    }
 
 
 def test_a_stop_ends_it_between_copies(monkeypatch):

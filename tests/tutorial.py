@@ -8,7 +8,7 @@ def tutorial_run(seed: int, epochs: int = 100, lr: float = 0.1, device: str = "c
 
     class Net(torch.nn.Module):
         def __init__(self):
-            super(Net, self).__init__()
+            super(Net, self).__init__()  # noqa: UP008 (the tutorial's own words)
             self.fc = torch.nn.Linear(1, 1)
 
         def forward(self, x):
@@ -21,7 +21,7 @@ def tutorial_run(seed: int, epochs: int = 100, lr: float = 0.1, device: str = "c
     optimizer = torch.optim.SGD(net.parameters(), lr=lr)
     losses = []
     path = [(net.fc.weight.item(), net.fc.bias.item())]  # (w, b) at the start and after every step
-    for epoch in range(epochs):
+    for epoch in range(epochs):  # noqa: B007 (the tutorial's own words)
         optimizer.zero_grad()
         outputs = net(x_train)
         loss = criterion(outputs, y_train)

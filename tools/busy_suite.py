@@ -25,8 +25,9 @@ HOG = "while True: pass"
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tools/busy_suite.py", description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="how many runs in a row (default 3)")
-    parser.add_argument("--hogs", type=int, default=os.cpu_count() or 2,
-                        help="busy processes to keep running (default: one per core)")
+    parser.add_argument(
+        "--hogs", type=int, default=os.cpu_count() or 2, help="busy processes to keep running (default: one per core)"
+    )
     parser.add_argument("pytest_args", nargs="*", help="passed on to `python3 dev.py test`")
     args = parser.parse_args(argv)
 

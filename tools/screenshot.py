@@ -1,6 +1,9 @@
-"""Take the README's screenshots: `xvfb-run -s "-screen 0 1800x950x24" .venv/bin/python tools/screenshot.py [SCENE ...]`.
+"""Take the README's screenshots:
 
-Runs the real program through `main()` once per scene and saves the window to assets/:
+    xvfb-run -s "-screen 0 1800x950x24" .venv/bin/python tools/screenshot.py [SCENE ...]
+
+
+Runs the real program (the window as `gpudemo` opens it) once per scene and saves the window to assets/:
 - runs (assets/screenshot.png): the sine's MLP trained three times in minibatches (SGD, then
   Adam at two learning rates), smoothing on, overlaid;
 - landscape (assets/landscape.png): the line trained with SGD, momentum and Adam, their paths
@@ -32,11 +35,25 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
-SCENES = {"runs": "screenshot.png", "landscape": "landscape.png", "profile": "profile.png", "roofline": "roofline.png", "lesson": "lesson.png",
-          "lesson-chinese": "lesson-chinese.png",
-          "small": "small-screen.png", "dark": "dark.png", "chinese": "chinese.png", "chinese-dark": "chinese-dark.png",
-          "spiral": "spiral.png", "digits": "digits.png"}
-LOCALE = {"chinese": "zh_CN.UTF-8", "chinese-dark": "zh_CN.UTF-8", "lesson-chinese": "zh_CN.UTF-8"}  # the system language of a scene (else English)
+SCENES = {
+    "runs": "screenshot.png",
+    "landscape": "landscape.png",
+    "profile": "profile.png",
+    "roofline": "roofline.png",
+    "lesson": "lesson.png",
+    "lesson-chinese": "lesson-chinese.png",
+    "small": "small-screen.png",
+    "dark": "dark.png",
+    "chinese": "chinese.png",
+    "chinese-dark": "chinese-dark.png",
+    "spiral": "spiral.png",
+    "digits": "digits.png",
+}
+LOCALE = {
+    "chinese": "zh_CN.UTF-8",
+    "chinese-dark": "zh_CN.UTF-8",
+    "lesson-chinese": "zh_CN.UTF-8",
+}  # the system language of a scene (else English)
 RUNS_LIKE = ("runs", "dark", "chinese")
 # (problem, samples, batch, epochs, [(optimizer, learning rate), ...]) of each training scene
 TRAINING = {
@@ -58,10 +75,7 @@ def choose(combo, key):
 
 
 def scene(name: str, out: Path) -> int:
-    from gpudemo.cli import main
-    from gpudemo.ui.main_window import MainWindow
-
-    shown = MainWindow.show
+    from gpudemo.cli.window import run_window
 
     def save(window):
         window.grab().save(str(out))
@@ -78,10 +92,14 @@ def scene(name: str, out: Path) -> int:
         window.lrInput.setText(lr)
         window.start_training()
 
-    def show(window):
-        shown(window)
-        window.predictInput.setText({**{scene: "-1.57, 0, 0.5, 1.57, 3" for scene in RUNS_LIKE},
-                                     "spiral": "0.5,0.5; -0.5,0.2", "digits": "5"}.get(name, "4"))
+    def on_shown(window):
+        window.predictInput.setText(
+            {
+                **{scene: "-1.57, 0, 0.5, 1.57, 3" for scene in RUNS_LIKE},
+                "spiral": "0.5,0.5; -0.5,0.2",
+                "digits": "5",
+            }.get(name, "4")
+        )
         if name == "profile":
             choose(window.problemCombo, "line")
             window.samplesSpin.setValue(1_000_000)
@@ -89,6 +107,7 @@ def scene(name: str, out: Path) -> int:
             QTimer.singleShot(1500, window.run_commands.start_profile)
             return
         if name in ("lesson", "lesson-chinese"):
+
             def lesson():
                 window.lessonButton.click()
                 for _ in range(5):  # to its training step
@@ -113,6 +132,7 @@ def scene(name: str, out: Path) -> int:
             window.depthSpin.setValue(MODEL[name][1])
             window.metricCombo.setCurrentIndex(window.metricCombo.findData("accuracy"))
         if name in FORMING:
+
             def poll():
                 run = window.session.current
                 if run is not None and run.count >= FORMING[name] * run.config.epochs:
@@ -122,8 +142,9 @@ def scene(name: str, out: Path) -> int:
 
             QTimer.singleShot(1500, poll)
         if name == "digits":
-            window.runFinished.connect(lambda: QTimer.singleShot(100, lambda: window.trainingView.digitsView
-                                                                 .images[4].click()))
+            window.runFinished.connect(
+                lambda: QTimer.singleShot(100, lambda: window.trainingView.digitsView.images[4].click())
+            )
         if name in ("dark", "chinese-dark"):
             window.set_theme("dark")
         if name in RUNS_LIKE:
@@ -140,8 +161,7 @@ def scene(name: str, out: Path) -> int:
         window.runFinished.connect(lambda: QTimer.singleShot(300, lambda: next_run(window, runs)))
         QTimer.singleShot(1500, lambda: next_run(window, runs))
 
-    MainWindow.show = show
-    return main([])
+    return run_window(on_shown=on_shown)
 
 
 if __name__ == "__main__":
@@ -152,5 +172,8 @@ if __name__ == "__main__":
         if name not in SCENES:
             sys.exit(f"screenshot.py: no scene {name!r}; the scenes are {', '.join(SCENES)}")
         with tempfile.TemporaryDirectory() as settings:
-            subprocess.run([sys.executable, __file__, "--one", name], check=True,
-                           env={**os.environ, "XDG_CONFIG_HOME": settings, "LANG": LOCALE.get(name, "en_US.UTF-8")})
+            subprocess.run(
+                [sys.executable, __file__, "--one", name],
+                check=True,
+                env={**os.environ, "XDG_CONFIG_HOME": settings, "LANG": LOCALE.get(name, "en_US.UTF-8")},
+            )

@@ -65,7 +65,9 @@ def summarize(raw: Path, top: int) -> str:
         by_thread["GUI thread" if is_gui else "other threads"] += int(count)
         marks = [i for i, frame in enumerate(frames) if frame.startswith("run_loop ")]
         if is_gui and marks:
-            by_callback[" > ".join(_short(f) for f in frames[marks[0] + 1:marks[0] + 3]) or "(the loop)"] += int(count)
+            by_callback[" > ".join(_short(f) for f in frames[marks[0] + 1 : marks[0] + 3]) or "(the loop)"] += int(
+                count
+            )
     total = sum(by_callback.values()) or 1
     out = [f"samples holding the GIL: {dict(by_thread)}; the GUI thread's during the runs: {total}"]
     out += [f"{count:7d} {100 * count / total:5.1f}%  {name}" for name, count in by_callback.most_common(top)]
@@ -84,14 +86,37 @@ def main(argv: list[str]) -> int:
         return 0
     spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     if not Path(spy).exists():
-        print("tools/window_profile.py: py-spy is missing; install it with: .venv/bin/pip install py-spy",
-              file=sys.stderr)
+        print(
+            "tools/window_profile.py: py-spy is missing; install it with: .venv/bin/pip install py-spy", file=sys.stderr
+        )
         return 2
     with tempfile.TemporaryDirectory() as folder:
         raw = Path(folder) / "samples.txt"
-        subprocess.run([spy, "record", "--threads", "--gil", "-r", "200", "-f", "raw", "-o", str(raw), "--",
-                        sys.executable, __file__, "--child", "--epochs", str(args.epochs), "--runs", str(args.runs)],
-                       cwd=ROOT, check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        subprocess.run(
+            [
+                spy,
+                "record",
+                "--threads",
+                "--gil",
+                "-r",
+                "200",
+                "-f",
+                "raw",
+                "-o",
+                str(raw),
+                "--",
+                sys.executable,
+                __file__,
+                "--child",
+                "--epochs",
+                str(args.epochs),
+                "--runs",
+                str(args.runs),
+            ],
+            cwd=ROOT,
+            check=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
         print(summarize(raw, args.top))
     return 0
 

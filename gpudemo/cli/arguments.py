@@ -33,8 +33,13 @@ def build_parser() -> argparse.ArgumentParser:
     predict = commands.add_parser("predict", help="predict with a model saved by --save or the window")
     predict.set_defaults(parser=predict)
     predict.add_argument("--model", metavar="PATH", required=True, help="a checkpoint gpudemo wrote")
-    predict.add_argument("values", nargs="+", type=argparse_type(rules.parse_values), metavar="X",
-                         help="values to predict for, spaces or commas between them")
+    predict.add_argument(
+        "values",
+        nargs="+",
+        type=argparse_type(rules.parse_values),
+        metavar="X",
+        help="values to predict for, spaces or commas between them",
+    )
     predict.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
 
     code = commands.add_parser("code", help="print the plain PyTorch script for these settings")
@@ -44,17 +49,30 @@ def build_parser() -> argparse.ArgumentParser:
     transfer = commands.add_parser("transfer", help="what moving data to a GPU and back costs, by size")
     transfer.set_defaults(parser=transfer)
     transfer.add_argument("--device", metavar="ID", help="the GPU to copy to and from (default: the best one here)")
-    transfer.add_argument("--max-size", type=argparse_type(rules.parse_transfer_bytes), metavar="BYTES",
-                          help="stop growing at this many bytes (default 1 GiB, or what fits)")
+    transfer.add_argument(
+        "--max-size",
+        type=argparse_type(rules.parse_transfer_bytes),
+        metavar="BYTES",
+        help="stop growing at this many bytes (default 1 GiB, or what fits)",
+    )
     transfer.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
     parallel = commands.add_parser("parallel", help="one run on several worker processes with DistributedDataParallel")
     add_training_arguments(parallel)
-    parallel.add_argument("--workers", type=argparse_type(rules.parse_workers), default=2, metavar="N",
-                          help="worker processes (default 2): CPU processes with gloo, one per GPU with nccl")
-    parallel.add_argument("--backend", type=argparse_type(rules.parse_backend), default="gloo",
-                          metavar="|".join(rules.BACKEND_KEYS),
-                          help="gloo: processes on the CPU (default); nccl: one process per CUDA GPU")
+    parallel.add_argument(
+        "--workers",
+        type=argparse_type(rules.parse_workers),
+        default=2,
+        metavar="N",
+        help="worker processes (default 2): CPU processes with gloo, one per GPU with nccl",
+    )
+    parallel.add_argument(
+        "--backend",
+        type=argparse_type(rules.parse_backend),
+        default="gloo",
+        metavar="|".join(rules.BACKEND_KEYS),
+        help="gloo: processes on the CPU (default); nccl: one process per CUDA GPU",
+    )
     parallel.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
 
     compare = commands.add_parser("compare", help="the same run on each device in turn, timed fairly, against the CPU")
@@ -63,46 +81,78 @@ def build_parser() -> argparse.ArgumentParser:
 
     profile = commands.add_parser("profile", help="where a training step's time goes, under torch.profiler")
     add_training_arguments(profile)
-    profile.add_argument("--steps", type=argparse_type(rules.parse_profile_steps), default=20, metavar="N",
-                         help="steps to profile, after 5 that are not (default 20)")
+    profile.add_argument(
+        "--steps",
+        type=argparse_type(rules.parse_profile_steps),
+        default=20,
+        metavar="N",
+        help="steps to profile, after 5 that are not (default 20)",
+    )
     profile.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
     sweep = commands.add_parser("sweep", help="time per step on each device as the size grows: where a GPU wins")
     add_training_arguments(sweep, many_devices=True, model_only=True)
-    sweep.add_argument("--kind", type=argparse_type(rules.parse_sweep_kind), default="step",
-                       metavar="|".join(rules.SWEEP_KINDS),
-                       help="step: a full-batch training step of --problem (the tutorial's is the line's) on 10 to"
-                       " 10,000,000 samples; matmul: an n x n matrix product, n from 16 (default step)")
-    sweep.add_argument("--dtype", type=argparse_type(rules.parse_dtype), default="float32",
-                       metavar="|".join(rules.DTYPE_KEYS),
-                       help="float32 (TF32 off: full float32 matmuls), tf32 (float32 data, CUDA matmuls in TF32 on"
-                       " tensor cores) or bfloat16 (default float32)")
-    sweep.add_argument("--max-size", type=argparse_type(rules.parse_max_size), metavar="N",
-                       help="stop growing at this size (default: as far as memory and time allow)")
-    sweep.add_argument("--roofline", action="store_true",
-                       help="also count each size's FLOPs and bytes and set them against the device's peaks"
-                       " (a known GPU's published figures, else measured)")
+    sweep.add_argument(
+        "--kind",
+        type=argparse_type(rules.parse_sweep_kind),
+        default="step",
+        metavar="|".join(rules.SWEEP_KINDS),
+        help="step: a full-batch training step of --problem (the tutorial's is the line's) on 10 to"
+        " 10,000,000 samples; matmul: an n x n matrix product, n from 16 (default step)",
+    )
+    sweep.add_argument(
+        "--dtype",
+        type=argparse_type(rules.parse_dtype),
+        default="float32",
+        metavar="|".join(rules.DTYPE_KEYS),
+        help="float32 (TF32 off: full float32 matmuls), tf32 (float32 data, CUDA matmuls in TF32 on"
+        " tensor cores) or bfloat16 (default float32)",
+    )
+    sweep.add_argument(
+        "--max-size",
+        type=argparse_type(rules.parse_max_size),
+        metavar="N",
+        help="stop growing at this size (default: as far as memory and time allow)",
+    )
+    sweep.add_argument(
+        "--roofline",
+        action="store_true",
+        help="also count each size's FLOPs and bytes and set them against the device's peaks"
+        " (a known GPU's published figures, else measured)",
+    )
     sweep.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     return parser
 
 
-def add_training_arguments(parser: argparse.ArgumentParser, many_devices: bool = False,
-                           model_only: bool = False) -> None:
+def add_training_arguments(
+    parser: argparse.ArgumentParser, many_devices: bool = False, model_only: bool = False
+) -> None:
     """The device, the settings of a run (`model_only`: those of its step, not its length) and --predict."""
     parser.set_defaults(parser=parser, many_devices=many_devices)
     if many_devices:
-        parser.add_argument("--device", metavar="ID", action="append",
-                            help="a device to run on (repeat for more; default: every one listed); the CPU always is")
+        parser.add_argument(
+            "--device",
+            metavar="ID",
+            action="append",
+            help="a device to run on (repeat for more; default: every one listed); the CPU always is",
+        )
     else:
         parser.add_argument("--device", metavar="ID", help="cpu, cuda:0, ... (default: the best one here)")
     settings.add_arguments(
-        parser, repeatable=("precision",) if many_devices else (), per_step_only=model_only,
-        help_suffix={"precision": "; repeat it to compare precisions side by side"} if many_devices else None)
+        parser,
+        repeatable=("precision",) if many_devices else (),
+        per_step_only=model_only,
+        help_suffix={"precision": "; repeat it to compare precisions side by side"} if many_devices else None,
+    )
     if model_only:
         parser.set_defaults(predict=None)
         return
     parser.add_argument(
-        "--predict", nargs="+", type=argparse_type(rules.parse_values), default=None, metavar="X",
+        "--predict",
+        nargs="+",
+        type=argparse_type(rules.parse_values),
+        default=None,
+        metavar="X",
         help="values to predict for after training, spaces or commas between them (default 4); for circles, xor"
         " and spiral, points x1,x2 to classify (default none)",
     )
@@ -203,8 +253,9 @@ def precisions(args: argparse.Namespace) -> list[str]:
     return list(dict.fromkeys(given)) if isinstance(given, list) else [given]
 
 
-def resolve_inputs(args: argparse.Namespace, config: TrainingConfig, groups: list[list[float]] | None,
-                   option: str = "--predict") -> list:
+def resolve_inputs(
+    args: argparse.Namespace, config: TrainingConfig, groups: list[list[float]] | None, option: str = "--predict"
+) -> list:
     """What --predict asks for: values for a regression (4 when not given), points x1,x2 for a 2-D
     classification (none when not given); digits take no --predict (the window picks test images)."""
     from gpudemo.core.problems import problem_for

@@ -12,8 +12,11 @@ from gpudemo.cli.output import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, number, s
 from gpudemo.core import units
 from gpudemo.core.config import TrainingConfig
 
-PRECISIONS = {"float32": "float32 (TF32 off)", "tf32": "TF32 (float32 data; CUDA matmuls on tensor cores)",
-              "bfloat16": "bfloat16"}
+PRECISIONS = {
+    "float32": "float32 (TF32 off)",
+    "tf32": "TF32 (float32 data; CUDA matmuls on tensor cores)",
+    "bfloat16": "bfloat16",
+}
 
 
 def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingConfig) -> int:
@@ -25,15 +28,25 @@ def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingCo
         print(json.dumps([timing.to_json() for timing in timings], indent=2))
     else:
         rows = [("DEVICE", "STATUS", "EPOCHS/S", "SECONDS", "FINAL LOSS", "SPEEDUP VS CPU")]
-        rows += [(t.label, t.status, number(t.epochs_per_second, ",.0f"), number(t.seconds, ".3g"),
-                  number(t.final_loss, ".6g"), "-" if t.speedup_vs_cpu is None else f"{t.speedup_vs_cpu:.2f}x")
-                 for t in timings]
+        rows += [
+            (
+                t.label,
+                t.status,
+                number(t.epochs_per_second, ",.0f"),
+                number(t.seconds, ".3g"),
+                number(t.final_loss, ".6g"),
+                "-" if t.speedup_vs_cpu is None else f"{t.speedup_vs_cpu:.2f}x",
+            )
+            for t in timings
+        ]
         print(f"{config.epochs:,} epochs of {config.problem} on each device, after a warm-up that is not timed")
         print(table(rows, numbers_right=True))
         for timing in timings:
             if timing.busy:
-                print(f"{timing.label}: timed while other programs took the cores its threads needed: its figure"
-                      " is too slow. Close them and compare again.")
+                print(
+                    f"{timing.label}: timed while other programs took the cores its threads needed: its figure"
+                    " is too slow. Close them and compare again."
+                )
     for timing in timings:
         if timing.status == FAILED:
             print(f"gpudemo: {timing.label}: {timing.message}", file=sys.stderr)
@@ -53,8 +66,11 @@ def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConf
             args.parser.error(f"argument --precision: the sweep measures float32, tf32 and bfloat16, not {asked}")
         args.dtype = SWEEP_DTYPE[asked]
 
-    progress = None if args.json or not sys.stderr.isatty() else (
-        lambda row: print(f"  {row.device} at {row.size:,}: {row.seconds * 1e6:,.1f} us", file=sys.stderr))
+    progress = (
+        None
+        if args.json or not sys.stderr.isatty()
+        else (lambda row: print(f"  {row.device} at {row.size:,}: {row.seconds * 1e6:,.1f} us", file=sys.stderr))
+    )
     with stop_on_ctrl_c() as stop:
         result = sweep(args.kind, devices, args.dtype, stop.is_set, progress, args.max_size, config, args.roofline)
     if args.json:
@@ -62,24 +78,33 @@ def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConf
     else:
         unit = "SAMPLES/S" if args.kind == STEP else "GFLOP/S"
         rows = [("DEVICE", "SIZE", "US/STEP", unit)]
-        rows += [(r.device, f"{r.size:,}", f"{r.seconds * 1e6:,.1f}" + (" *" if r.busy else ""), f"{r.throughput:,.3g}")
-                 for r in result.rows]
+        rows += [
+            (r.device, f"{r.size:,}", f"{r.seconds * 1e6:,.1f}" + (" *" if r.busy else ""), f"{r.throughput:,.3g}")
+            for r in result.rows
+        ]
         if args.roofline:
             flops = args.kind == STEP  # a matmul's throughput is already its GFLOP/s
             rows = [(*rows[0], "FLOP/BYTE", *(("GFLOP/S",) if flops else ()), "GB/S", "OF ROOF")] + [
-                (*row, *_roofline_cells(r, result.peaks.get(r.device), flops)) for row, r in zip(rows[1:], result.rows)]
+                (*row, *_roofline_cells(r, result.peaks.get(r.device), flops))
+                for row, r in zip(rows[1:], result.rows, strict=True)
+            ]
         what = f"a step of {sized(config, 10).problem}" if args.kind == STEP else "matmul"
-        print(f"{what} in {PRECISIONS[args.dtype]}: median time per step, the device synchronised before each"
-              " clock read")
+        print(
+            f"{what} in {PRECISIONS[args.dtype]}: median time per step, the device synchronised before each clock read"
+        )
         print(table(rows, numbers_right=True))
         if result.busy:
             slowest = max((r for r in result.rows if r.busy), key=lambda r: r.seconds / r.one_thread_seconds)
-            print(f"* the machine was busy: another process took a core, and torch's CPU threads waited for each"
-                  f" other at every operator ({slowest.seconds / slowest.one_thread_seconds:,.0f}x slower than one"
-                  f" thread at size {slowest.size:,}). Close other programs and run again.")
+            print(
+                f"* the machine was busy: another process took a core, and torch's CPU threads waited for each"
+                f" other at every operator ({slowest.seconds / slowest.one_thread_seconds:,.0f}x slower than one"
+                f" thread at size {slowest.size:,}). Close other programs and run again."
+            )
         for device, peak in result.peaks.items():
-            print(f"{device} peaks ({peak.source}: {peak.detail}): {peak.flops_per_second / 1e9:,.0f} GFLOP/s,"
-                  f" {peak.bytes_per_second / 1e9:,.0f} GB/s; below {peak.ridge:,.1f} FLOP/byte a step waits on memory")
+            print(
+                f"{device} peaks ({peak.source}: {peak.detail}): {peak.flops_per_second / 1e9:,.0f} GFLOP/s,"
+                f" {peak.bytes_per_second / 1e9:,.0f} GB/s; below {peak.ridge:,.1f} FLOP/byte a step waits on memory"
+            )
         for device, size in result.crossover.items():
             print(f"{device} beats the CPU from {size:,} on" if size else f"{device} does not beat the CPU here")
         if not result.crossover:
@@ -95,8 +120,12 @@ def _roofline_cells(row, peak, flops: bool) -> tuple[str, ...]:
     if row.work is None:
         return ("-",) * (4 if flops else 3)
     roof = peak.roof(row.work.intensity) if peak is not None else None
-    return (f"{row.work.intensity:,.2f}", *((f"{row.flops_per_second / 1e9:,.3g}",) if flops else ()),
-            f"{row.bytes_per_second / 1e9:,.3g}", f"{row.flops_per_second / roof:.1%}" if roof else "-")
+    return (
+        f"{row.work.intensity:,.2f}",
+        *((f"{row.flops_per_second / 1e9:,.3g}",) if flops else ()),
+        f"{row.bytes_per_second / 1e9:,.3g}",
+        f"{row.flops_per_second / roof:.1%}" if roof else "-",
+    )
 
 
 def run_profile(args: argparse.Namespace, config: TrainingConfig) -> int:
@@ -113,17 +142,23 @@ def run_profile(args: argparse.Namespace, config: TrainingConfig) -> int:
         return EXIT_OK
     print(f"{profile.steps} steps of {config.problem} on {config.device}, after {WARM_UP_STEPS} that are not profiled")
     if profile.on_gpu:
-        print(f"per step: {profile.cpu_us:,.1f} us on the CPU side to issue it, {profile.device_us:,.1f} us of GPU work"
-              f" in {profile.kernels:,.0f} kernels; {profile.wall_us:,.1f} us from start to the GPU done;"
-              f" {profile.waiting_us:,.1f} us of it the CPU waited for the GPU (not work)")
+        print(
+            f"per step: {profile.cpu_us:,.1f} us on the CPU side to issue it, {profile.device_us:,.1f} us of GPU work"
+            f" in {profile.kernels:,.0f} kernels; {profile.wall_us:,.1f} us from start to the GPU done;"
+            f" {profile.waiting_us:,.1f} us of it the CPU waited for the GPU (not work)"
+        )
     else:
-        print(f"per step: {profile.wall_us:,.1f} us on the CPU, {profile.device_us:,.1f} us of it inside"
-              f" {profile.kernels:,.0f} PyTorch operator calls ({profile.per_kernel_us:,.1f} us each)")
+        print(
+            f"per step: {profile.wall_us:,.1f} us on the CPU, {profile.device_us:,.1f} us of it inside"
+            f" {profile.kernels:,.0f} PyTorch operator calls ({profile.per_kernel_us:,.1f} us each)"
+        )
     print(explain(profile))
     if profile.on_gpu:
-        print(f"timed without torch.cuda.synchronize(): {profile.cpu_us:,.1f} us a step; with it: {profile.wall_us:,.1f}"
-              f" us. Without, the clock stops when the CPU has queued the work, not when the GPU has done it:"
-              f" {profile.overstated:,.1f}x too fast")
+        print(
+            f"timed without torch.cuda.synchronize(): {profile.cpu_us:,.1f} us a step; with it: {profile.wall_us:,.1f}"
+            f" us. Without, the clock stops when the CPU has queued the work, not when the GPU has done it:"
+            f" {profile.overstated:,.1f}x too fast"
+        )
     rows = [("OPERATION", "CALLS/STEP", "CPU US/STEP", "DEVICE US/STEP")]
     rows += [(op.name, f"{op.calls:g}", f"{op.cpu_us:,.1f}", f"{op.device_us:,.1f}") for op in profile.ops]
     print(table(rows, numbers_right=True))
@@ -135,14 +170,20 @@ def explain(profile) -> str:
 
     if profile.on_gpu:
         if profile.bound == HOST_BOUND:
-            return (f"the GPU computes {profile.busy_share:.0%} of the step and waits for the CPU the rest: the step is"
-                    " too small to pay for its launches; more samples per step (or a bigger model) would")
+            return (
+                f"the GPU computes {profile.busy_share:.0%} of the step and waits for the CPU the rest: the step is"
+                " too small to pay for its launches; more samples per step (or a bigger model) would"
+            )
         return f"the GPU computes {profile.busy_share:.0%} of the step: the arithmetic dominates, as a GPU likes it"
     if profile.bound == HOST_BOUND:
-        return (f"an operator takes {profile.per_kernel_us:,.1f} us: its fixed cost, not arithmetic. A GPU's kernel"
-                " launch costs about as much, so a GPU cannot make this step faster")
-    return (f"an operator takes {profile.per_kernel_us:,.1f} us: the arithmetic dominates, and a GPU, which does it"
-            " in parallel, would make this step faster")
+        return (
+            f"an operator takes {profile.per_kernel_us:,.1f} us: its fixed cost, not arithmetic. A GPU's kernel"
+            " launch costs about as much, so a GPU cannot make this step faster"
+        )
+    return (
+        f"an operator takes {profile.per_kernel_us:,.1f} us: the arithmetic dominates, and a GPU, which does it"
+        " in parallel, would make this step faster"
+    )
 
 
 def run_parallel_command(args: argparse.Namespace, config: TrainingConfig) -> int:
@@ -153,13 +194,17 @@ def run_parallel_command(args: argparse.Namespace, config: TrainingConfig) -> in
 
     if args.workers > max_workers(args.backend):
         where = "GPUs" if args.backend == "nccl" else "CPUs"
-        args.parser.error(f"argument --workers: {args.workers} workers, but this machine has"
-                          f" {max_workers(args.backend)} {where} for {args.backend}")
+        args.parser.error(
+            f"argument --workers: {args.workers} workers, but this machine has"
+            f" {max_workers(args.backend)} {where} for {args.backend}"
+        )
     try:
         check(config.precision, worker_device(args.backend))
     except PrecisionRefused as refused:
-        args.parser.error(f"argument --precision: {args.backend} workers train on"
-                          f" {worker_device(args.backend).split(':')[0]}: {refused}")
+        args.parser.error(
+            f"argument --precision: {args.backend} workers train on"
+            f" {worker_device(args.backend).split(':')[0]}: {refused}"
+        )
     try:
         with stop_on_ctrl_c() as stop:
             many = run_parallel(config, args.workers, args.backend, stop.is_set)
@@ -169,27 +214,50 @@ def run_parallel_command(args: argparse.Namespace, config: TrainingConfig) -> in
         return EXIT_FAILED
     speedup = many.epochs_per_second / one.epochs_per_second if one.epochs_per_second > 0 else None
     if args.json:
-        print(json.dumps({"workers": many.workers, "backend": many.backend, "status": many.status,
-                          "epochs_run": many.epochs_run, "epochs_per_second": many.epochs_per_second,
-                          "seconds": many.seconds, "final_loss": many.final_loss, "speedup_vs_one": speedup,
-                          "allreduce_share": many.allreduce_share, "one_worker_epochs_per_second":
-                          one.epochs_per_second, "one_worker_final_loss": one.final_loss}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "workers": many.workers,
+                    "backend": many.backend,
+                    "status": many.status,
+                    "epochs_run": many.epochs_run,
+                    "epochs_per_second": many.epochs_per_second,
+                    "seconds": many.seconds,
+                    "final_loss": many.final_loss,
+                    "speedup_vs_one": speedup,
+                    "allreduce_share": many.allreduce_share,
+                    "one_worker_epochs_per_second": one.epochs_per_second,
+                    "one_worker_final_loss": one.final_loss,
+                },
+                indent=2,
+            )
+        )
     else:
         print(f"{config.epochs:,} epochs of {config.problem} with DistributedDataParallel ({args.backend})")
         rows = [("WORKERS", "STATUS", "EPOCHS/S", "SECONDS", "FINAL LOSS", "SPEEDUP", "ALL-REDUCE")]
-        for result in ([one, many] if many is not one else [many]):
-            rows.append((str(result.workers), result.status, number(result.epochs_per_second, ",.0f"),
-                         number(result.seconds, ".3g"), number(result.final_loss, ".6g"),
-                         f"{result.epochs_per_second / one.epochs_per_second:.2f}x" if one.epochs_per_second else "-",
-                         f"{result.allreduce_share:.0%}"))
+        for result in [one, many] if many is not one else [many]:
+            rows.append(
+                (
+                    str(result.workers),
+                    result.status,
+                    number(result.epochs_per_second, ",.0f"),
+                    number(result.seconds, ".3g"),
+                    number(result.final_loss, ".6g"),
+                    f"{result.epochs_per_second / one.epochs_per_second:.2f}x" if one.epochs_per_second else "-",
+                    f"{result.allreduce_share:.0%}",
+                )
+            )
         print(table(rows, numbers_right=True))
         print("ALL-REDUCE: the share of a forward and backward spent all-reducing the gradients")
     if stop.is_set():
         print("gpudemo: stopped by the user", file=sys.stderr)
         return EXIT_INTERRUPTED
     if many.status == DIVERGED:
-        print(f"gpudemo: training diverged (the loss stopped being a finite number); try a smaller learning rate"
-              f" than {config.lr:g}", file=sys.stderr)
+        print(
+            f"gpudemo: training diverged (the loss stopped being a finite number); try a smaller learning rate"
+            f" than {config.lr:g}",
+            file=sys.stderr,
+        )
         return EXIT_FAILED
     return EXIT_OK
 
@@ -217,14 +285,19 @@ def run_transfer(args: argparse.Namespace, device: str) -> int:
         print(table(rows, numbers_right=True))
         fixed, peak = result.fixed_cost(), result.peak()
         if fixed is not None and peak is not None:
-            print(f"a copy costs at least {fixed * 1e6:,.1f} us whatever its size (pinned, to the GPU): 1,000 copies"
-                  f" of 1 KiB take {fixed * 1e3:,.1f} ms, one of 1 MiB far less; the bandwidth levels off near"
-                  f" {peak:,.1f} GB/s")
+            print(
+                f"a copy costs at least {fixed * 1e6:,.1f} us whatever its size (pinned, to the GPU): 1,000 copies"
+                f" of 1 KiB take {fixed * 1e3:,.1f} ms, one of 1 MiB far less; the bandwidth levels off near"
+                f" {peak:,.1f} GB/s"
+            )
         if result.overlap is not None:
             o = result.overlap
-            print(f"non_blocking=True from pinned memory: a {units.power_of_two_bytes(o.bytes)} copy ({o.copy_seconds * 1e3:,.2f} ms)"
-                  f" beside compute ({o.compute_seconds * 1e3:,.2f} ms): {o.serial_seconds * 1e3:,.2f} ms one after"
-                  f" the other, {o.overlapped_seconds * 1e3:,.2f} ms at once ({o.hidden:.0%} of the copy hidden)")
+            print(
+                f"non_blocking=True from pinned memory: a {units.power_of_two_bytes(o.bytes)} copy"
+                f" ({o.copy_seconds * 1e3:,.2f} ms)"
+                f" beside compute ({o.compute_seconds * 1e3:,.2f} ms): {o.serial_seconds * 1e3:,.2f} ms one after"
+                f" the other, {o.overlapped_seconds * 1e3:,.2f} ms at once ({o.hidden:.0%} of the copy hidden)"
+            )
     if not result.complete:
         print("gpudemo: stopped by the user", file=sys.stderr)
         return EXIT_INTERRUPTED

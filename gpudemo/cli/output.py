@@ -20,9 +20,12 @@ def table(rows: Sequence[Sequence[str]], numbers_right: bool = False) -> str:
     """Columns padded to their widest cell; `numbers_right`: every column but the first right-aligned."""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return "\n".join(
-        "  ".join(cell.rjust(width) if numbers_right and i else cell.ljust(width)
-                  for i, (cell, width) in enumerate(zip(row, widths))).rstrip()
-        for row in rows)
+        "  ".join(
+            cell.rjust(width) if numbers_right and i else cell.ljust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+        for row in rows
+    )
 
 
 def number(value: float | None, spec: str) -> str:

@@ -36,8 +36,13 @@ def run_devices(args: argparse.Namespace) -> int:
             else:
                 details = ""
             rows.append(
-                (device.id, found.label(device), units.gib(device.total_memory, unknown="-"), units.gib(device.free_memory, unknown="-"),
-                 details)
+                (
+                    device.id,
+                    found.label(device),
+                    units.gib(device.total_memory, unknown="-"),
+                    units.gib(device.free_memory, unknown="-"),
+                    details,
+                )
             )
         print(table(rows))
     if found.note:
@@ -53,9 +58,11 @@ def predictions_json(model, inputs: list) -> list[dict]:
         return []
     if isinstance(inputs[0], tuple):
         probabilities = classify(model, inputs)
-        return [{"x": list(point), "class": int(row.argmax()), "probabilities": [float(p) for p in row]}
-                for point, row in zip(inputs, probabilities)]
-    return [{"x": x, "y": _finite(y)} for x, y in zip(inputs, predict(model, inputs))]
+        return [
+            {"x": list(point), "class": int(row.argmax()), "probabilities": [float(p) for p in row]}
+            for point, row in zip(inputs, probabilities, strict=True)
+        ]
+    return [{"x": x, "y": _finite(y)} for x, y in zip(inputs, predict(model, inputs), strict=True)]
 
 
 def _prediction_lines(predictions: list[dict]) -> list[str]:
@@ -63,12 +70,16 @@ def _prediction_lines(predictions: list[dict]) -> list[str]:
     for item in predictions:
         if "class" in item:
             x1, x2 = item["x"]
-            lines.append(f"classify    ({x1:g}, {x2:g})  ->  class {item['class']}"
-                         f" ({item['probabilities'][item['class']]:.1%})")
+            lines.append(
+                f"classify    ({x1:g}, {x2:g})  ->  class {item['class']} ({item['probabilities'][item['class']]:.1%})"
+            )
         else:
             y = item["y"]
-            lines.append(f"predict     x = {item['x']:g}  ->  y = {y:.6g}" if y is not None else
-                         f"predict     x = {item['x']:g}  ->  y = -")
+            lines.append(
+                f"predict     x = {item['x']:g}  ->  y = {y:.6g}"
+                if y is not None
+                else f"predict     x = {item['x']:g}  ->  y = -"
+            )
     return lines
 
 
@@ -139,8 +150,9 @@ def run_train(args: argparse.Namespace) -> int:
     bar = ProgressBar(sys.stderr, config.epochs) if not args.json and sys.stderr.isatty() else None
     try:
         with stop_on_ctrl_c() as stop:
-            result = train(config, stop.is_set,
-                           on_batch=bar and (lambda batch: bar.update(batch.last_epoch, batch.seconds)))
+            result = train(
+                config, stop.is_set, on_batch=bar and (lambda batch: bar.update(batch.last_epoch, batch.seconds))
+            )
     except TrainingError as error:
         print(f"gpudemo: {error}", file=sys.stderr)
         return EXIT_FAILED
@@ -190,8 +202,17 @@ def run_predict(args: argparse.Namespace) -> int:
     config = checkpoint.config
     predictions = predictions_json(checkpoint.model, resolve_inputs(args, config, args.values, "X"))
     if args.json:
-        print(json.dumps({"model": str(args.model), "problem": config.problem, "epochs": checkpoint.epochs,
-                          "predictions": predictions}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "model": str(args.model),
+                    "problem": config.problem,
+                    "epochs": checkpoint.epochs,
+                    "predictions": predictions,
+                },
+                indent=2,
+            )
+        )
     else:
         print(f"model       {config.problem}, {config.optimizer} at lr {config.lr:g}, {checkpoint.epochs:,} epochs")
         print("\n".join(_prediction_lines(predictions)))

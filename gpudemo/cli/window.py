@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 
 from gpudemo.cli.output import EXIT_FAILED
 
 
-def run_window() -> int:
+def run_window(on_shown: Callable[[object], None] | None = None) -> int:
     """Open the window, after checking that Qt can open one here (see gpudemo.display)."""
     from gpudemo import display
 
@@ -22,12 +23,12 @@ def run_window() -> int:
     if chosen.name:
         os.environ["QT_QPA_PLATFORM"] = chosen.name
     try:
+        from gpudemo.ui.app import run_app
         from gpudemo.ui.main_window import MainWindow  # noqa: F401  (loads QtGui and QtWidgets now)
-        from gpudemo.ui.shell.app import run_app
     except ImportError as error:
         missing = display.missing_for_import_error(error)
         if not missing:
             raise
         print(display.missing_libraries_message("Qt", missing), file=sys.stderr)
         return EXIT_FAILED
-    return run_app()
+    return run_app(on_shown=on_shown)

@@ -68,12 +68,22 @@ class RunTooLarge(TrainingError):
     """A run that cannot fit on its device; the message has both figures."""
 
     def __init__(self, config: TrainingConfig, need: MemoryNeed, free: int):
-        super().__init__(message(
-            QT_TRANSLATE_NOOP("core", "this run needs about {total} on {device} ({data} data, {activations}"
-                                      " activations, {state} parameters, gradients and optimizer state), but only"
-                                      " {free} is free there; use fewer samples, a smaller batch or a smaller model"),
-            total=bytes_text(need.total), device=config.device, data=bytes_text(need.data), activations=bytes_text(need.activations),
-            state=bytes_text(need.parameters + need.gradients + need.optimizer_state), free=bytes_text(free)))
+        super().__init__(
+            message(
+                QT_TRANSLATE_NOOP(
+                    "core",
+                    "this run needs about {total} on {device} ({data} data, {activations}"
+                    " activations, {state} parameters, gradients and optimizer state), but only"
+                    " {free} is free there; use fewer samples, a smaller batch or a smaller model",
+                ),
+                total=bytes_text(need.total),
+                device=config.device,
+                data=bytes_text(need.data),
+                activations=bytes_text(need.activations),
+                state=bytes_text(need.parameters + need.gradients + need.optimizer_state),
+                free=bytes_text(free),
+            )
+        )
         self.need, self.free = need, free
 
 

@@ -19,11 +19,11 @@ from pathlib import Path
 import torch
 from torch import nn
 
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.datafile import DataFileError
 from gpudemo.core.files import write_atomically
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, PersonError, message
 from gpudemo.core.problems import problem_for
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.rules import InvalidSetting
 
 FORMAT = "gpudemo-checkpoint"
@@ -63,32 +63,49 @@ def load(path: str | os.PathLike) -> Checkpoint:
     try:
         size = target.stat().st_size
     except OSError as error:
-        raise _refuse(QT_TRANSLATE_NOOP(
-            "core", "cannot read {path}: {reason}"), target, reason=error.strerror) from None
+        raise _refuse(
+            QT_TRANSLATE_NOOP("core", "cannot read {path}: {reason}"), target, reason=error.strerror
+        ) from None
     if size > MAX_BYTES:
-        raise _refuse(QT_TRANSLATE_NOOP("core", "{path} is {size} GiB: larger than any gpudemo model; not loaded"),
-                      target, size=f"{size / 2**30:.1f}")
+        raise _refuse(
+            QT_TRANSLATE_NOOP("core", "{path} is {size} GiB: larger than any gpudemo model; not loaded"),
+            target,
+            size=f"{size / 2**30:.1f}",
+        )
     try:
         data = torch.load(target, map_location="cpu", weights_only=True)
     except pickle.UnpicklingError as error:
         if "global" not in str(error).lower():  # no object of a forbidden kind: the file is garbage
-            raise _refuse(QT_TRANSLATE_NOOP(
-                "core", "{path} is not a gpudemo checkpoint, or it is damaged or cut short"), target) from None
-        raise _refuse(QT_TRANSLATE_NOOP("core", "{path} holds more than weights and settings (code, or objects of"
-                                                " other kinds); nothing in it was run, and it was not loaded"),
-                      target) from None
+            raise _refuse(
+                QT_TRANSLATE_NOOP("core", "{path} is not a gpudemo checkpoint, or it is damaged or cut short"), target
+            ) from None
+        raise _refuse(
+            QT_TRANSLATE_NOOP(
+                "core",
+                "{path} holds more than weights and settings (code, or objects of"
+                " other kinds); nothing in it was run, and it was not loaded",
+            ),
+            target,
+        ) from None
     except MemoryError:
-        raise _refuse(QT_TRANSLATE_NOOP(
-            "core", "{path} asks for more memory than there is; not loaded"), target) from None
+        raise _refuse(
+            QT_TRANSLATE_NOOP("core", "{path} asks for more memory than there is; not loaded"), target
+        ) from None
     except Exception:  # an untrusted file can fail the reader in any of its ways
-        raise _refuse(QT_TRANSLATE_NOOP(
-            "core", "{path} is not a gpudemo checkpoint, or it is damaged or cut short"), target) from None
+        raise _refuse(
+            QT_TRANSLATE_NOOP("core", "{path} is not a gpudemo checkpoint, or it is damaged or cut short"), target
+        ) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _refuse(QT_TRANSLATE_NOOP("core", "{path} is a PyTorch file but not a gpudemo checkpoint"), target)
     if data.get("version") != VERSION:
-        raise _refuse(QT_TRANSLATE_NOOP("core", "{path} is a gpudemo checkpoint of version {found}; this gpudemo"
-                                                " reads version {version}"),
-                      target, found=repr(data.get("version")), version=VERSION)
+        raise _refuse(
+            QT_TRANSLATE_NOOP(
+                "core", "{path} is a gpudemo checkpoint of version {found}; this gpudemo reads version {version}"
+            ),
+            target,
+            found=repr(data.get("version")),
+            version=VERSION,
+        )
     settings, weights, epochs = data.get("config"), data.get("state_dict"), data.get("epochs")
     if not isinstance(settings, dict) or not isinstance(weights, dict) or not isinstance(epochs, int) or epochs < 0:
         raise _refuse(QT_TRANSLATE_NOOP("core", "{path} is missing its settings, weights or epochs"), target)
@@ -96,24 +113,34 @@ def load(path: str | os.PathLike) -> Checkpoint:
     try:
         config = TrainingConfig(**{key: value for key, value in settings.items() if key in fields})
     except InvalidSetting as error:
-        raise _refuse(QT_TRANSLATE_NOOP(
-            "core", "{path} has a setting gpudemo cannot use: {reason}"), target, reason=error.message) from None
+        raise _refuse(
+            QT_TRANSLATE_NOOP("core", "{path} has a setting gpudemo cannot use: {reason}"), target, reason=error.message
+        ) from None
     except TypeError as error:
-        raise _refuse(QT_TRANSLATE_NOOP(
-            "core", "{path} has settings of the wrong kind: {reason}"), target, reason=str(error)) from None
+        raise _refuse(
+            QT_TRANSLATE_NOOP("core", "{path} has settings of the wrong kind: {reason}"), target, reason=str(error)
+        ) from None
     try:
         problem = problem_for(config)  # a model of your own data: its file says its inputs and classes
     except DataFileError as error:
-        raise _refuse(QT_TRANSLATE_NOOP("core", "{path} was trained on a data file that cannot be read now:"
-                                                " {reason}"), target, reason=error.message) from None
+        raise _refuse(
+            QT_TRANSLATE_NOOP("core", "{path} was trained on a data file that cannot be read now: {reason}"),
+            target,
+            reason=error.message,
+        ) from None
     torch.manual_seed(config.seed)
     model = problem.make_model(config)
     try:
         model.load_state_dict(weights, strict=True)
     except (RuntimeError, TypeError, AttributeError) as error:
-        raise _refuse(QT_TRANSLATE_NOOP("core", "{path}'s weights do not fit the {problem} model its settings"
-                                                " describe: {reason}"),
-                      target, problem=config.problem, reason=_first_line(error)) from None
+        raise _refuse(
+            QT_TRANSLATE_NOOP(
+                "core", "{path}'s weights do not fit the {problem} model its settings describe: {reason}"
+            ),
+            target,
+            problem=config.problem,
+            reason=_first_line(error),
+        ) from None
     model.eval()
     return Checkpoint(model, config, epochs)
 

@@ -61,55 +61,99 @@ class TrainingConfig:
 
     device: str = "cpu"  # chosen from the devices found (core/devices.py), not a setting of the table
     problem: str = _setting(
-        rules.DEFAULT_PROBLEM, rules.parse_problem, metavar=_choices(rules.PROBLEM_KEYS),
+        rules.DEFAULT_PROBLEM,
+        rules.parse_problem,
+        metavar=_choices(rules.PROBLEM_KEYS),
         help="tutorial: y = 2x from three points; line: y = 2x + noise at --samples points; sine: sin(x) + noise"
-             " fitted by an MLP; circles, xor, spiral: two classes of 2-D points; digits: 8x8 handwritten digits,"
-             " 10 classes; data: the file of --data (default tutorial, or data with --data)")
+        " fitted by an MLP; circles, xor, spiral: two classes of 2-D points; digits: 8x8 handwritten digits,"
+        " 10 classes; data: the file of --data (default tutorial, or data with --data)",
+    )
     data: str = _setting(
-        "", rules.parse_data_path, metavar="PATH", remembered=False,
+        "",
+        rules.parse_data_path,
+        metavar="PATH",
+        remembered=False,
         help="your own data: a CSV file of x,y rows (a regression) or x1,x2,label rows (a classification),"
-             f" {rules.SAMPLES_MIN} to {rules.SAMPLES_MAX:,} rows, a first line of names allowed")
+        f" {rules.SAMPLES_MIN} to {rules.SAMPLES_MAX:,} rows, a first line of names allowed",
+    )
     samples: int = _setting(
-        rules.DEFAULT_SAMPLES, rules.parse_samples, metavar="N", per_step=False,
+        rules.DEFAULT_SAMPLES,
+        rules.parse_samples,
+        metavar="N",
+        per_step=False,
         help=f"training points of line, sine, circles, xor and spiral, {rules.SAMPLES_MIN} to"
-             f" {rules.SAMPLES_MAX:,} (default {rules.DEFAULT_SAMPLES:,})")
+        f" {rules.SAMPLES_MAX:,} (default {rules.DEFAULT_SAMPLES:,})",
+    )
     noise: float = _setting(
-        rules.DEFAULT_NOISE, rules.parse_noise, metavar="SD",
+        rules.DEFAULT_NOISE,
+        rules.parse_noise,
+        metavar="SD",
         help=f"circles, xor, spiral: the noise added to each point, {rules.NOISE_MIN:g} to {rules.NOISE_MAX:g}"
-             f" (default {rules.DEFAULT_NOISE:g})")
+        f" (default {rules.DEFAULT_NOISE:g})",
+    )
     width: int = _setting(
-        rules.DEFAULT_WIDTH, rules.parse_width, metavar="N",
+        rules.DEFAULT_WIDTH,
+        rules.parse_width,
+        metavar="N",
         help=f"the MLP (sine, circles, xor, spiral, digits): units per hidden layer, {rules.WIDTH_MIN} to"
-             f" {rules.WIDTH_MAX} (default {rules.DEFAULT_WIDTH})")
+        f" {rules.WIDTH_MAX} (default {rules.DEFAULT_WIDTH})",
+    )
     depth: int = _setting(
-        rules.DEFAULT_DEPTH, rules.parse_depth, metavar="N",
+        rules.DEFAULT_DEPTH,
+        rules.parse_depth,
+        metavar="N",
         help=f"the MLP: hidden layers, {rules.DEPTH_MIN} (a linear model) to {rules.DEPTH_MAX}"
-             f" (default {rules.DEFAULT_DEPTH})")
+        f" (default {rules.DEFAULT_DEPTH})",
+    )
     batch_size: int = _setting(
-        rules.DEFAULT_BATCH, rules.parse_batch_size, metavar="N", per_step=False,
-        help="samples per step, shuffled each epoch; 0 or absent: the full batch")
+        rules.DEFAULT_BATCH,
+        rules.parse_batch_size,
+        metavar="N",
+        per_step=False,
+        help="samples per step, shuffled each epoch; 0 or absent: the full batch",
+    )
     optimizer: str = _setting(
-        rules.DEFAULT_OPTIMIZER, rules.parse_optimizer, metavar=_choices(rules.OPTIMIZER_KEYS),
-        help="sgd, momentum (SGD with momentum 0.9) or adam (default sgd)")
+        rules.DEFAULT_OPTIMIZER,
+        rules.parse_optimizer,
+        metavar=_choices(rules.OPTIMIZER_KEYS),
+        help="sgd, momentum (SGD with momentum 0.9) or adam (default sgd)",
+    )
     precision: str = _setting(
-        rules.DEFAULT_PRECISION, rules.parse_precision, metavar=_choices(rules.PRECISION_KEYS),
+        rules.DEFAULT_PRECISION,
+        rules.parse_precision,
+        metavar=_choices(rules.PRECISION_KEYS),
         help="fp32 (default), tf32 (CUDA matmuls on tensor cores), bf16 or fp16 (mixed precision with"
-             " torch.autocast; fp16 with a GradScaler); refused where the device cannot")
+        " torch.autocast; fp16 with a GradScaler); refused where the device cannot",
+    )
     # Not remembered: a first compile takes tens of seconds, which the next session should not
     # spring on a person who ticked it once.
     compile: bool = _setting(
-        False, rules.parse_compile, remembered=False,
-        help="run the model through torch.compile (its first compile, tens of seconds, is timed apart)")
+        False,
+        rules.parse_compile,
+        remembered=False,
+        help="run the model through torch.compile (its first compile, tens of seconds, is timed apart)",
+    )
     epochs: int = _setting(
-        rules.DEFAULT_EPOCHS, rules.parse_epochs, metavar="N", per_step=False,
-        help=f"epochs to train, {rules.EPOCHS_MIN} to {rules.EPOCHS_MAX:,} (default {rules.DEFAULT_EPOCHS})")
+        rules.DEFAULT_EPOCHS,
+        rules.parse_epochs,
+        metavar="N",
+        per_step=False,
+        help=f"epochs to train, {rules.EPOCHS_MIN} to {rules.EPOCHS_MAX:,} (default {rules.DEFAULT_EPOCHS})",
+    )
     lr: float = _setting(
-        rules.DEFAULT_LR, rules.parse_learning_rate, metavar="LR",
+        rules.DEFAULT_LR,
+        rules.parse_learning_rate,
+        metavar="LR",
         help=f"learning rate, {rules.short_number(rules.LR_MIN)} to {rules.short_number(rules.LR_MAX)}"
-             f" (default {rules.DEFAULT_LR})")
+        f" (default {rules.DEFAULT_LR})",
+    )
     seed: int = _setting(
-        rules.DEFAULT_SEED, rules.parse_seed, metavar="SEED", per_step=False,
-        help=f"seed for torch.manual_seed (default {rules.DEFAULT_SEED})")
+        rules.DEFAULT_SEED,
+        rules.parse_seed,
+        metavar="SEED",
+        per_step=False,
+        help=f"seed for torch.manual_seed (default {rules.DEFAULT_SEED})",
+    )
 
     def __post_init__(self) -> None:
         for setting in SETTINGS:
@@ -120,8 +164,10 @@ class TrainingConfig:
 
 
 SETTINGS: tuple[Setting, ...] = tuple(
-    Setting(name=each.name, **each.metadata["setting"]) for each in dataclasses.fields(TrainingConfig)
-    if "setting" in each.metadata)
+    Setting(name=each.name, **each.metadata["setting"])
+    for each in dataclasses.fields(TrainingConfig)
+    if "setting" in each.metadata
+)
 BY_NAME: dict[str, Setting] = {setting.name: setting for setting in SETTINGS}
 
 
@@ -133,6 +179,7 @@ def text(value: object) -> str:
 
 
 # The command line -----------------------------------------------------------------------------
+
 
 def argparse_type(parse: Callable[[str], object]) -> Callable[[str], object]:
     """An argparse type that checks with the core's rule, so its words are the window's."""
@@ -147,8 +194,12 @@ def argparse_type(parse: Callable[[str], object]) -> Callable[[str], object]:
     return convert
 
 
-def add_arguments(parser: argparse.ArgumentParser, repeatable: Iterable[str] = (), per_step_only: bool = False,
-                  help_suffix: Mapping[str, str] | None = None) -> None:
+def add_arguments(
+    parser: argparse.ArgumentParser,
+    repeatable: Iterable[str] = (),
+    per_step_only: bool = False,
+    help_suffix: Mapping[str, str] | None = None,
+) -> None:
     """An option for each setting. `repeatable`: settings that may be given several times (a list);
     `per_step_only`: a step's settings only, the others left at their defaults."""
     for setting in SETTINGS:
@@ -163,8 +214,13 @@ def add_arguments(parser: argparse.ArgumentParser, repeatable: Iterable[str] = (
         else:
             # No default here: a setting not given is the config's default, and one a person
             # gave is told apart from it (the problem "data" is implied by --data).
-            parser.add_argument(setting.flag, type=argparse_type(setting.parse), metavar=setting.metavar,
-                                action="append" if setting.name in repeatable else "store", help=help)
+            parser.add_argument(
+                setting.flag,
+                type=argparse_type(setting.parse),
+                metavar=setting.metavar,
+                action="append" if setting.name in repeatable else "store",
+                help=help,
+            )
 
 
 def given(args: argparse.Namespace) -> dict[str, object]:

@@ -78,17 +78,29 @@ def _first_bad_line(text: str, columns: int | None, first_line: int) -> DataFile
         if columns is None:
             columns = len(fields)
         if len(fields) != columns:
-            return _refuse(QT_TRANSLATE_NOOP("core", "line {line} has {count} values, not {columns} like the first"
-                                                     " row"), line=number, count=len(fields), columns=columns)
+            return _refuse(
+                QT_TRANSLATE_NOOP("core", "line {line} has {count} values, not {columns} like the first row"),
+                line=number,
+                count=len(fields),
+                columns=columns,
+            )
         for field in fields:
             if _is_number(field.strip()) and abs(float(field)) > FLOAT32_MAX:
-                return _refuse(QT_TRANSLATE_NOOP("core", "line {line}: {value} is too large to train on (float32"
-                                                         " holds up to 3.4e38)"), line=number,
-                               value=quoted(field.strip()))
+                return _refuse(
+                    QT_TRANSLATE_NOOP(
+                        "core", "line {line}: {value} is too large to train on (float32 holds up to 3.4e38)"
+                    ),
+                    line=number,
+                    value=quoted(field.strip()),
+                )
             if not _is_number(field.strip()):
-                return _refuse(QT_TRANSLATE_NOOP("core", "line {line}: {value} is not a finite number (values are"
-                                                         " separated by commas)"),
-                               line=number, value=quoted(field.strip()))
+                return _refuse(
+                    QT_TRANSLATE_NOOP(
+                        "core", "line {line}: {value} is not a finite number (values are separated by commas)"
+                    ),
+                    line=number,
+                    value=quoted(field.strip()),
+                )
     return _refuse(QT_TRANSLATE_NOOP("core", "the file could not be read as numbers"))
 
 
@@ -98,35 +110,48 @@ def _parse(path: Path) -> DataSet:
         if not path.is_file():
             raise _refuse(QT_TRANSLATE_NOOP("core", "{path} is not a file"), path=path.name)
         if size > MAX_BYTES:
-            raise _refuse(QT_TRANSLATE_NOOP("core", "{path} is {size} MiB: more than gpudemo reads ({limit} MiB);"
-                                                    " not loaded"), path=path.name, size=f"{size / 2**20:,.0f}",
-                          limit=f"{MAX_BYTES // 2**20:,}")
+            raise _refuse(
+                QT_TRANSLATE_NOOP("core", "{path} is {size} MiB: more than gpudemo reads ({limit} MiB); not loaded"),
+                path=path.name,
+                size=f"{size / 2**20:,.0f}",
+                limit=f"{MAX_BYTES // 2**20:,}",
+            )
         raw = path.read_bytes()
     except OSError as error:
-        raise _refuse(QT_TRANSLATE_NOOP("core", "cannot read {path}: {reason}"), path=path.name,
-                      reason=error.strerror or str(error)) from None
+        raise _refuse(
+            QT_TRANSLATE_NOOP("core", "cannot read {path}: {reason}"),
+            path=path.name,
+            reason=error.strerror or str(error),
+        ) from None
     if b"\0" in raw[:SNIFF_BYTES]:
         raise _refuse(QT_TRANSLATE_NOOP("core", "{path} is a binary file, not CSV text"), path=path.name)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise _refuse(QT_TRANSLATE_NOOP("core", "{path} is not UTF-8 text (byte {offset}); save it as CSV in"
-                                                " UTF-8"), path=path.name, offset=f"{error.start:,}") from None
+        raise _refuse(
+            QT_TRANSLATE_NOOP("core", "{path} is not UTF-8 text (byte {offset}); save it as CSV in UTF-8"),
+            path=path.name,
+            offset=f"{error.start:,}",
+        ) from None
     del raw
     if not text.strip():
-        raise _refuse(QT_TRANSLATE_NOOP("core", "{path} is empty: write one row per sample, x,y or x1,x2,label"),
-                      path=path.name)
+        raise _refuse(
+            QT_TRANSLATE_NOOP("core", "{path} is empty: write one row per sample, x,y or x1,x2,label"), path=path.name
+        )
     # A header: a first line with no number in it ("x,y", "x1,x2,label").
     first_end = text.find("\n")
     first = text[: first_end if first_end >= 0 else len(text)].strip()
     header = bool(first) and not any(_is_number(field.strip()) for field in first.split(","))
-    body = text[first_end + 1:] if header and first_end >= 0 else ("" if header else text)
+    body = text[first_end + 1 :] if header and first_end >= 0 else ("" if header else text)
     skipped = 1 if header else 0
     if "\0" in body:
         raise _refuse(QT_TRANSLATE_NOOP("core", "{path} is a binary file, not CSV text"), path=path.name)
     if body.count("\n") > MAX_ROWS + 1000:  # cheap: refused before parsing
-        raise _refuse(QT_TRANSLATE_NOOP("core", "{path} has more than {limit} rows; gpudemo trains on at most"
-                                                " {limit}"), path=path.name, limit=f"{MAX_ROWS:,}")
+        raise _refuse(
+            QT_TRANSLATE_NOOP("core", "{path} has more than {limit} rows; gpudemo trains on at most {limit}"),
+            path=path.name,
+            limit=f"{MAX_ROWS:,}",
+        )
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "input contained no data": an empty body is refused below
@@ -134,20 +159,34 @@ def _parse(path: Path) -> DataSet:
     except ValueError:
         raise _first_bad_line(body, None, 1 + skipped) from None
     if values.size == 0:
-        raise _refuse(QT_TRANSLATE_NOOP("core", "{path} has no rows of numbers: write one row per sample, x,y or"
-                                                " x1,x2,label"), path=path.name)
+        raise _refuse(
+            QT_TRANSLATE_NOOP("core", "{path} has no rows of numbers: write one row per sample, x,y or x1,x2,label"),
+            path=path.name,
+        )
     rows, columns = values.shape
     if not np.isfinite(values).all() or (np.abs(values) > FLOAT32_MAX).any():
         raise _first_bad_line(body, columns, 1 + skipped)
     if columns not in (2, 3):
-        raise _refuse(QT_TRANSLATE_NOOP("core", "{path} has {columns} values a row: write x,y (a regression) or"
-                                                " x1,x2,label (a classification)"), path=path.name, columns=columns)
+        raise _refuse(
+            QT_TRANSLATE_NOOP(
+                "core", "{path} has {columns} values a row: write x,y (a regression) or x1,x2,label (a classification)"
+            ),
+            path=path.name,
+            columns=columns,
+        )
     if rows < SAMPLES_MIN:
-        raise _refuse(QT_TRANSLATE_NOOP("core", "{path} has fewer than {low} rows: gpudemo trains on {low} to"
-                                                " {high}"), path=path.name, low=SAMPLES_MIN, high=f"{MAX_ROWS:,}")
+        raise _refuse(
+            QT_TRANSLATE_NOOP("core", "{path} has fewer than {low} rows: gpudemo trains on {low} to {high}"),
+            path=path.name,
+            low=SAMPLES_MIN,
+            high=f"{MAX_ROWS:,}",
+        )
     if rows > MAX_ROWS:
-        raise _refuse(QT_TRANSLATE_NOOP("core", "{path} has more than {limit} rows; gpudemo trains on at most"
-                                                " {limit}"), path=path.name, limit=f"{MAX_ROWS:,}")
+        raise _refuse(
+            QT_TRANSLATE_NOOP("core", "{path} has more than {limit} rows; gpudemo trains on at most {limit}"),
+            path=path.name,
+            limit=f"{MAX_ROWS:,}",
+        )
     if columns == 2:
         x = torch.from_numpy(values[:, :1].astype(np.float32))
         return DataSet(str(path), x, torch.from_numpy(values[:, 1:].astype(np.float32)), header, 0)
@@ -156,13 +195,18 @@ def _parse(path: Path) -> DataSet:
     if bad.any():
         index = int(bad.argmax())
         line = _line_of_row(body, index) + skipped
-        raise _refuse(QT_TRANSLATE_NOOP("core", "line {line}: the label {value} is not a whole number from 0 to"
-                                                " {high}"), line=line, value=quoted(f"{labels[index]:g}"),
-                      high=MAX_CLASSES - 1)
+        raise _refuse(
+            QT_TRANSLATE_NOOP("core", "line {line}: the label {value} is not a whole number from 0 to {high}"),
+            line=line,
+            value=quoted(f"{labels[index]:g}"),
+            high=MAX_CLASSES - 1,
+        )
     classes = int(labels.max()) + 1
     if len(np.unique(labels)) < 2:
-        raise _refuse(QT_TRANSLATE_NOOP("core", "{path} has one class only: a classification needs at least two"
-                                                " labels"), path=path.name)
+        raise _refuse(
+            QT_TRANSLATE_NOOP("core", "{path} has one class only: a classification needs at least two labels"),
+            path=path.name,
+        )
     x = torch.from_numpy(values[:, :2].astype(np.float32))
     return DataSet(str(path), x, torch.from_numpy(labels.astype(np.int64)), header, classes)
 
@@ -188,8 +232,11 @@ def read_data(path: str | os.PathLike) -> DataSet:
     try:
         stat = resolved.stat()
     except OSError as error:
-        raise _refuse(QT_TRANSLATE_NOOP("core", "cannot read {path}: {reason}"), path=Path(path).name,
-                      reason=error.strerror or str(error)) from None
+        raise _refuse(
+            QT_TRANSLATE_NOOP("core", "cannot read {path}: {reason}"),
+            path=Path(path).name,
+            reason=error.strerror or str(error),
+        ) from None
     stamp = (stat.st_size, stat.st_mtime_ns)
     with _lock:
         kept = _cache.get(str(resolved))

@@ -84,12 +84,18 @@ class DeviceList:
                 return device
         choices = ", ".join(self.ids)
         if not wanted:
-            raise InvalidSetting("device", message(QT_TRANSLATE_NOOP("core", "the device is empty; choose one of:"
-                                                                             " {choices}"),
-                                                   choices=choices))
-        raise InvalidSetting("device", message(
-            QT_TRANSLATE_NOOP("core", "device {value} is not available here; choose one of: {choices}"),
-            value=repr(text), choices=choices))
+            raise InvalidSetting(
+                "device",
+                message(QT_TRANSLATE_NOOP("core", "the device is empty; choose one of: {choices}"), choices=choices),
+            )
+        raise InvalidSetting(
+            "device",
+            message(
+                QT_TRANSLATE_NOOP("core", "device {value} is not available here; choose one of: {choices}"),
+                value=repr(text),
+                choices=choices,
+            ),
+        )
 
 
 def _cpu_name() -> str:
@@ -139,20 +145,24 @@ def cpu_device() -> DeviceInfo:
 
 def _cuda_devices() -> tuple[list[DeviceInfo], Message | None]:
     if torch.version.cuda is None and getattr(torch.version, "hip", None) is None:
-        return [], message(QT_TRANSLATE_NOOP("core", "No GPU listed: this PyTorch ({version}) is a CPU-only build."),
-                           version=torch.__version__)
+        return [], message(
+            QT_TRANSLATE_NOOP("core", "No GPU listed: this PyTorch ({version}) is a CPU-only build."),
+            version=torch.__version__,
+        )
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             available = torch.cuda.is_available()
             count = torch.cuda.device_count() if available else 0
     except Exception as error:  # a broken driver raises many kinds of error
-        return [], message(QT_TRANSLATE_NOOP("core", "No GPU listed: CUDA failed to start ({reason})."),
-                           reason=_one_line(error))
+        return [], message(
+            QT_TRANSLATE_NOOP("core", "No GPU listed: CUDA failed to start ({reason})."), reason=_one_line(error)
+        )
     if not available or count == 0:
         if caught:
-            return [], message(QT_TRANSLATE_NOOP(
-                "core", "No GPU listed: {reason}."), reason=_one_line(caught[0].message))
+            return [], message(
+                QT_TRANSLATE_NOOP("core", "No GPU listed: {reason}."), reason=_one_line(caught[0].message)
+            )
         return [], Message(QT_TRANSLATE_NOOP("core", "No GPU listed: no CUDA GPU or driver was found."))
     devices = []
     for index in range(count):
@@ -170,13 +180,16 @@ def _cuda_devices() -> tuple[list[DeviceInfo], Message | None]:
                 )
             )
         except Exception as error:
-            return devices, message(QT_TRANSLATE_NOOP("core", "GPU cuda:{index} could not be read ({reason})."),
-                                    index=index, reason=_one_line(error))
+            return devices, message(
+                QT_TRANSLATE_NOOP("core", "GPU cuda:{index} could not be read ({reason})."),
+                index=index,
+                reason=_one_line(error),
+            )
     return devices, None
 
 
 def pci_bus_id(props) -> str | None:
-    """"domain:bus:device.0" as nvidia-smi writes it, where torch gives the three numbers."""
+    """ "domain:bus:device.0" as nvidia-smi writes it, where torch gives the three numbers."""
     try:
         return f"{int(props.pci_domain_id):04x}:{int(props.pci_bus_id):02x}:{int(props.pci_device_id):02x}.0"
     except (AttributeError, TypeError, ValueError):
@@ -251,6 +264,7 @@ def list_devices() -> DeviceList:
 
 # What a device has now ------------------------------------------------------------------------
 
+
 def free_bytes(device: str) -> int | None:
     """What the device has free now: a CUDA GPU's free memory, the machine's available memory for the CPU."""
     kind = torch.device(device).type
@@ -296,6 +310,7 @@ def read_memory(device: str) -> MemoryReading:
         free, _total = torch.cuda.mem_get_info(target)
         index = target.index if target.index is not None else torch.cuda.current_device()
         metrics = read_gpu_metrics(pci_bus_id(torch.cuda.get_device_properties(index)))
-        return MemoryReading(device, torch.cuda.memory_allocated(target), torch.cuda.memory_reserved(target), free,
-                             metrics)
+        return MemoryReading(
+            device, torch.cuda.memory_allocated(target), torch.cuda.memory_reserved(target), free, metrics
+        )
     return MemoryReading(device, process_resident_bytes(), None, cpu_memory()[1] if target.type == "cpu" else None)

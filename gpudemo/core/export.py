@@ -13,8 +13,21 @@ from collections.abc import Sequence
 from gpudemo.core.files import write_atomically
 from gpudemo.core.runs import Run
 
-COLUMNS = ("run", "device", "problem", "optimizer", "lr", "batch_size", "samples", "seed", "status", "epoch", "loss",
-           "accuracy", "test_accuracy")
+COLUMNS = (
+    "run",
+    "device",
+    "problem",
+    "optimizer",
+    "lr",
+    "batch_size",
+    "samples",
+    "seed",
+    "status",
+    "epoch",
+    "loss",
+    "accuracy",
+    "test_accuracy",
+)
 
 
 def write_losses_csv(path: str | os.PathLike, runs: Sequence[Run]) -> int:
@@ -27,12 +40,21 @@ def write_losses_csv(path: str | os.PathLike, runs: Sequence[Run]) -> int:
         writer.writerow(COLUMNS)
         for run in runs:
             config = run.config
-            head = (run.number, config.device, config.problem, config.optimizer, repr(config.lr), config.batch_size,
-                    config.samples, config.seed, run.status)
+            head = (
+                run.number,
+                config.device,
+                config.problem,
+                config.optimizer,
+                repr(config.lr),
+                config.batch_size,
+                config.samples,
+                config.seed,
+                run.status,
+            )
             losses = run.history.head(run.count).tolist()
             accuracies = run.accuracy.head(run.count).tolist() if run.accuracy is not None else [""] * len(losses)
             tested = run.result.test_accuracy if run.result is not None else None
-            for epoch, (loss, accuracy) in enumerate(zip(losses, accuracies), 1):
+            for epoch, (loss, accuracy) in enumerate(zip(losses, accuracies, strict=True), 1):
                 test = repr(tested) if tested is not None and epoch == len(losses) else ""
                 writer.writerow((*head, epoch, repr(loss), repr(accuracy) if accuracy != "" else "", test))
             rows += run.count

@@ -78,11 +78,11 @@ class LossHistory:
         # Block extremes: whole blocks straight from the values (no copy), the last partial one padded.
         first, whole = start // BLOCK, end // BLOCK
         if whole > first:
-            blocks = self._values[first * BLOCK: whole * BLOCK].reshape(-1, BLOCK)
+            blocks = self._values[first * BLOCK : whole * BLOCK].reshape(-1, BLOCK)
             np.fmin.reduce(blocks, axis=1, out=self._block_min[first:whole])
             np.fmax.reduce(blocks, axis=1, out=self._block_max[first:whole])
         if end > whole * BLOCK:
-            tail = self._values[max(whole * BLOCK, 0): end]
+            tail = self._values[max(whole * BLOCK, 0) : end]
             self._block_min[whole] = np.fmin.reduce(tail)
             self._block_max[whole] = np.fmax.reduce(tail)
         self.count = end

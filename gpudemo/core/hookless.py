@@ -19,10 +19,16 @@ from torch.nn.modules import module as module_hooks
 from torch.optim import optimizer as optimizer_hooks
 
 _GLOBAL_MODULE_HOOKS = (
-    "_global_forward_pre_hooks", "_global_forward_hooks", "_global_backward_pre_hooks", "_global_backward_hooks",
+    "_global_forward_pre_hooks",
+    "_global_forward_hooks",
+    "_global_backward_pre_hooks",
+    "_global_backward_hooks",
 )
 _MODULE_HOOKS = (
-    "_forward_pre_hooks", "_forward_hooks", "_backward_pre_hooks", "_backward_hooks",
+    "_forward_pre_hooks",
+    "_forward_hooks",
+    "_backward_pre_hooks",
+    "_backward_hooks",
 )
 
 

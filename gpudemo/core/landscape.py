@@ -131,8 +131,14 @@ def needs_new_grid(landscape: Landscape | None, path: PathHistory) -> bool:
     return not landscape.bounds.contains(path.low[0], path.high[0], path.low[1], path.high[1])
 
 
-def evaluate(x: torch.Tensor, y: torch.Tensor, bounds: Bounds, minimum: tuple[float, float] | None = None,
-             size: int = GRID, method: str | None = None) -> Landscape:
+def evaluate(
+    x: torch.Tensor,
+    y: torch.Tensor,
+    bounds: Bounds,
+    minimum: tuple[float, float] | None = None,
+    size: int = GRID,
+    method: str | None = None,
+) -> Landscape:
     """The mean squared error of y ≈ w·x + b over a size × size grid in `bounds`, on x's device."""
     device = x.device
     weights = torch.linspace(bounds.w_low, bounds.w_high, size, device=device, dtype=torch.float64)
@@ -146,8 +152,14 @@ def evaluate(x: torch.Tensor, y: torch.Tensor, bounds: Bounds, minimum: tuple[fl
             loss = _batched(xs, ys, w_grid.reshape(-1, 1).to(x.dtype), b_grid.reshape(-1, 1).to(x.dtype))
         else:
             loss = _from_moments(xs, ys, w_grid.reshape(-1), b_grid.reshape(-1))
-    return Landscape(bounds, weights.cpu().numpy(), biases.cpu().numpy(),
-                     loss.reshape(size, size).to("cpu", torch.float32).numpy(), method, minimum)
+    return Landscape(
+        bounds,
+        weights.cpu().numpy(),
+        biases.cpu().numpy(),
+        loss.reshape(size, size).to("cpu", torch.float32).numpy(),
+        method,
+        minimum,
+    )
 
 
 def _batched(xs: torch.Tensor, ys: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -155,7 +167,7 @@ def _batched(xs: torch.Tensor, ys: torch.Tensor, w: torch.Tensor, b: torch.Tenso
     total = torch.zeros(len(w), device=xs.device, dtype=torch.float64)
     per_slice = max(1, CHUNK // len(w))
     for start in range(0, len(xs), per_slice):
-        x, y = xs[start:start + per_slice], ys[start:start + per_slice]
+        x, y = xs[start : start + per_slice], ys[start : start + per_slice]
         errors = w * x + b - y  # (points, samples): one batched operation for the whole grid
         total += (errors * errors).sum(dim=1, dtype=torch.float64)
     return total / len(xs)

@@ -27,9 +27,9 @@ from pathlib import Path
 
 import torch
 
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.devices import synchronize
 from gpudemo.core.problems import problem_for
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import DataSample, prepared
 
 ENGLISH = "en"
@@ -89,8 +89,11 @@ def _step(entry: object, number: int) -> Step:
         raise LessonError(f"{where}: unknown keys {sorted(unknown)}; a step has {sorted(KEYS)}")
     for name in ("title", "text"):
         words = entry.get(name)
-        if not isinstance(words, dict) or not isinstance(words.get(ENGLISH), str) or not all(
-                isinstance(value, str) for value in words.values()):
+        if (
+            not isinstance(words, dict)
+            or not isinstance(words.get(ENGLISH), str)
+            or not all(isinstance(value, str) for value in words.values())
+        ):
             raise LessonError(f"{where}: {name!r} must map languages to texts, English ({ENGLISH!r}) among them")
     for name in ("widgets", "code"):
         if not isinstance(entry.get(name, []), list) or not all(isinstance(v, str) and v for v in entry.get(name, [])):
@@ -101,8 +104,16 @@ def _step(entry: object, number: int) -> Step:
         raise LessonError(f"{where}: needs {entry['needs']!r} is not {NEEDS_RUN!r}")
     if not isinstance(entry.get("key"), str) or not isinstance(entry.get("tab") or "", str):
         raise LessonError(f"{where}: 'key' must be a name, 'tab' a name or null")
-    return Step(entry["key"], dict(entry["title"]), dict(entry["text"]), tuple(entry.get("widgets", [])),
-                tuple(entry.get("code", [])), entry.get("tab"), entry.get("action"), entry.get("needs"))
+    return Step(
+        entry["key"],
+        dict(entry["title"]),
+        dict(entry["text"]),
+        tuple(entry.get("widgets", [])),
+        tuple(entry.get("code", [])),
+        entry.get("tab"),
+        entry.get("action"),
+        entry.get("needs"),
+    )
 
 
 class _Known(dict):

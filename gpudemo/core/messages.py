@@ -31,8 +31,9 @@ class Message:
     fields: Mapping[str, Any] = field(default_factory=dict)
 
     def render(self, translate: Callable[[str], str] = _keep) -> str:
-        values = {key: value.render(translate) if isinstance(value, Message) else value
-                  for key, value in self.fields.items()}
+        values = {
+            key: value.render(translate) if isinstance(value, Message) else value for key, value in self.fields.items()
+        }
         try:
             return translate(self.template).format(**values)
         except (KeyError, IndexError, ValueError):  # a translation with a broken field: the English is right
@@ -57,7 +58,7 @@ class PersonError(Exception):
 
 
 def epochs_phrase(count: int) -> Message:
-    """"1 epoch", "2,000 epochs"."""
+    """ "1 epoch", "2,000 epochs"."""
     if count == 1:
         return Message(QT_TRANSLATE_NOOP("core", "1 epoch"))
     return message(QT_TRANSLATE_NOOP("core", "{count} epochs"), count=f"{count:,}")

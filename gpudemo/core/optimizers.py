@@ -25,15 +25,21 @@ class Optimizer:
 
 OPTIMIZERS: dict[str, Optimizer] = {
     "sgd": Optimizer(
-        "sgd", lambda params, lr: torch.optim.SGD(params, lr=lr),
-        "torch.optim.SGD(model.parameters(), lr={lr})", 0,
+        "sgd",
+        lambda params, lr: torch.optim.SGD(params, lr=lr),
+        "torch.optim.SGD(model.parameters(), lr={lr})",
+        0,
     ),
     "momentum": Optimizer(
-        "momentum", lambda params, lr: torch.optim.SGD(params, lr=lr, momentum=MOMENTUM),
-        f"torch.optim.SGD(model.parameters(), lr={{lr}}, momentum={MOMENTUM})", 1,
+        "momentum",
+        lambda params, lr: torch.optim.SGD(params, lr=lr, momentum=MOMENTUM),
+        f"torch.optim.SGD(model.parameters(), lr={{lr}}, momentum={MOMENTUM})",
+        1,
     ),
     "adam": Optimizer(
-        "adam", lambda params, lr: torch.optim.Adam(params, lr=lr),
-        "torch.optim.Adam(model.parameters(), lr={lr})", 2,
+        "adam",
+        lambda params, lr: torch.optim.Adam(params, lr=lr),
+        "torch.optim.Adam(model.parameters(), lr={lr})",
+        2,
     ),
 }

@@ -43,29 +43,60 @@ def check(precision: str, device: str) -> None:
         return
     if precision == TF32:
         if kind != "cuda":
-            raise PrecisionRefused(message(QT_TRANSLATE_NOOP(
-                "core", "tf32 is a format of NVIDIA tensor cores (Ampere and newer); {device} computes float32:"
-                        " use fp32 or bf16 there"), device=device))
+            raise PrecisionRefused(
+                message(
+                    QT_TRANSLATE_NOOP(
+                        "core",
+                        "tf32 is a format of NVIDIA tensor cores (Ampere and newer); {device} computes float32:"
+                        " use fp32 or bf16 there",
+                    ),
+                    device=device,
+                )
+            )
         major, minor = torch.cuda.get_device_capability(torch.device(device))
         if major < 8:
-            raise PrecisionRefused(message(QT_TRANSLATE_NOOP(
-                "core", "tf32 needs compute capability 8.0 (Ampere) or newer; {device} has {major}.{minor}"),
-                device=device, major=major, minor=minor))
+            raise PrecisionRefused(
+                message(
+                    QT_TRANSLATE_NOOP(
+                        "core", "tf32 needs compute capability 8.0 (Ampere) or newer; {device} has {major}.{minor}"
+                    ),
+                    device=device,
+                    major=major,
+                    minor=minor,
+                )
+            )
         return
     if precision == BF16:
         if kind == "cuda" and not torch.cuda.is_bf16_supported():
-            raise PrecisionRefused(message(QT_TRANSLATE_NOOP(
-                "core", "{device} cannot compute in bfloat16 (it needs compute capability 8.0 or newer): use fp16"
-                        " or fp32"), device=device))
+            raise PrecisionRefused(
+                message(
+                    QT_TRANSLATE_NOOP(
+                        "core",
+                        "{device} cannot compute in bfloat16 (it needs compute capability 8.0 or newer): use fp16"
+                        " or fp32",
+                    ),
+                    device=device,
+                )
+            )
         if kind not in ("cuda", "cpu"):
-            raise PrecisionRefused(message(QT_TRANSLATE_NOOP(
-                "core", "bf16 runs on a CUDA GPU or the CPU here, not on {device}"), device=device))
+            raise PrecisionRefused(
+                message(
+                    QT_TRANSLATE_NOOP("core", "bf16 runs on a CUDA GPU or the CPU here, not on {device}"), device=device
+                )
+            )
         return
     if precision == FP16:
         if kind != "cuda":
-            raise PrecisionRefused(message(QT_TRANSLATE_NOOP(
-                "core", "fp16 training with a GradScaler needs a CUDA GPU; on {device} use bf16 (the same speed-up"
-                        " where it has one, and no scaling)"), device=device))
+            raise PrecisionRefused(
+                message(
+                    QT_TRANSLATE_NOOP(
+                        "core",
+                        "fp16 training with a GradScaler needs a CUDA GPU; on {device} use bf16 (the same speed-up"
+                        " where it has one, and no scaling)",
+                    ),
+                    device=device,
+                )
+            )
         return
     raise ValueError(f"unknown precision {precision!r}")
 

@@ -125,8 +125,9 @@ def _whole_number(setting: str, value: object, low: int, high: int, unit: Messag
     """A whole number from `low` to `high`, from an int or its text; the message names the value."""
     text = _text(value)
     if isinstance(value, bool):
-        raise _refuse(setting, QT_TRANSLATE_NOOP("core", "{setting} must be a whole number, not {value}"),
-                      value=quoted(value))
+        raise _refuse(
+            setting, QT_TRANSLATE_NOOP("core", "{setting} must be a whole number, not {value}"), value=quoted(value)
+        )
     if isinstance(value, int):
         number = value
     elif isinstance(value, float) and value.is_integer():
@@ -134,12 +135,22 @@ def _whole_number(setting: str, value: object, low: int, high: int, unit: Messag
     elif isinstance(value, str) and re.fullmatch(r"[+-]?\d+", text):
         number = _integer(text)
     else:
-        raise _refuse(setting, QT_TRANSLATE_NOOP("core", "{setting} must be a whole number from {low} to {high},"
-                                                         " not {value}"),
-                      low=f"{low:,}", high=f"{high:,}", value=quoted(text))
+        raise _refuse(
+            setting,
+            QT_TRANSLATE_NOOP("core", "{setting} must be a whole number from {low} to {high}, not {value}"),
+            low=f"{low:,}",
+            high=f"{high:,}",
+            value=quoted(text),
+        )
     if not low <= number <= high:
-        raise _refuse(setting, QT_TRANSLATE_NOOP("core", "{setting} must be from {low} to {high}{unit}, not {value}"),
-                      low=f"{low:,}", high=f"{high:,}", unit=unit, value=_shown(number, text))
+        raise _refuse(
+            setting,
+            QT_TRANSLATE_NOOP("core", "{setting} must be from {low} to {high}{unit}, not {value}"),
+            low=f"{low:,}",
+            high=f"{high:,}",
+            unit=unit,
+            value=_shown(number, text),
+        )
     return number
 
 
@@ -173,8 +184,12 @@ def parse_batch_size(value: object) -> int:
 def _choice(setting: str, value: object, keys: tuple[str, ...]) -> str:
     text = value.strip().lower() if isinstance(value, str) else value
     if text not in keys:
-        raise _refuse(setting, QT_TRANSLATE_NOOP("core", "{setting} must be one of {choices}, not {value}"),
-                      choices=", ".join(keys), value=quoted(_text(value)))
+        raise _refuse(
+            setting,
+            QT_TRANSLATE_NOOP("core", "{setting} must be one of {choices}, not {value}"),
+            choices=", ".join(keys),
+            value=quoted(_text(value)),
+        )
     return text
 
 
@@ -231,16 +246,19 @@ def parse_workers(value: object) -> int:
 def _finite_float(setting: str, value: object) -> float:
     text = _text(value)
     if isinstance(value, bool):
-        raise _refuse(setting, QT_TRANSLATE_NOOP("core", "{setting} must be a number, not {value}"),
-                      value=quoted(value))
+        raise _refuse(
+            setting, QT_TRANSLATE_NOOP("core", "{setting} must be a number, not {value}"), value=quoted(value)
+        )
     try:
         number = float(value) if isinstance(value, (int, float)) else float(text)
     except (TypeError, ValueError):
-        raise _refuse(setting, QT_TRANSLATE_NOOP("core", "{setting} must be a number, not {value}"),
-                      value=quoted(text)) from None
+        raise _refuse(
+            setting, QT_TRANSLATE_NOOP("core", "{setting} must be a number, not {value}"), value=quoted(text)
+        ) from None
     if not math.isfinite(number):
-        raise _refuse(setting, QT_TRANSLATE_NOOP(
-            "core", "{setting} must be a finite number, not {value}"), value=quoted(text))
+        raise _refuse(
+            setting, QT_TRANSLATE_NOOP("core", "{setting} must be a finite number, not {value}"), value=quoted(text)
+        )
     return number
 
 
@@ -248,9 +266,14 @@ def parse_learning_rate(value: object) -> float:
     """Learning rate: a finite number from 1e-8 to 1000; '1e-3' and the like are fine."""
     number = _finite_float("learning rate", value)
     if not LR_MIN <= number <= LR_MAX:
-        raise _refuse("learning rate", QT_TRANSLATE_NOOP("core", "{setting} must be from {low} to {high}{unit}, not"
-                                                                 " {value}"),
-                      low=short_number(LR_MIN), high=short_number(LR_MAX), unit="", value=quoted(_text(value)))
+        raise _refuse(
+            "learning rate",
+            QT_TRANSLATE_NOOP("core", "{setting} must be from {low} to {high}{unit}, not {value}"),
+            low=short_number(LR_MIN),
+            high=short_number(LR_MAX),
+            unit="",
+            value=quoted(_text(value)),
+        )
     return number
 
 
@@ -258,8 +281,14 @@ def parse_noise(value: object) -> float:
     """Noise: the standard deviation added to each 2-D point, 0 to 1 (the data spans about -1.5 to 1.5)."""
     number = _finite_float("noise", value)
     if not NOISE_MIN <= number <= NOISE_MAX:
-        raise _refuse("noise", QT_TRANSLATE_NOOP("core", "{setting} must be from {low} to {high}{unit}, not {value}"),
-                      low=short_number(NOISE_MIN), high=short_number(NOISE_MAX), unit="", value=quoted(_text(value)))
+        raise _refuse(
+            "noise",
+            QT_TRANSLATE_NOOP("core", "{setting} must be from {low} to {high}{unit}, not {value}"),
+            low=short_number(NOISE_MIN),
+            high=short_number(NOISE_MAX),
+            unit="",
+            value=quoted(_text(value)),
+        )
     return number
 
 
@@ -271,12 +300,22 @@ def parse_seed(value: object) -> int:
     elif isinstance(value, str) and re.fullmatch(r"\+?\d+", text):
         number = _integer(text)
     else:
-        raise _refuse("seed", QT_TRANSLATE_NOOP("core", "{setting} must be a whole number from {low} to {high}, not"
-                                                        " {value}"),
-                      low=str(SEED_MIN), high="2**63-1", value=quoted(text))
+        raise _refuse(
+            "seed",
+            QT_TRANSLATE_NOOP("core", "{setting} must be a whole number from {low} to {high}, not {value}"),
+            low=str(SEED_MIN),
+            high="2**63-1",
+            value=quoted(text),
+        )
     if not SEED_MIN <= number <= SEED_MAX:
-        raise _refuse("seed", QT_TRANSLATE_NOOP("core", "{setting} must be from {low} to {high}{unit}, not {value}"),
-                      low=str(SEED_MIN), high="2**63-1", unit="", value=_shown(number, text, grouped=False))
+        raise _refuse(
+            "seed",
+            QT_TRANSLATE_NOOP("core", "{setting} must be from {low} to {high}{unit}, not {value}"),
+            low=str(SEED_MIN),
+            high="2**63-1",
+            unit="",
+            value=_shown(number, text, grouped=False),
+        )
     return number
 
 
@@ -304,21 +343,28 @@ POINTS_MAX = 10_000  # points a person may ask a prediction for at once
 def parse_points(text: str) -> list[tuple[float, float]]:
     """Points to classify: pairs x1,x2, the pairs separated by semicolons or spaces ("0.5,0.5; -1,1")."""
     if not isinstance(text, str):
-        raise _refuse("point", QT_TRANSLATE_NOOP("core", "{setting} must be a number, not {value}"),
-                      value=quoted(text))
+        raise _refuse("point", QT_TRANSLATE_NOOP("core", "{setting} must be a number, not {value}"), value=quoted(text))
     tokens = [token for token in re.split(r"[,;\s()]+", text.strip()) if token]
     if not tokens:
-        raise _refuse("point", QT_TRANSLATE_NOOP("core", "type at least one point x1,x2 to classify, for example"
-                                                         " 0.5,0.5"))
+        raise _refuse(
+            "point", QT_TRANSLATE_NOOP("core", "type at least one point x1,x2 to classify, for example 0.5,0.5")
+        )
     if len(tokens) % 2:
-        raise _refuse("point", QT_TRANSLATE_NOOP("core", "each {setting} needs two numbers, x1,x2; {value} has"
-                                                         " {count} numbers"),
-                      value=quoted(text.strip()), count=len(tokens))
+        raise _refuse(
+            "point",
+            QT_TRANSLATE_NOOP("core", "each {setting} needs two numbers, x1,x2; {value} has {count} numbers"),
+            value=quoted(text.strip()),
+            count=len(tokens),
+        )
     if len(tokens) > 2 * POINTS_MAX:
-        raise _refuse("point", QT_TRANSLATE_NOOP("core", "classify at most {high} points at once, not {count}"),
-                      high=f"{POINTS_MAX:,}", count=f"{len(tokens) // 2:,}")
+        raise _refuse(
+            "point",
+            QT_TRANSLATE_NOOP("core", "classify at most {high} points at once, not {count}"),
+            high=f"{POINTS_MAX:,}",
+            count=f"{len(tokens) // 2:,}",
+        )
     numbers = [_finite_float("point", token) for token in tokens]
-    return list(zip(numbers[0::2], numbers[1::2]))
+    return list(zip(numbers[0::2], numbers[1::2], strict=True))
 
 
 PATH_MAX = 4096
@@ -327,11 +373,13 @@ PATH_MAX = 4096
 def parse_data_path(value: object, problem: str = "data") -> str:
     """The data file of the problem "data" (read, and checked, when a run needs it); "" for the others."""
     if not isinstance(value, str) or len(value) > PATH_MAX or "\0" in value:
-        raise _refuse("data", QT_TRANSLATE_NOOP("core", "{setting} must be a file's path, not {value}"),
-                      value=quoted(value))
+        raise _refuse(
+            "data", QT_TRANSLATE_NOOP("core", "{setting} must be a file's path, not {value}"), value=quoted(value)
+        )
     if problem == "data" and not value.strip():
-        raise _refuse("data", QT_TRANSLATE_NOOP("core", "choose a {setting} (CSV: x,y or x1,x2,label) to train on"
-                                                        " your own data"))
+        raise _refuse(
+            "data", QT_TRANSLATE_NOOP("core", "choose a {setting} (CSV: x,y or x1,x2,label) to train on your own data")
+        )
     return value if problem == "data" else ""
 
 
@@ -340,6 +388,10 @@ def parse_test_images(text: str, count: int) -> list[int]:
     values = parse_values(text)
     for value in values:
         if not value.is_integer() or not 1 <= value <= count:
-            raise _refuse("value", QT_TRANSLATE_NOOP("core", "a test image is a whole number from 1 to {high}, not"
-                                                             " {value}"), high=count, value=quoted(f"{value:g}"))
+            raise _refuse(
+                "value",
+                QT_TRANSLATE_NOOP("core", "a test image is a whole number from 1 to {high}, not {value}"),
+                high=count,
+                value=quoted(f"{value:g}"),
+            )
     return [int(value) - 1 for value in values]

@@ -18,11 +18,11 @@ import numpy as np
 from torch import nn
 
 from gpudemo.core import pace
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.history import LossHistory
 from gpudemo.core.landscape import Landscape, PathHistory
 from gpudemo.core.messages import Message
 from gpudemo.core.problems import problem_for
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.smoothing import SmoothedHistory
 from gpudemo.core.training import (
     COMPLETED,
@@ -191,7 +191,15 @@ class Run:
         path = self.path.nbytes if self.path is not None else 0
         landscape = self.landscape.loss.nbytes if self.landscape is not None else 0
         accuracy = self.accuracy.nbytes if self.accuracy is not None else 0
-        return self.history.nbytes + accuracy + smoothed + path + landscape + _model_bytes(self.model) + 12 * len(self._epochs)
+        return (
+            self.history.nbytes
+            + accuracy
+            + smoothed
+            + path
+            + landscape
+            + _model_bytes(self.model)
+            + 12 * len(self._epochs)
+        )
 
 
 class Session:
@@ -206,11 +214,18 @@ class Session:
         self._changed: list[Callable[[Run], None]] = []
         self._removed: list[Callable[[Run], None]] = []
 
-    def subscribe(self, added: Callable[[Run], None] | None = None, changed: Callable[[Run], None] | None = None,
-                  removed: Callable[[Run], None] | None = None) -> Callable[[], None]:
+    def subscribe(
+        self,
+        added: Callable[[Run], None] | None = None,
+        changed: Callable[[Run], None] | None = None,
+        removed: Callable[[Run], None] | None = None,
+    ) -> Callable[[], None]:
         """Call these on every run added, changed or removed; returns the function that stops it."""
-        pairs = [(listeners, listener) for listeners, listener in
-                 ((self._added, added), (self._changed, changed), (self._removed, removed)) if listener is not None]
+        pairs = [
+            (listeners, listener)
+            for listeners, listener in ((self._added, added), (self._changed, changed), (self._removed, removed))
+            if listener is not None
+        ]
         for listeners, listener in pairs:
             listeners.append(listener)
 

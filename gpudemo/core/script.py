@@ -12,10 +12,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gpudemo.core.budget import batch_size
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.messages import QT_TRANSLATE_NOOP
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import problem_for
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING
 
 PREDICTING = "predicting"  # the last phase: the window predicts after the run
@@ -26,17 +26,23 @@ COMMENTS = {
     "title": QT_TRANSLATE_NOOP("script", "# gpudemo: the PyTorch script behind this run."),
     "run": QT_TRANSLATE_NOOP("script", "# Run it with only torch installed: python {filename}"),
     "device_gpu": QT_TRANSLATE_NOOP("script", "# 1. The device: {wanted} when torch can see it, else the CPU."),
-    "device_cpu": QT_TRANSLATE_NOOP("script", "# 1. The device: the CPU. For a GPU, write\n"
-                                              "#    torch.device(\"cuda\" if torch.cuda.is_available() else \"cpu\")"),
+    "device_cpu": QT_TRANSLATE_NOOP(
+        "script",
+        '# 1. The device: the CPU. For a GPU, write\n#    torch.device("cuda" if torch.cuda.is_available() else "cpu")',
+    ),
     "seed": QT_TRANSLATE_NOOP("script", "#    Same seed, same starting weights, same run."),
     "to_device": QT_TRANSLATE_NOOP("script", "# 2. Model, data and loss on that device; then the optimizer."),
-    "generator": QT_TRANSLATE_NOOP("script", "#    The data is drawn on the CPU from the seed, then moved: the same"
-                                             " numbers on every device."),
+    "generator": QT_TRANSLATE_NOOP(
+        "script", "#    The data is drawn on the CPU from the seed, then moved: the same numbers on every device."
+    ),
     "shuffle": QT_TRANSLATE_NOOP("script", "#    Each epoch's shuffle is drawn on the device, from the seed."),
     "training": QT_TRANSLATE_NOOP("script", "# 3. Train: {epochs} epochs of forward, loss, backward, step."),
-    "minibatch": QT_TRANSLATE_NOOP("script", "# 3. Train: {epochs} epochs; each one passes over the data in shuffled"
-                                             " batches of {batch},\n#    and its loss is the mean over its batches"
-                                             " (added up on the device: no sync)."),
+    "minibatch": QT_TRANSLATE_NOOP(
+        "script",
+        "# 3. Train: {epochs} epochs; each one passes over the data in shuffled"
+        " batches of {batch},\n#    and its loss is the mean over its batches"
+        " (added up on the device: no sync).",
+    ),
     "to_cpu": QT_TRANSLATE_NOOP("script", "# 4. Bring the model back to the CPU."),
     "predicting": QT_TRANSLATE_NOOP("script", "# 5. Predict on the CPU for new x."),
     "classifying": QT_TRANSLATE_NOOP("script", "# 5. Classify new points on the CPU: each class's probability."),
@@ -67,8 +73,11 @@ class Script:
 
 def _device_lines(device: str) -> list[str]:
     """The tutorial's check for a GPU, for the device picked, falling back to the CPU."""
-    checks = {"cuda": "torch.cuda.is_available()", "mps": "torch.backends.mps.is_available()",
-              "xpu": "torch.xpu.is_available()"}
+    checks = {
+        "cuda": "torch.cuda.is_available()",
+        "mps": "torch.backends.mps.is_available()",
+        "xpu": "torch.xpu.is_available()",
+    }
     kind, _, index = device.partition(":")
     check = checks.get(kind)
     if check is None:
@@ -158,7 +167,9 @@ def _predicting(problem, values: Sequence, say: dict[str, str]) -> list[str]:
 
 
 def generate_script(
-    config: TrainingConfig, values: Sequence = (4.0,), filename: str = "gpudemo_run.py",
+    config: TrainingConfig,
+    values: Sequence = (4.0,),
+    filename: str = "gpudemo_run.py",
     translate: Callable[[str], str] = str,
 ) -> Script:
     """The script for `config`, predicting for `values` (x values, or points x1,x2 for a 2-D classification);
@@ -175,34 +186,43 @@ def generate_script(
     optimizer = OPTIMIZERS[config.optimizer].script.format(lr=repr(config.lr))
     sections: list[tuple[str | None, list[str]]] = [
         (None, [say["title"], say["run"].format(filename=filename), *problem.script_imports(), "import torch", ""]),
-        (TO_DEVICE, [
-            say["device_cpu"] if config.device == "cpu" else say["device_gpu"].format(wanted=config.device),
-            *_device_lines(config.device),
-            say["seed"],
-            f"torch.manual_seed({config.seed})",
-            "",
-            say["to_device"],
-            *problem.script_model(config),
-            *(["model = torch.compile(model)  # compiled on its first call"] if config.compile else []),
-            *generator,
-            *problem.script_data(config),
-            f"criterion = torch.nn.{type(problem.make_loss()).__name__}().to(device)",
-            f"optimizer = {optimizer}",
-            *_precision_lines(config),
-            "",
-        ]),
-        (TRAINING, [
-            *(_minibatch_loop(config, batch, say) if minibatch else _full_batch_loop(config, say)),
-            'print("device", device)',
-            'print("final loss", loss.item())',
-            "",
-        ]),
-        (TO_CPU, [
-            say["to_cpu"],
-            'model = model.to("cpu")',
-            *problem.script_result(),
-            "",
-        ]),
+        (
+            TO_DEVICE,
+            [
+                say["device_cpu"] if config.device == "cpu" else say["device_gpu"].format(wanted=config.device),
+                *_device_lines(config.device),
+                say["seed"],
+                f"torch.manual_seed({config.seed})",
+                "",
+                say["to_device"],
+                *problem.script_model(config),
+                *(["model = torch.compile(model)  # compiled on its first call"] if config.compile else []),
+                *generator,
+                *problem.script_data(config),
+                f"criterion = torch.nn.{type(problem.make_loss()).__name__}().to(device)",
+                f"optimizer = {optimizer}",
+                *_precision_lines(config),
+                "",
+            ],
+        ),
+        (
+            TRAINING,
+            [
+                *(_minibatch_loop(config, batch, say) if minibatch else _full_batch_loop(config, say)),
+                'print("device", device)',
+                'print("final loss", loss.item())',
+                "",
+            ],
+        ),
+        (
+            TO_CPU,
+            [
+                say["to_cpu"],
+                'model = model.to("cpu")',
+                *problem.script_result(),
+                "",
+            ],
+        ),
         (PREDICTING, _predicting(problem, values, say)),
     ]
     lines: list[str] = []

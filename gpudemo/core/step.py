@@ -26,8 +26,15 @@ class Step:
     without its hook lookups where none is registered (core/hookless.py).
     """
 
-    def __init__(self, model: nn.Module, criterion: nn.Module, optimizer: torch.optim.Optimizer, config,
-                 device: torch.device, module: nn.Module | None = None):
+    def __init__(
+        self,
+        model: nn.Module,
+        criterion: nn.Module,
+        optimizer: torch.optim.Optimizer,
+        config,
+        device: torch.device,
+        module: nn.Module | None = None,
+    ):
         self.forward: Callable = module if module is not None else direct_call(model)
         if config.compile:  # the same module, its forward (and so its backward) compiled on the first call
             self.forward = torch.compile(module if module is not None else model)
@@ -37,7 +44,8 @@ class Step:
         self.autocast = precision.autocast(config.precision, device)  # None: float32
         self.scaler = precision.grad_scaler(config.precision, device)  # fp16's loss scaling
         self.take: Callable[[torch.Tensor, torch.Tensor], tuple[torch.Tensor, torch.Tensor]] = (
-            self._plain if self.autocast is None else self._mixed)  # chosen once
+            self._plain if self.autocast is None else self._mixed
+        )  # chosen once
 
     def casting(self) -> contextlib.AbstractContextManager:
         """The autocast of this step's forward and loss (nothing for float32)."""

@@ -21,6 +21,8 @@ import torch
 from torch import nn
 
 from gpudemo.core import pace, precision
+from gpudemo.core.budget import batch_size, check_fits
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import COMPLETED, DIVERGED, FAILED, STOPPED, RunControl, never
 from gpudemo.core.devices import release_cache, synchronize
 from gpudemo.core.errors import TrainingError
@@ -33,15 +35,28 @@ from gpudemo.core.landscape import (
     least_squares,
     needs_new_grid,
 )
-from gpudemo.core.budget import batch_size, check_fits
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, epochs_phrase, message
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import problem_for
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.step import Step
 
-__all__ = ["COMPLETED", "STOPPED", "DIVERGED", "FAILED", "TO_DEVICE", "TRAINING", "TO_CPU", "LossBatch", "DataSample",
-           "TrainingError", "TrainingResult", "run_training", "train", "warm_up", "is_warm"]
+__all__ = [
+    "COMPLETED",
+    "STOPPED",
+    "DIVERGED",
+    "FAILED",
+    "TO_DEVICE",
+    "TRAINING",
+    "TO_CPU",
+    "LossBatch",
+    "DataSample",
+    "TrainingError",
+    "TrainingResult",
+    "run_training",
+    "train",
+    "warm_up",
+    "is_warm",
+]
 
 
 # The phases a run goes through, in order, as the tutorial names them.
@@ -137,7 +152,6 @@ class TrainingResult:
         return problem_for(self.config).describe(self.model)
 
 
-
 def _ignore(phase: str) -> None:
     pass
 
@@ -209,7 +223,7 @@ class _Run:
         for start in range(0, self.samples, self.batch):
             if batches and self.should_stop():
                 raise _Stopped
-            index = order[start:start + self.batch]
+            index = order[start : start + self.batch]
             outputs, loss = self.train_step(self.x_train[index], self.y_train[index])
             total = total + loss.detach()
             if self.classes:
@@ -323,19 +337,37 @@ def _failure(config: TrainingConfig, run: _Run | None, error: BaseException, epo
     device, count = config.device, epochs_phrase(epochs)
     if isinstance(error, (MemoryError, torch.cuda.OutOfMemoryError)):
         if epochs == 0:
-            text = message(QT_TRANSLATE_NOOP("core", "{device} ran out of memory before it began; what the run"
-                                                     " held is freed. Use fewer samples, a smaller batch or a smaller"
-                                                     " model"), device=device)
+            text = message(
+                QT_TRANSLATE_NOOP(
+                    "core",
+                    "{device} ran out of memory before it began; what the run"
+                    " held is freed. Use fewer samples, a smaller batch or a smaller"
+                    " model",
+                ),
+                device=device,
+            )
         else:
-            text = message(QT_TRANSLATE_NOOP("core", "{device} ran out of memory after {count}; what the run"
-                                                     " held is freed. Use fewer samples, a smaller batch or a smaller"
-                                                     " model"), device=device, count=count)
+            text = message(
+                QT_TRANSLATE_NOOP(
+                    "core",
+                    "{device} ran out of memory after {count}; what the run"
+                    " held is freed. Use fewer samples, a smaller batch or a smaller"
+                    " model",
+                ),
+                device=device,
+                count=count,
+            )
     elif epochs == 0:
-        text = message(QT_TRANSLATE_NOOP("core", "could not prepare {device}: {reason}"), device=device,
-                       reason=str(error))
+        text = message(
+            QT_TRANSLATE_NOOP("core", "could not prepare {device}: {reason}"), device=device, reason=str(error)
+        )
     else:
-        text = message(QT_TRANSLATE_NOOP("core", "training on {device} failed after {count}: {reason}"),
-                       device=device, count=count, reason=str(error))
+        text = message(
+            QT_TRANSLATE_NOOP("core", "training on {device} failed after {count}: {reason}"),
+            device=device,
+            count=count,
+            reason=str(error),
+        )
     if run is None:
         release_cache(config.device)
     return TrainingError(text)
@@ -361,8 +393,21 @@ def run_training(
     """
     precision.check(config.precision, config.device)
     with precision.matmul_precision(config.precision):
-        return (yield from _run_training(config, should_stop, on_phase, flush_seconds, history, fit, control,
-                                         on_pause, path, keep_cache, accuracy))
+        return (
+            yield from _run_training(
+                config,
+                should_stop,
+                on_phase,
+                flush_seconds,
+                history,
+                fit,
+                control,
+                on_pause,
+                path,
+                keep_cache,
+                accuracy,
+            )
+        )
 
 
 def _run_training(
@@ -476,8 +521,16 @@ def _run_training(
             if run.x_test is not None:
                 test_accuracy = run.accuracy(run.x_test, run.y_test)
             next_fit = began + (time.perf_counter() - began) * (1 / FIT_SHARE - 1)
-        batch = LossBatch(first, history.extend(values), outputs, data, time.perf_counter() - start - paused,
-                          new_landscape, hits, test_accuracy)
+        batch = LossBatch(
+            first,
+            history.extend(values),
+            outputs,
+            data,
+            time.perf_counter() - start - paused,
+            new_landscape,
+            hits,
+            test_accuracy,
+        )
         data = None
         return batch
 
@@ -493,9 +546,16 @@ def _run_training(
         except Exception as error:  # no compiler, an unsupported platform or model: say so, plainly
             reason = str(error).strip().splitlines()[0][:300] if str(error).strip() else type(error).__name__
             run.release()
-            raise TrainingError(message(QT_TRANSLATE_NOOP(
-                "core", "torch.compile could not compile this step on {device}: {reason}; train without compiling"),
-                device=config.device, reason=reason)) from None
+            raise TrainingError(
+                message(
+                    QT_TRANSLATE_NOOP(
+                        "core",
+                        "torch.compile could not compile this step on {device}: {reason}; train without compiling",
+                    ),
+                    device=config.device,
+                    reason=reason,
+                )
+            ) from None
     start = time.perf_counter()
     next_flush = start  # due after the first epoch
     try:
@@ -557,10 +617,21 @@ def _run_training(
         raise _failure(config, run, failure, history.count) from None
     to_device_seconds = run.to_device_seconds
     run.release(keep_cache)
-    return TrainingResult(status, config, model, history.values, seconds, diverged_at,
-                          path.points if path is not None else None, to_device_seconds, warm_up_seconds,
-                          accuracy.values if accuracy is not None else None, final_accuracy, test_accuracy,
-                          compile_seconds)
+    return TrainingResult(
+        status,
+        config,
+        model,
+        history.values,
+        seconds,
+        diverged_at,
+        path.points if path is not None else None,
+        to_device_seconds,
+        warm_up_seconds,
+        accuracy.values if accuracy is not None else None,
+        final_accuracy,
+        test_accuracy,
+        compile_seconds,
+    )
 
 
 def train(
@@ -581,8 +652,18 @@ def train(
     `fit` evaluates the model for a fit view at flushes (the window wants it; the
     command line does not).
     """
-    run = run_training(config, should_stop, on_phase, history=history, fit=fit, control=control, on_pause=on_pause,
-                       path=path, keep_cache=keep_cache, accuracy=accuracy)
+    run = run_training(
+        config,
+        should_stop,
+        on_phase,
+        history=history,
+        fit=fit,
+        control=control,
+        on_pause=on_pause,
+        path=path,
+        keep_cache=keep_cache,
+        accuracy=accuracy,
+    )
     while True:
         try:
             batch = next(run)

@@ -20,11 +20,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.devices import DeviceInfo, DeviceList, list_devices
+from gpudemo.core.rules import InvalidSetting
 from gpudemo.core.runs import Session
 from gpudemo.core.script import PREDICTING
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.rules import InvalidSetting
 from gpudemo.logfile import current_log
 from gpudemo.ui.base import i18n, theme
 from gpudemo.ui.base.style import style_sheet
@@ -52,13 +52,40 @@ from gpudemo.ui.views.training_view import TrainingView
 from gpudemo.ui.views.transfer_view import TransferView
 
 # The parts' widgets that tests, the preferences and the menus find on the window by name.
-FORM = ("problemCombo", "samplesSpin", "noiseSpin", "widthSpin", "depthSpin", "batchSpin", "optimizerCombo", "precisionCombo",
-        "compileCheck",
-        "epochsSpin",
-        "lrInput", "seedInput", "startButton", "stopButton", "compareButton", "pauseButton", "stepButton",
-        "profileButton", "settingsError")
-TRAINING_TAB = ("lossPlot", "fitPlot", "boundaryPlot", "digitsView", "confusionTable", "runsTable", "smoothingSlider", "xAxisCombo", "metricCombo", "logScaleCheck",
-                "clearRunsButton")
+FORM = (
+    "problemCombo",
+    "samplesSpin",
+    "noiseSpin",
+    "widthSpin",
+    "depthSpin",
+    "batchSpin",
+    "optimizerCombo",
+    "precisionCombo",
+    "compileCheck",
+    "epochsSpin",
+    "lrInput",
+    "seedInput",
+    "startButton",
+    "stopButton",
+    "compareButton",
+    "pauseButton",
+    "stepButton",
+    "profileButton",
+    "settingsError",
+)
+TRAINING_TAB = (
+    "lossPlot",
+    "fitPlot",
+    "boundaryPlot",
+    "digitsView",
+    "confusionTable",
+    "runsTable",
+    "smoothingSlider",
+    "xAxisCombo",
+    "metricCombo",
+    "logScaleCheck",
+    "clearRunsButton",
+)
 STATUS = ("statusLabel", "progressBar", "rateLabel", "resultLabel")
 
 
@@ -66,8 +93,13 @@ class MainWindow(QMainWindow):
     runFinished = Signal()  # a job's thread has ended and the controls are free again
     replaced = Signal(object)  # the window rebuilt in another language: the MainWindow that takes this one's place
 
-    def __init__(self, devices: DeviceList | Sequence[DeviceInfo] | None = None, session: Session | None = None,
-                 preferences: Preferences | None = None, parent: QWidget | None = None):
+    def __init__(
+        self,
+        devices: DeviceList | Sequence[DeviceInfo] | None = None,
+        session: Session | None = None,
+        preferences: Preferences | None = None,
+        parent: QWidget | None = None,
+    ):
         super().__init__(parent)
         self.setWindowTitle(self.tr("gpudemo — watch PyTorch train on a GPU"))
         self.setStyleSheet(style_sheet())
@@ -92,15 +124,22 @@ class MainWindow(QMainWindow):
 
     def _build(self) -> None:
         self.left = LeftColumn(self.devices)
-        self.devicePanel, self.trainingPanel, self.predictionPanel = (self.left.devicePanel, self.left.trainingPanel,
-                                                                      self.left.predictionPanel)
+        self.devicePanel, self.trainingPanel, self.predictionPanel = (
+            self.left.devicePanel,
+            self.left.trainingPanel,
+            self.left.predictionPanel,
+        )
         self.deviceList = self.devicePanel.list
         self.lessonButton = self.left.lessonButton
         for name in FORM:
             setattr(self, name, getattr(self.trainingPanel, name))
         panel = self.predictionPanel
         self.predictInput, self.predictButton, self.predictMessage, self.predictionTable = (
-            panel.input, panel.button, panel.message, panel.table)
+            panel.input,
+            panel.button,
+            panel.message,
+            panel.table,
+        )
 
         self.runStatus = RunStatus(self)
         for name in STATUS:
@@ -117,23 +156,36 @@ class MainWindow(QMainWindow):
         self.sweepPlot, self.sweepButton = self.sweepView.plot, self.sweepView.button
         self.rooflinePlot = self.sweepView.roofline_plot
         self.parallelView = ParallelView()
-        self.parallelPlot, self.parallelTable, self.parallelButton = (self.parallelView.plot, self.parallelView.table,
-                                                                      self.parallelView.button)
+        self.parallelPlot, self.parallelTable, self.parallelButton = (
+            self.parallelView.plot,
+            self.parallelView.table,
+            self.parallelView.button,
+        )
         self.transferView = TransferView()
         self.transferPlot, self.transferButton = self.transferView.plot, self.transferView.button
         self.profileView = ProfileView()
         self.profileTable = self.profileView.table
         self.timelinePlot = self.profileView.timeline.plot
         self.viewTabs = QTabWidget(objectName="viewTabs")
-        for view, title in ((self.trainingView, self.tr("Training")), (self.landscapeView, self.tr("Loss landscape")),
-                            (self.compareView, self.tr("Compare devices")),
-                            (self.sweepView, self.tr("GPU vs CPU by size")), (self.profileView, self.tr("Step profile")),
-                            (self.parallelView, self.tr("Data parallel")), (self.transferView, self.tr("Moving data"))):
+        for view, title in (
+            (self.trainingView, self.tr("Training")),
+            (self.landscapeView, self.tr("Loss landscape")),
+            (self.compareView, self.tr("Compare devices")),
+            (self.sweepView, self.tr("GPU vs CPU by size")),
+            (self.profileView, self.tr("Step profile")),
+            (self.parallelView, self.tr("Data parallel")),
+            (self.transferView, self.tr("Moving data")),
+        ):
             self.viewTabs.addTab(view, title)
-        for view, name in ((self.trainingView, "trainingView"), (self.landscapeView, "landscapeView"),
-                           (self.compareView, "compareView"), (self.sweepView, "sweepView"),
-                           (self.profileView, "profileView"), (self.parallelView, "parallelView"),
-                           (self.transferView, "transferView")):
+        for view, name in (
+            (self.trainingView, "trainingView"),
+            (self.landscapeView, "landscapeView"),
+            (self.compareView, "compareView"),
+            (self.sweepView, "sweepView"),
+            (self.profileView, "profileView"),
+            (self.parallelView, "parallelView"),
+            (self.transferView, "transferView"),
+        ):
             view.setObjectName(name)  # the lesson file names the tabs it shows
 
         right = QVBoxLayout()
@@ -154,8 +206,9 @@ class MainWindow(QMainWindow):
         self.splitDockWidget(self.lessonPanel, self.codePanel, Qt.Orientation.Vertical)  # the lesson above its code
 
         self.job = TrainingJob(self.session, self.trainingView, self.landscapeView, self.runStatus, self)
-        self.measurements = Measurements(self.compareView, self.sweepView, self.profileView, self.parallelView,
-                                         self.transferView, self)
+        self.measurements = Measurements(
+            self.compareView, self.sweepView, self.profileView, self.parallelView, self.transferView, self
+        )
         self.memory = MemoryWatch(self)
         self.actions = Actions(self)
         self.files = FileCommands(self)
@@ -166,30 +219,50 @@ class MainWindow(QMainWindow):
 
     def _connect(self) -> None:
         actions, run, view = self.actions, self.run_commands, self.trainingView
-        for button, action in ((self.startButton, actions.start), (self.stopButton, actions.stop),
-                               (self.pauseButton, actions.pause), (self.stepButton, actions.step),
-                               (self.compareButton, actions.compare), (self.profileButton, actions.profile),
-                               (self.sweepButton, actions.sweep), (self.parallelButton, actions.parallel),
-                               (self.transferButton, actions.transfer), (self.lessonButton, actions.lesson),
-                               (self.logScaleCheck, actions.log_scale), (self.clearRunsButton, actions.clear_runs)):
+        for button, action in (
+            (self.startButton, actions.start),
+            (self.stopButton, actions.stop),
+            (self.pauseButton, actions.pause),
+            (self.stepButton, actions.step),
+            (self.compareButton, actions.compare),
+            (self.profileButton, actions.profile),
+            (self.sweepButton, actions.sweep),
+            (self.parallelButton, actions.parallel),
+            (self.transferButton, actions.transfer),
+            (self.lessonButton, actions.lesson),
+            (self.logScaleCheck, actions.log_scale),
+            (self.clearRunsButton, actions.clear_runs),
+        ):
             bind(button, action)
-        for action, slot in ((actions.start, run.start_training), (actions.stop, run.stop),
-                             (actions.pause, run.toggle_pause), (actions.step, run.step),
-                             (actions.compare, run.start_compare), (actions.sweep, run.start_sweep),
-                             (actions.parallel, run.start_parallel), (actions.transfer, run.start_transfer),
-                             (actions.profile, run.start_profile), (actions.clear_runs, self.session.clear),
-                             (actions.export_losses, self.files.export_losses),
-                             (actions.export_plot, self.files.export_shown_plot),
-                             (actions.save_model, self.files.save_model), (actions.load_model, self.files.load_model),
-                             (actions.open_data, self.files.open_data),
-                             (actions.quit, self.close), (actions.help, partial(show_help, self)),
-                             (actions.lesson, self.lesson.open),
-                             (actions.about, partial(show_about, self))):
+        for action, slot in (
+            (actions.start, run.start_training),
+            (actions.stop, run.stop),
+            (actions.pause, run.toggle_pause),
+            (actions.step, run.step),
+            (actions.compare, run.start_compare),
+            (actions.sweep, run.start_sweep),
+            (actions.parallel, run.start_parallel),
+            (actions.transfer, run.start_transfer),
+            (actions.profile, run.start_profile),
+            (actions.clear_runs, self.session.clear),
+            (actions.export_losses, self.files.export_losses),
+            (actions.export_plot, self.files.export_shown_plot),
+            (actions.save_model, self.files.save_model),
+            (actions.load_model, self.files.load_model),
+            (actions.open_data, self.files.open_data),
+            (actions.quit, self.close),
+            (actions.help, partial(show_help, self)),
+            (actions.lesson, self.lesson.open),
+            (actions.about, partial(show_about, self)),
+        ):
             action.triggered.connect(slot)
         for code, action in actions.language_actions.items():
             action.triggered.connect(lambda checked=False, code=code: self.set_language(code))
-        for action, choice in ((actions.theme_system, theme.SYSTEM), (actions.theme_light, theme.LIGHT_KEY),
-                               (actions.theme_dark, theme.DARK_KEY)):
+        for action, choice in (
+            (actions.theme_system, theme.SYSTEM),
+            (actions.theme_light, theme.LIGHT_KEY),
+            (actions.theme_dark, theme.DARK_KEY),
+        ):
             action.triggered.connect(lambda checked=False, choice=choice: self.set_theme(choice))
         self.trainingPanel.startRequested.connect(run.start_training)
         self.job.phaseChanged.connect(self.codePanel.mark)
@@ -198,8 +271,9 @@ class MainWindow(QMainWindow):
         self.measurements.progressed.connect(self.runStatus.measuring)
         self.measurements.deviceBusy.connect(self.memory.follow)
         self.memory.read.connect(self.devicePanel.show_memory)
-        self._unsubscribe = self.session.subscribe(added=self._on_runs_changed, changed=self._on_runs_changed,
-                                                   removed=self._on_runs_changed)
+        self._unsubscribe = self.session.subscribe(
+            added=self._on_runs_changed, changed=self._on_runs_changed, removed=self._on_runs_changed
+        )
         for chosen in (run.update_actions, self.predictionPanel.set_run, self.landscapeView.show_run):
             view.chosenChanged.connect(chosen)
         self.predictionPanel.predicted.connect(self._on_predicted)
@@ -245,8 +319,11 @@ class MainWindow(QMainWindow):
         self.setStyleSheet(style_sheet(applied.dark))
         self.codePanel.set_dark(applied.dark)
         self.theme_choice = choice
-        {theme.SYSTEM: self.actions.theme_system, theme.LIGHT_KEY: self.actions.theme_light,
-         theme.DARK_KEY: self.actions.theme_dark}[choice].setChecked(True)
+        {
+            theme.SYSTEM: self.actions.theme_system,
+            theme.LIGHT_KEY: self.actions.theme_light,
+            theme.DARK_KEY: self.actions.theme_dark,
+        }[choice].setChecked(True)
 
     def set_language(self, language: str) -> MainWindow:
         """Show the window in `language` (i18n.LANGUAGES) at once: returns the window that shows it
@@ -256,8 +333,12 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def show_fault(self, error: str) -> None:
         """An exception nobody caught (ui/shell/faults.py): say so; it is in the log file with its traceback."""
-        self.runStatus.say(self.tr("Something went wrong: {error}. The details are in {path}; the window goes on.")
-                           .format(error=error, path=current_log() or self.tr("the terminal")), error=True)
+        self.runStatus.say(
+            self.tr("Something went wrong: {error}. The details are in {path}; the window goes on.").format(
+                error=error, path=current_log() or self.tr("the terminal")
+            ),
+            error=True,
+        )
 
     @Slot(int)
     def _on_tab(self, index: int) -> None:

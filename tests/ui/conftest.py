@@ -1,9 +1,24 @@
-"""The window's tests: each is marked `gui`, so `-m "not gui"` leaves them out where Qt is missing."""
+"""The window's tests: each is marked `gui`, so `-m "not gui"` leaves them out where Qt is missing; and the
+windows they test."""
 
 import pytest
+
+from tests.ui.windows import CPU_ONLY, open_window
 
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.path.is_relative_to(config.rootpath / "tests" / "ui"):
             item.add_marker(pytest.mark.gui)
+
+
+@pytest.fixture
+def make_window(qtbot):
+    """Opens a shown MainWindow on the devices given (the CPU alone by default); closed at the test's end."""
+    return lambda devices=CPU_ONLY, **options: open_window(qtbot, devices, **options)
+
+
+@pytest.fixture
+def window(make_window):
+    """A shown MainWindow on the CPU alone, closed (its jobs stopped) at the end of the test."""
+    return make_window()

@@ -21,24 +21,21 @@ from gpudemo.ui import MainWindow
 from gpudemo.ui.jobs.training_job import TrainingJob
 from gpudemo.ui.shell.run_commands import RunCommands
 from tests.tutorial import tutorial_run
-from tests.ui.windows import CPU_ONLY, TWO_GPUS, first_curve, open_window, run_to_end
-
-
-@pytest.fixture
-def make_window(qtbot):
-    return lambda devices=CPU_ONLY: open_window(qtbot, devices)
-
-
-@pytest.fixture
-def window(make_window):
-    return make_window()
+from tests.ui.windows import TWO_GPUS, first_curve, run_to_end
 
 
 def test_the_named_widgets_exist(window):
     kinds = {
-        "deviceList": QAbstractItemView, "epochsSpin": QSpinBox, "lrInput": QLineEdit, "seedInput": QLineEdit,
-        "startButton": QPushButton, "stopButton": QPushButton, "progressBar": QProgressBar,
-        "lossPlot": pg.PlotWidget, "predictInput": QLineEdit, "predictButton": QPushButton,
+        "deviceList": QAbstractItemView,
+        "epochsSpin": QSpinBox,
+        "lrInput": QLineEdit,
+        "seedInput": QLineEdit,
+        "startButton": QPushButton,
+        "stopButton": QPushButton,
+        "progressBar": QProgressBar,
+        "lossPlot": pg.PlotWidget,
+        "predictInput": QLineEdit,
+        "predictButton": QPushButton,
         "predictionTable": QAbstractItemView,
     }
     for name, kind in kinds.items():
@@ -85,14 +82,16 @@ def test_every_device_is_listed_with_its_details(make_window):
     model = window.deviceList.model()
     texts = [model.index(row, 0).data() for row in range(model.rowCount())]
     assert len(texts) == 3
-    for text, device in zip(texts, TWO_GPUS):
+    for text, device in zip(texts, TWO_GPUS, strict=True):
         assert device.id in text and device.name in text
     assert window.devicePanel.current().id == "cuda:0"  # the best device is picked first
     details = window.devicePanel.details.text()
     assert "9.0" in details and "132" in details and "141.0 GiB" in details and "139.0 GiB" in details
     assert not window.devicePanel.note.isVisibleTo(window)
 
-    window.deviceList.selectionModel().setCurrentIndex(model.index(2, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect)
+    window.deviceList.selectionModel().setCurrentIndex(
+        model.index(2, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect
+    )
     assert window.devicePanel.current().id == "cpu"
     details = window.devicePanel.details.text()
     assert "AMD EPYC 9654" in details and "192 threads" in details and "503.0 GiB" in details
@@ -135,8 +134,7 @@ def test_settings_lock_while_a_run_goes_and_stop_keeps_the_partial_run(qtbot, wi
     for widget in (window.deviceList, window.epochsSpin, window.lrInput, window.seedInput):
         assert not widget.isEnabled()
     qtbot.waitUntil(lambda: window.progressBar.value() > 0, timeout=60_000)
-    qtbot.waitUntil(lambda: "epochs/s" in window.rateLabel.text() and "ETA" in window.rateLabel.text(),
-                    timeout=60_000)
+    qtbot.waitUntil(lambda: "epochs/s" in window.rateLabel.text() and "ETA" in window.rateLabel.text(), timeout=60_000)
     # How soon a stop lands is the core's promise (tests/test_training.py: the flag is read
     # before every epoch); here, that the window ends the run and keeps what it has.
     with qtbot.waitSignal(window.runFinished, timeout=60_000):
@@ -289,8 +287,14 @@ def test_every_gui_update_runs_on_the_gui_thread(qtbot, window, monkeypatch):
 
         monkeypatch.setattr(cls, name, checked)
 
-    for cls, name in [(QLabel, "setText"), (QProgressBar, "setValue"), (pg.PlotDataItem, "setData"),
-                      (pg.PlotDataItem, "updateItems"), (TrainingJob, "redraw"), (RunCommands, "_on_finished")]:
+    for cls, name in [
+        (QLabel, "setText"),
+        (QProgressBar, "setValue"),
+        (pg.PlotDataItem, "setData"),
+        (pg.PlotDataItem, "updateItems"),
+        (TrainingJob, "redraw"),
+        (RunCommands, "_on_finished"),
+    ]:
         watch(cls, name)
     window.epochsSpin.setValue(20_000)
     run_to_end(qtbot, window)

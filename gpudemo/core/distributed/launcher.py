@@ -37,9 +37,9 @@ import numpy as np
 
 from gpudemo.core import config as settings
 from gpudemo.core import pace, precision
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import STOPPED, never
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, PersonError, message
-from gpudemo.core.config import TrainingConfig
 
 PREFIX = "GPUDEMO "  # rank 0's lines for the launcher: PREFIX, then one JSON object
 STOP_GRACE_S = 5.0  # a stopped run's workers get this long to reach their read-back, then are killed
@@ -103,9 +103,13 @@ def check(config: TrainingConfig, workers: int, backend: str) -> None:
     """Refuse, before any worker starts, what the workers could not do: a precision their device
     cannot compute in (precision.PrecisionRefused), more nccl workers than GPUs (ParallelError)."""
     if backend == "nccl" and workers > max_workers("nccl"):
-        raise ParallelError(message(QT_TRANSLATE_NOOP("core", "nccl needs one GPU per worker: {workers} workers,"
-                                                              " {gpus} GPUs here"),
-                                    workers=workers, gpus=max_workers("nccl")))
+        raise ParallelError(
+            message(
+                QT_TRANSLATE_NOOP("core", "nccl needs one GPU per worker: {workers} workers, {gpus} GPUs here"),
+                workers=workers,
+                gpus=max_workers("nccl"),
+            )
+        )
     precision.check(config.precision, worker_device(backend))
 
 
@@ -119,20 +123,46 @@ class _Workers:
     def __init__(self, config: TrainingConfig, workers: int, backend: str, timeout: float, stop_file: str):
         port = free_port()
         threads = max(1, (os.cpu_count() or 1) // workers)
-        command = [sys.executable, "-m", "gpudemo.core.distributed.worker", *settings.to_argv(config),
-                   "--backend", backend, "--stop-file", stop_file, "--timeout", repr(timeout),
-                   "--threads", str(threads)]
+        command = [
+            sys.executable,
+            "-m",
+            "gpudemo.core.distributed.worker",
+            *settings.to_argv(config),
+            "--backend",
+            backend,
+            "--stop-file",
+            stop_file,
+            "--timeout",
+            repr(timeout),
+            "--threads",
+            str(threads),
+        ]
         self.errors = [tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") for _ in range(workers)]
         self.processes: list[subprocess.Popen] = []
         root = str(Path(__file__).resolve().parents[2])  # the package's folder: importable from a source tree too
         for rank in range(workers):
-            env = {**os.environ, "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port), "WORLD_SIZE": str(workers),
-                   "RANK": str(rank), "LOCAL_RANK": str(rank), "PYTHONUNBUFFERED": "1",
-                   "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
-                   "OMP_NUM_THREADS": str(threads)}
-            self.processes.append(subprocess.Popen(
-                command, env=env, stdout=subprocess.PIPE if rank == 0 else subprocess.DEVNULL,
-                stderr=self.errors[rank], stdin=subprocess.DEVNULL, text=True, start_new_session=True))
+            env = {
+                **os.environ,
+                "MASTER_ADDR": "127.0.0.1",
+                "MASTER_PORT": str(port),
+                "WORLD_SIZE": str(workers),
+                "RANK": str(rank),
+                "LOCAL_RANK": str(rank),
+                "PYTHONUNBUFFERED": "1",
+                "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
+                "OMP_NUM_THREADS": str(threads),
+            }
+            self.processes.append(
+                subprocess.Popen(
+                    command,
+                    env=env,
+                    stdout=subprocess.PIPE if rank == 0 else subprocess.DEVNULL,
+                    stderr=self.errors[rank],
+                    stdin=subprocess.DEVNULL,
+                    text=True,
+                    start_new_session=True,
+                )
+            )
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.reader = threading.Thread(target=self._read, name="gpudemo-parallel-reader", daemon=True)
         self.reader.start()
@@ -163,8 +193,11 @@ class _Workers:
         errors = [line for line in lines if "Error" in line or "error" in line]
         code = self.processes[rank].returncode
         if code is not None and code < 0:
-            return f"killed by signal {signal.Signals(-code).name}" if -code in signal.valid_signals() else \
-                f"killed by signal {-code}"
+            return (
+                f"killed by signal {signal.Signals(-code).name}"
+                if -code in signal.valid_signals()
+                else f"killed by signal {-code}"
+            )
         return (errors or lines or [f"exit status {code}"])[-1][:300]
 
     def end(self) -> None:
@@ -203,7 +236,6 @@ def run_parallel(
     `on_start` hears the workers' process ids, rank by rank."""
     import json
 
-
     check(config, workers, backend)
     stop_file = os.path.join(tempfile.gettempdir(), f"gpudemo-stop-{os.getpid()}-{time.monotonic_ns()}")
     pool = _Workers(config, workers, backend, timeout, stop_file)
@@ -219,7 +251,7 @@ def run_parallel(
             except queue.Empty:
                 line = ""
             if line and line.startswith(PREFIX):
-                item = json.loads(line[len(PREFIX):])
+                item = json.loads(line[len(PREFIX) :])
                 if item["type"] == "batch":
                     batch = ParallelBatch(item["first_epoch"], np.asarray(item["losses"], np.float32), item["seconds"])
                     losses.append(batch.losses)
@@ -228,9 +260,14 @@ def run_parallel(
                     result = item
             rank = pool.failed()
             if rank is not None:
-                raise ParallelError(message(QT_TRANSLATE_NOOP("core", "worker {rank} of {workers} failed, and the"
-                                                                      " run with it: {reason}"),
-                                            rank=rank, workers=workers, reason=pool.last_words(rank)))
+                raise ParallelError(
+                    message(
+                        QT_TRANSLATE_NOOP("core", "worker {rank} of {workers} failed, and the run with it: {reason}"),
+                        rank=rank,
+                        workers=workers,
+                        reason=pool.last_words(rank),
+                    )
+                )
             if result is not None and pool.all_done():
                 break
             if line is None and result is None and all(p.poll() is not None for p in pool.processes):
@@ -246,10 +283,19 @@ def run_parallel(
             os.unlink(stop_file)
     history = np.concatenate(losses) if losses else np.zeros(0, np.float32)
     if result is None:  # stopped before a result came
-        return ParallelResult(workers, backend, STOPPED, len(history), 0.0,
-                              float(history[-1]) if len(history) else None, 0.0, history)
-    return ParallelResult(workers, backend, result["status"], result["epochs_run"], result["seconds"],
-                          result["final_loss"], result["allreduce_share"], history)
+        return ParallelResult(
+            workers, backend, STOPPED, len(history), 0.0, float(history[-1]) if len(history) else None, 0.0, history
+        )
+    return ParallelResult(
+        workers,
+        backend,
+        result["status"],
+        result["epochs_run"],
+        result["seconds"],
+        result["final_loss"],
+        result["allreduce_share"],
+        history,
+    )
 
 
 def scaling(

@@ -10,21 +10,25 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gpudemo.core.budget import batch_size
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.messages import QT_TRANSLATE_NOOP
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import problem_for
-from gpudemo.core.config import TrainingConfig
 
 COMMENTS = {
     "title": QT_TRANSLATE_NOOP("script", "# gpudemo: the data-parallel PyTorch script behind this run."),
     "run": QT_TRANSLATE_NOOP("script", "# Run it on {workers} workers: torchrun --nproc-per-node {workers} {filename}"),
-    "group": QT_TRANSLATE_NOOP("script", "# 1. torchrun starts one process per worker; each joins the group and"
-                                         " learns its rank."),
+    "group": QT_TRANSLATE_NOOP(
+        "script", "# 1. torchrun starts one process per worker; each joins the group and learns its rank."
+    ),
     "model": QT_TRANSLATE_NOOP("script", "# 2. Every worker builds the same model and data from the seed..."),
-    "shard": QT_TRANSLATE_NOOP("script", "#    ...and keeps its shard, as DistributedSampler deals them (the last"
-                                         " shards padded from the start)."),
-    "wrap": QT_TRANSLATE_NOOP("script", "# 3. DDP all-reduces the gradients in backward: every worker takes the"
-                                        " same step."),
+    "shard": QT_TRANSLATE_NOOP(
+        "script",
+        "#    ...and keeps its shard, as DistributedSampler deals them (the last shards padded from the start).",
+    ),
+    "wrap": QT_TRANSLATE_NOOP(
+        "script", "# 3. DDP all-reduces the gradients in backward: every worker takes the same step."
+    ),
     "train": QT_TRANSLATE_NOOP("script", "# 4. Train: {epochs} epochs, each worker on its shard."),
     "result": QT_TRANSLATE_NOOP("script", "# 5. The run's loss is the mean of the workers' losses."),
 }
@@ -39,8 +43,13 @@ def _say(translate: Callable[[str], str]) -> dict[str, str]:
     return said
 
 
-def generate_parallel_script(config: TrainingConfig, workers: int = 2, backend: str = "gloo",
-                             filename: str = "gpudemo_ddp.py", translate: Callable[[str], str] = str) -> str:
+def generate_parallel_script(
+    config: TrainingConfig,
+    workers: int = 2,
+    backend: str = "gloo",
+    filename: str = "gpudemo_ddp.py",
+    translate: Callable[[str], str] = str,
+) -> str:
     say = _say(translate)
     problem = problem_for(config)
     batch, samples = batch_size(config), problem.samples(config)
@@ -48,10 +57,16 @@ def generate_parallel_script(config: TrainingConfig, workers: int = 2, backend: 
     optimizer = OPTIMIZERS[config.optimizer].script.format(lr=repr(config.lr))
     generator = [f"generator = torch.Generator().manual_seed({config.seed})"] if problem.uses_generator(config) else []
     lines = [
-        say["title"], say["run"].format(workers=workers, filename=filename),
-        *problem.script_imports(), "import math", "import os", "import torch", "import torch.distributed as dist",
+        say["title"],
+        say["run"].format(workers=workers, filename=filename),
+        *problem.script_imports(),
+        "import math",
+        "import os",
+        "import torch",
+        "import torch.distributed as dist",
         "from torch.nn.parallel import DistributedDataParallel",
-        "from torch.utils.data import DistributedSampler", "",
+        "from torch.utils.data import DistributedSampler",
+        "",
         say["group"],
         f'dist.init_process_group("{backend}")',
         "rank, world = dist.get_rank(), dist.get_world_size()",

@@ -41,11 +41,11 @@ from gpudemo.core import config as settings
 from gpudemo.core import precision, rules
 from gpudemo.core.budget import batch_size
 from gpudemo.core.config import TrainingConfig
+from gpudemo.core.control import COMPLETED, DIVERGED, STOPPED
+from gpudemo.core.distributed.launcher import PREFIX
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import problem_for
 from gpudemo.core.step import Step
-from gpudemo.core.control import COMPLETED, DIVERGED, STOPPED
-from gpudemo.core.distributed.launcher import PREFIX
 
 FLUSH_EPOCHS_MAX = 256
 SHARE_STEPS = 20  # steps timed with and without DDP's all-reduce, for the communication share...
@@ -93,8 +93,12 @@ def main(argv: list[str] | None = None) -> int:
             torch.set_num_threads(args.threads)
     config = settings.from_arguments(args, str(device))
     precision.check(config.precision, config.device)
-    dist.init_process_group(args.backend, init_method="env://", timeout=timedelta(seconds=args.timeout),
-                            **({"device_id": device} if args.backend == "nccl" else {}))
+    dist.init_process_group(
+        args.backend,
+        init_method="env://",
+        timeout=timedelta(seconds=args.timeout),
+        **({"device_id": device} if args.backend == "nccl" else {}),
+    )
     try:
         with precision.matmul_precision(config.precision):
             train_shard(config, rank, world, args.stop_file, device)
@@ -128,7 +132,7 @@ def train_shard(config: TrainingConfig, rank: int, world: int, stop_file: str, d
         order = shard_indices(samples, world, rank, config.seed, epoch, shuffle=True).to(device)
         total, batches = 0.0, 0
         for start in range(0, len(order), local_batch):
-            index = order[start:start + local_batch]
+            index = order[start : start + local_batch]
             total = total + step(x_train[index], y_train[index])[1].detach()
             batches += 1
         return total / batches
@@ -155,11 +159,11 @@ def train_shard(config: TrainingConfig, rank: int, world: int, stop_file: str, d
         epochs_run = first - 1 + len(values)
         last_loss = float(values[-1])
         if rank == 0:
-            emit("batch", first_epoch=first, losses=[float(v) for v in values],
-                 seconds=time.perf_counter() - start)
+            emit("batch", first_epoch=first, losses=[float(v) for v in values], seconds=time.perf_counter() - start)
         first = done + 1
-        next_flush = min(next_flush * 2, done + FLUSH_EPOCHS_MAX) if next_flush < FLUSH_EPOCHS_MAX else \
-            done + FLUSH_EPOCHS_MAX
+        next_flush = (
+            min(next_flush * 2, done + FLUSH_EPOCHS_MAX) if next_flush < FLUSH_EPOCHS_MAX else done + FLUSH_EPOCHS_MAX
+        )
         if status == DIVERGED:
             break
         if stop_votes > 0:
@@ -170,9 +174,16 @@ def train_shard(config: TrainingConfig, rank: int, world: int, stop_file: str, d
     seconds = time.perf_counter() - start
     share = communication_share(ddp, criterion, x_train, y_train, local_batch, device) if world > 1 else 0.0
     if rank == 0:
-        emit("result", status=status, epochs_run=epochs_run, seconds=seconds,
-             final_loss=last_loss if last_loss is not None and math.isfinite(last_loss) else None,
-             allreduce_share=share, device=str(device), world=world)
+        emit(
+            "result",
+            status=status,
+            epochs_run=epochs_run,
+            seconds=seconds,
+            final_loss=last_loss if last_loss is not None and math.isfinite(last_loss) else None,
+            allreduce_share=share,
+            device=str(device),
+            world=world,
+        )
 
 
 def communication_share(ddp, criterion, x_train, y_train, batch: int, device: torch.device) -> float:

@@ -46,8 +46,13 @@ class OtherLoad:
     left spare, by BUSY_CORES.
     """
 
-    def __init__(self, threads: int | None = None, machine: Callable[[], float | None] = _machine_busy_seconds,
-                 own: Callable[[], float] = time.process_time, clock: Callable[[], float] = time.perf_counter):
+    def __init__(
+        self,
+        threads: int | None = None,
+        machine: Callable[[], float | None] = _machine_busy_seconds,
+        own: Callable[[], float] = time.process_time,
+        clock: Callable[[], float] = time.perf_counter,
+    ):
         self._machine, self._own, self._clock = machine, own, clock
         cores = os.cpu_count() or 1
         self._spare = max(0, cores - (threads or cores))

@@ -23,12 +23,12 @@ import numpy as np
 import torch
 
 from gpudemo.core import precision
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import never
 from gpudemo.core.devices import release_cache
 from gpudemo.core.errors import TrainingError
 from gpudemo.core.measure.busy import OtherLoad
 from gpudemo.core.messages import Message
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import COMPLETED, FAILED, STOPPED, LossBatch, train
 
 WARM_UP_SECONDS = 0.2
@@ -74,17 +74,23 @@ class DeviceTiming:
         def finite(value):
             return value if value is not None and np.isfinite(value) else None
 
-        return {"device": self.device, "precision": self.precision, "status": self.status, "epochs_per_second": self.epochs_per_second,
-                "seconds": self.seconds, "final_loss": finite(self.final_loss),
-                "speedup_vs_cpu": self.speedup_vs_cpu, "busy": self.busy,
-                "message": None if self.message is None else str(self.message)}
+        return {
+            "device": self.device,
+            "precision": self.precision,
+            "status": self.status,
+            "epochs_per_second": self.epochs_per_second,
+            "seconds": self.seconds,
+            "final_loss": finite(self.final_loss),
+            "speedup_vs_cpu": self.speedup_vs_cpu,
+            "busy": self.busy,
+            "message": None if self.message is None else str(self.message),
+        }
 
 
 def devices_to_compare(devices: Sequence[str]) -> list[str]:
     """The devices in the order given, each once, with the CPU added where it is missing."""
     ordered = list(dict.fromkeys(devices))
     return ordered if "cpu" in ordered else [*ordered, "cpu"]
-
 
 
 def compare_devices(
@@ -109,20 +115,23 @@ def compare_devices(
             except precision.PrecisionRefused as refused:
                 timings.append(DeviceTiming(device, FAILED, message=refused.message, precision=kind))
                 continue
-            timings.append(_time_one(dataclasses.replace(config, device=device, precision=kind), should_stop,
-                                     on_progress))
+            timings.append(
+                _time_one(dataclasses.replace(config, device=device, precision=kind), should_stop, on_progress)
+            )
     first = (precisions or [config.precision])[0]
     cpu = next(t for t in timings if t.device == "cpu" and t.precision == first)
     base = cpu.epochs_per_second if cpu.status in (COMPLETED, STOPPED) else None
     return [
         dataclasses.replace(t, speedup_vs_cpu=t.epochs_per_second / base)
-        if base and t.epochs_per_second is not None else t
+        if base and t.epochs_per_second is not None
+        else t
         for t in timings
     ]
 
 
-def warm_up_for(config: TrainingConfig, should_stop: Callable[[], bool] = never,
-            seconds: float = WARM_UP_SECONDS) -> int:
+def warm_up_for(
+    config: TrainingConfig, should_stop: Callable[[], bool] = never, seconds: float = WARM_UP_SECONDS
+) -> int:
     """Run `config` untimed for at least `seconds` (whole runs, the last one cut short), keeping a
     GPU's allocator cache for the timed run that follows; the epochs it ran."""
     deadline = time.perf_counter() + seconds
@@ -136,8 +145,9 @@ def warm_up_for(config: TrainingConfig, should_stop: Callable[[], bool] = never,
     return epochs
 
 
-def _time_one(config: TrainingConfig, should_stop: Callable[[], bool],
-              on_progress: Callable[[CompareProgress], None] | None) -> DeviceTiming:
+def _time_one(
+    config: TrainingConfig, should_stop: Callable[[], bool], on_progress: Callable[[CompareProgress], None] | None
+) -> DeviceTiming:
     times: list[float] = []
     losses: list[float] = []
 
@@ -145,8 +155,11 @@ def _time_one(config: TrainingConfig, should_stop: Callable[[], bool],
         times.append(batch.seconds)
         losses.append(float(batch.losses[-1]))
         if on_progress is not None:
-            on_progress(CompareProgress(config.device, batch.last_epoch, config.epochs, batch.seconds, losses[-1],
-                                        config.precision))
+            on_progress(
+                CompareProgress(
+                    config.device, batch.last_epoch, config.epochs, batch.seconds, losses[-1], config.precision
+                )
+            )
 
     try:
         warm_up_for(config, should_stop)
@@ -157,6 +170,12 @@ def _time_one(config: TrainingConfig, should_stop: Callable[[], bool],
     finally:
         release_cache(config.device)  # the cache the warm-up filled for the timed run
     return DeviceTiming(
-        config.device, result.status, result.epochs_per_second, result.seconds, result.final_loss,
-        curve=(np.array(times), np.array(losses)), busy=other.busy, precision=config.precision,
+        config.device,
+        result.status,
+        result.epochs_per_second,
+        result.seconds,
+        result.final_loss,
+        curve=(np.array(times), np.array(losses)),
+        busy=other.busy,
+        precision=config.precision,
     )

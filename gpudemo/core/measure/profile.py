@@ -32,8 +32,8 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from gpudemo.core.devices import synchronize
 from gpudemo.core.config import TrainingConfig
+from gpudemo.core.devices import synchronize
 from gpudemo.core.measure.timeline import STEP_LABEL, Timeline, from_events
 from gpudemo.core.training import prepared
 
@@ -95,11 +95,17 @@ class StepProfile:
             "device": self.device,
             "steps": self.steps,
             "timing": {"without_sync_us": self.cpu_us, "with_sync_us": self.wall_us, "overstated": self.overstated},
-            "per_step": {"cpu_us": self.cpu_us, "device_us": self.device_us, "kernels": self.kernels,
-                         "wall_us": self.wall_us, "waiting_us": self.waiting_us},
+            "per_step": {
+                "cpu_us": self.cpu_us,
+                "device_us": self.device_us,
+                "kernels": self.kernels,
+                "wall_us": self.wall_us,
+                "waiting_us": self.waiting_us,
+            },
             "bound": self.bound,
-            "ops": [{"name": op.name, "calls": op.calls, "cpu_us": op.cpu_us, "device_us": op.device_us}
-                    for op in self.ops],
+            "ops": [
+                {"name": op.name, "calls": op.calls, "cpu_us": op.cpu_us, "device_us": op.device_us} for op in self.ops
+            ],
             "timeline": self.timeline.to_json() if self.timeline is not None else None,
         }
 
@@ -129,23 +135,37 @@ def profile_steps(config: TrainingConfig, steps: int = STEPS, top: int = TOP) ->
             synchronize(run.device)
     events = profiler.events()
     device_us, kernels, ops, waiting_us = summarize(events, profiler.key_averages(), steps, on_gpu, top)
-    return StepProfile(config.device, steps, (issued - began) / steps * 1e6, (done - began) / steps * 1e6,
-                       device_us, kernels, ops, on_gpu, waiting_us, from_events(events, config.device, on_gpu))
+    return StepProfile(
+        config.device,
+        steps,
+        (issued - began) / steps * 1e6,
+        (done - began) / steps * 1e6,
+        device_us,
+        kernels,
+        ops,
+        on_gpu,
+        waiting_us,
+        from_events(events, config.device, on_gpu),
+    )
 
 
 # The CUDA runtime's calls in which the host only waits for the device.
 WAITING_CALLS = ("cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize", "cudaStreamWaitEvent")
 
 
-def summarize(events: Iterable, averages: Iterable, steps: int, on_gpu: bool,
-              top: int = TOP) -> tuple[float, float, tuple[OpTiming, ...], float]:
+def summarize(
+    events: Iterable, averages: Iterable, steps: int, on_gpu: bool, top: int = TOP
+) -> tuple[float, float, tuple[OpTiming, ...], float]:
     """(device µs, kernels, the costliest ATen operators, waiting µs), each per step, from the
     profiler's events and key averages."""
     from torch.autograd import DeviceType
 
     if on_gpu:  # kernels, memcpys and memsets once each; annotation ranges span them again
-        kernels = [event for event in events
-                   if event.device_type == DeviceType.CUDA and not getattr(event, "is_user_annotation", False)]
+        kernels = [
+            event
+            for event in events
+            if event.device_type == DeviceType.CUDA and not getattr(event, "is_user_annotation", False)
+        ]
         device_us = sum(event.device_time for event in kernels)
     else:  # ATen's operators are the CPU's kernels: their own time is the arithmetic
         kernels = [event for event in events if _is_aten(event.name)]

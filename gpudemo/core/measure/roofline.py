@@ -62,14 +62,39 @@ class Peak:
         return min(self.flops_per_second, self.bytes_per_second * intensity)
 
     def to_json(self) -> dict:
-        return {"flops_per_second": self.flops_per_second, "bytes_per_second": self.bytes_per_second,
-                "source": self.source, "detail": self.detail}
+        return {
+            "flops_per_second": self.flops_per_second,
+            "bytes_per_second": self.bytes_per_second,
+            "source": self.source,
+            "detail": self.detail,
+        }
 
 
 # Operators that create, fill or copy data: they move bytes but do no arithmetic.
-NO_ARITHMETIC = frozenset({"ones_like", "zeros_like", "empty", "empty_like", "empty_strided", "fill_", "zero_",
-                           "copy_", "_to_copy", "clone", "ones", "zeros", "full", "full_like", "lift_fresh",
-                           "_local_scalar_dense", "scalar_tensor", "index", "index_select", "embedding"})
+NO_ARITHMETIC = frozenset(
+    {
+        "ones_like",
+        "zeros_like",
+        "empty",
+        "empty_like",
+        "empty_strided",
+        "fill_",
+        "zero_",
+        "copy_",
+        "_to_copy",
+        "clone",
+        "ones",
+        "zeros",
+        "full",
+        "full_like",
+        "lift_fresh",
+        "_local_scalar_dense",
+        "scalar_tensor",
+        "index",
+        "index_select",
+        "embedding",
+    }
+)
 
 
 def count_work(step: Callable[[], object]) -> Work:
@@ -157,8 +182,12 @@ def measure(device: str, dtype: str) -> Peak:
     source = torch.empty(copy_bytes // 4, device=torch_device)
     target = torch.empty_like(source)
     bandwidth = 2.0 * copy_bytes / median_seconds(lambda: target.copy_(source), sync, timings=3)  # read + write
-    return Peak(flops, bandwidth, MEASURED, f"the best of {', '.join(map(str, sizes))}-square matmuls,"
-                                            f" a {copy_bytes >> 20} MiB copy")
+    return Peak(
+        flops,
+        bandwidth,
+        MEASURED,
+        f"the best of {', '.join(map(str, sizes))}-square matmuls, a {copy_bytes >> 20} MiB copy",
+    )
 
 
 def peak_for(device: str, dtype: str) -> Peak:

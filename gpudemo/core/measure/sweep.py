@@ -31,17 +31,16 @@ from dataclasses import dataclass, field, replace
 
 import torch
 
-from gpudemo.core.control import never
-from gpudemo.core.devices import release_cache, synchronize
-from gpudemo.core.measure.busy import contended
 from gpudemo.core.budget import estimate
-from gpudemo.core.devices import free_bytes
-from gpudemo.core.optimizers import OPTIMIZERS
-from gpudemo.core.problems import problem_for
-from gpudemo.core.measure.timing import median_seconds
-from gpudemo.core.precision import STORAGE, matmul_precision
-from gpudemo.core.measure.roofline import Peak, Work, count_work, matmul_work, peak_for
 from gpudemo.core.config import TrainingConfig
+from gpudemo.core.control import never
+from gpudemo.core.devices import free_bytes, release_cache, synchronize
+from gpudemo.core.measure.busy import contended
+from gpudemo.core.measure.roofline import Peak, Work, count_work, matmul_work, peak_for
+from gpudemo.core.measure.timing import median_seconds
+from gpudemo.core.optimizers import OPTIMIZERS
+from gpudemo.core.precision import STORAGE, matmul_precision
+from gpudemo.core.problems import problem_for
 from gpudemo.core.rules import SWEEP_KINDS
 
 STEP, MATMUL = SWEEP_KINDS
@@ -74,11 +73,21 @@ class SweepRow:
 
     def to_json(self, kind: str) -> dict:
         unit = "samples_per_second" if kind == STEP else "gflops"
-        row = {"device": self.device, "size": self.size, "seconds": self.seconds, unit: self.throughput,
-               "one_thread_seconds": self.one_thread_seconds, "busy": self.busy}
+        row = {
+            "device": self.device,
+            "size": self.size,
+            "seconds": self.seconds,
+            unit: self.throughput,
+            "one_thread_seconds": self.one_thread_seconds,
+            "busy": self.busy,
+        }
         if self.work is not None:
-            row.update(flops=self.work.flops, bytes=self.work.bytes, flops_per_second=self.flops_per_second,
-                       bytes_per_second=self.bytes_per_second)
+            row.update(
+                flops=self.work.flops,
+                bytes=self.work.bytes,
+                flops_per_second=self.flops_per_second,
+                bytes_per_second=self.bytes_per_second,
+            )
         return row
 
 
@@ -109,8 +118,14 @@ class SweepResult:
         return any(row.busy for row in self.rows)
 
     def to_json(self) -> dict:
-        data = {"kind": self.kind, "dtype": self.dtype, "rows": [row.to_json(self.kind) for row in self.rows],
-                "crossover": self.crossover, "complete": self.complete, "busy": self.busy}
+        data = {
+            "kind": self.kind,
+            "dtype": self.dtype,
+            "rows": [row.to_json(self.kind) for row in self.rows],
+            "crossover": self.crossover,
+            "complete": self.complete,
+            "busy": self.busy,
+        }
         if self.peaks:
             data["peaks"] = {device: peak.to_json() for device, peak in self.peaks.items()}
         return data
@@ -184,7 +199,6 @@ def _bytes_needed(kind: str, size: int, dtype: torch.dtype, config: TrainingConf
     return need.total * max(1, size // problem_for(config).samples(config))  # digits: its images repeated
 
 
-
 def sweep(
     kind: str = STEP,
     devices: Sequence[str] = ("cpu",),
@@ -220,8 +234,11 @@ def sweep(
             torch_device = torch.device(device)
             try:
                 with matmul_precision(dtype):
-                    step = (_training_step(step_config, torch_device, torch_dtype) if kind == STEP else
-                            _matmul(size, torch_device, torch_dtype))
+                    step = (
+                        _training_step(step_config, torch_device, torch_dtype)
+                        if kind == STEP
+                        else _matmul(size, torch_device, torch_dtype)
+                    )
                     work = None
                     if roofline:
                         work = count_work(step) if kind == STEP else matmul_work(size, torch_dtype)

@@ -63,12 +63,18 @@ class Timeline:
 
     def to_json(self) -> dict:
         return {
-            "device": self.device, "step_us": self.step_us, "busy_share": self.busy_share if self.on_gpu else None,
+            "device": self.device,
+            "step_us": self.step_us,
+            "busy_share": self.busy_share if self.on_gpu else None,
             "operator_share": self.operator_share,
-            "host": [{"name": s.name, "start_us": s.start_us, "duration_us": s.duration_us, "lane": s.lane}
-                     for s in self.host],
-            "device_kernels": [{"name": s.name, "start_us": s.start_us, "duration_us": s.duration_us,
-                                "launched_by": s.launched_by} for s in self.kernels],
+            "host": [
+                {"name": s.name, "start_us": s.start_us, "duration_us": s.duration_us, "lane": s.lane}
+                for s in self.host
+            ],
+            "device_kernels": [
+                {"name": s.name, "start_us": s.start_us, "duration_us": s.duration_us, "launched_by": s.launched_by}
+                for s in self.kernels
+            ],
         }
 
 
@@ -98,8 +104,7 @@ def from_events(events: Sequence, device: str, on_gpu: bool) -> Timeline | None:
     """The timeline of the middle step marked STEP_LABEL among the profiler's `events`
     (torch's FunctionEvents: name, time_range, device_type, id, linked_correlation_id, cpu_parent);
     None when no step was marked."""
-    steps = sorted((e for e in events if e.name == STEP_LABEL and not _is_device(e)),
-                   key=lambda e: e.time_range.start)
+    steps = sorted((e for e in events if e.name == STEP_LABEL and not _is_device(e)), key=lambda e: e.time_range.start)
     if not steps:
         return None
     index = len(steps) // 2
@@ -108,15 +113,30 @@ def from_events(events: Sequence, device: str, on_gpu: bool) -> Timeline | None:
     # The next step's start bounds this one's host work (autograd's thread may outlast the annotation).
     until = steps[index + 1].time_range.start if index + 1 < len(steps) else float("inf")
     step_depth = _depth(step)
-    host_events = sorted((e for e in events if not _is_device(e) and e is not step and e.name != STEP_LABEL
-                          and not getattr(e, "is_async", False) and begin <= e.time_range.start < until),
-                         key=lambda e: e.time_range.start)
+    host_events = sorted(
+        (
+            e
+            for e in events
+            if not _is_device(e)
+            and e is not step
+            and e.name != STEP_LABEL
+            and not getattr(e, "is_async", False)
+            and begin <= e.time_range.start < until
+        ),
+        key=lambda e: e.time_range.start,
+    )
     host, by_id = [], {}
     for event in host_events:
         depth = _depth(event)
         lane = depth - step_depth - 1 if depth > step_depth else depth  # autograd's own thread: its own nesting
-        host.append(Span(event.name, event.time_range.start - begin, event.time_range.end - event.time_range.start,
-                         min(max(lane, 0), LANES - 1)))
+        host.append(
+            Span(
+                event.name,
+                event.time_range.start - begin,
+                event.time_range.end - event.time_range.start,
+                min(max(lane, 0), LANES - 1),
+            )
+        )
         by_id.setdefault(event.id, len(host) - 1)
     kernels = []
     if on_gpu:
@@ -126,8 +146,14 @@ def from_events(events: Sequence, device: str, on_gpu: bool) -> Timeline | None:
             launcher = by_id.get(event.linked_correlation_id)
             if launcher is None:
                 continue
-            kernels.append(Span(event.name, event.time_range.start - begin,
-                                event.time_range.end - event.time_range.start, launched_by=launcher))
+            kernels.append(
+                Span(
+                    event.name,
+                    event.time_range.start - begin,
+                    event.time_range.end - event.time_range.start,
+                    launched_by=launcher,
+                )
+            )
         kernels.sort(key=lambda s: s.start_us)
     ends = [s.end_us for s in host] + [s.end_us for s in kernels] + [step.time_range.end - begin]
     return Timeline(device, max(ends), tuple(host), tuple(kernels), on_gpu)

@@ -9,8 +9,13 @@ import time
 from collections.abc import Callable
 
 
-def median_seconds(step: Callable[[], object], sync: Callable[[], None], least_s: float = 0.0, timings: int = 5,
-                   long_s: float = math.inf) -> float:
+def median_seconds(
+    step: Callable[[], object],
+    sync: Callable[[], None],
+    least_s: float = 0.0,
+    timings: int = 5,
+    long_s: float = math.inf,
+) -> float:
     """Median seconds per call of `step`: a warm-up call (kernels load, buffers are allocated), one call to
     see how long it takes, then `timings` timings, each of enough calls to last `least_s` (one timing when
     a call already takes `long_s`). `sync` waits for the device to finish what was queued."""

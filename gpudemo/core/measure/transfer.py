@@ -19,6 +19,7 @@ transfer` says there is nothing to move to (`pin_memory()` itself needs CUDA).
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -48,8 +49,13 @@ class TransferRow:
         return self.bytes / self.seconds / 1e9 if self.seconds > 0 else 0.0
 
     def to_json(self) -> dict:
-        return {"direction": self.direction, "pinned": self.pinned, "bytes": self.bytes, "seconds": self.seconds,
-                "gb_per_second": self.gb_per_second}
+        return {
+            "direction": self.direction,
+            "pinned": self.pinned,
+            "bytes": self.bytes,
+            "seconds": self.seconds,
+            "gb_per_second": self.gb_per_second,
+        }
 
 
 @dataclass(frozen=True)
@@ -69,9 +75,14 @@ class Overlap:
         return max(0.0, min(1.0, (self.serial_seconds - self.overlapped_seconds) / shorter)) if shorter > 0 else 0.0
 
     def to_json(self) -> dict:
-        return {"bytes": self.bytes, "copy_seconds": self.copy_seconds, "compute_seconds": self.compute_seconds,
-                "serial_seconds": self.serial_seconds, "overlapped_seconds": self.overlapped_seconds,
-                "hidden": self.hidden}
+        return {
+            "bytes": self.bytes,
+            "copy_seconds": self.copy_seconds,
+            "compute_seconds": self.compute_seconds,
+            "serial_seconds": self.serial_seconds,
+            "overlapped_seconds": self.overlapped_seconds,
+            "hidden": self.hidden,
+        }
 
 
 @dataclass
@@ -96,9 +107,13 @@ class TransferResult:
         return [row for row in self.rows if row.direction == direction and row.pinned == pinned]
 
     def to_json(self) -> dict:
-        return {"device": self.device, "rows": [row.to_json() for row in self.rows],
-                "overlap": self.overlap.to_json() if self.overlap else None, "note": self.note,
-                "complete": self.complete}
+        return {
+            "device": self.device,
+            "rows": [row.to_json() for row in self.rows],
+            "overlap": self.overlap.to_json() if self.overlap else None,
+            "note": self.note,
+            "complete": self.complete,
+        }
 
 
 class Copier:
@@ -148,8 +163,10 @@ class Copier:
 
 
 def no_gpu_note() -> str:
-    return ("nothing to move to: torch sees no GPU here, so a tensor already lives where it is computed"
-            " (and pin_memory() needs CUDA)")
+    return (
+        "nothing to move to: torch sees no GPU here, so a tensor already lives where it is computed"
+        " (and pin_memory() needs CUDA)"
+    )
 
 
 def measure_transfers(
@@ -179,7 +196,8 @@ def measure_transfers(
                     result.complete = False
                     return result
                 source, destination = (host[pinned], there) if direction == HOST_TO_DEVICE else (there, host[pinned])
-                seconds = median_seconds(lambda: copier.copy(destination, source, pinned), copier.sync, TIMING_S, TIMINGS)
+                copy = functools.partial(copier.copy, destination, source, pinned)
+                seconds = median_seconds(copy, copier.sync, TIMING_S, TIMINGS)
                 row = TransferRow(direction, pinned, size, seconds)
                 result.rows.append(row)
                 if on_row is not None:

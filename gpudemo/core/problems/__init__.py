@@ -13,6 +13,7 @@ config's problem up with `problem_for(config)`, which reads that file (kept whil
 
 from __future__ import annotations
 
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.datafile import read_data
 from gpudemo.core.problems.base import Problem
 from gpudemo.core.problems.classes import Circles, Spiral, Xor
@@ -21,7 +22,6 @@ from gpudemo.core.problems.line import Line
 from gpudemo.core.problems.own import OwnData
 from gpudemo.core.problems.sine import Sine
 from gpudemo.core.problems.tutorial import Tutorial
-from gpudemo.core.config import TrainingConfig
 
 
 def problem_for(config: TrainingConfig) -> Problem:
@@ -37,6 +37,7 @@ def uses(key: str) -> frozenset[str]:
 
 
 PROBLEMS: dict[str, Problem] = {
-    problem.key: problem for problem in (Tutorial(), Line(), Sine(), Circles(), Xor(), Spiral(), Digits())}
+    problem.key: problem for problem in (Tutorial(), Line(), Sine(), Circles(), Xor(), Spiral(), Digits())
+}
 
 __all__ = ["PROBLEMS", "Problem", "problem_for", "uses"]

@@ -13,9 +13,9 @@ import math
 import torch
 from torch import nn
 
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.problems import mlp
 from gpudemo.core.problems.base import Problem
-from gpudemo.core.config import TrainingConfig
 
 AREA = (-1.5, 1.5)  # the square every one of them lies in (noise aside), and the boundary is drawn over
 INNER_RADIUS = 0.5  # circles: class 0 on this circle, class 1 on the unit circle
@@ -124,6 +124,7 @@ class Spiral(Points):
     def script_points(self):
         return [
             "t = torch.rand(len(y_train), generator=generator)",
-            f"angle = t * ({SPIRAL_TURNS!r} * 2 * math.pi) + y_train * math.pi  # class 1: the same arm, half a turn on",
+            f"angle = t * ({SPIRAL_TURNS!r} * 2 * math.pi) + y_train * math.pi  # class 1: the same arm, half a"
+            " turn on",
             "x_train = torch.stack((t * torch.cos(angle), t * torch.sin(angle)), dim=1)",
         ]

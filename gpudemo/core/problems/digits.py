@@ -19,9 +19,9 @@ import numpy as np
 import torch
 from torch import nn
 
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.problems import mlp
 from gpudemo.core.problems.base import Problem
-from gpudemo.core.config import TrainingConfig
 
 SIDE = 8
 PIXELS = SIDE * SIDE
@@ -97,8 +97,8 @@ class Digits(Problem):
     def script_data(self, config: TrainingConfig) -> list[str]:
         return [
             "# The 1,797 8x8 digits gpudemo ships (UCI, CC BY 4.0; sklearn.datasets.load_digits() has the same).",
-            f"with gzip.open({str(data_path())!r}, \"rt\") as file:",
-            "    rows = torch.tensor([[float(v) for v in line.split(\",\")] for line in file])",
+            f'with gzip.open({str(data_path())!r}, "rt") as file:',
+            '    rows = torch.tensor([[float(v) for v in line.split(",")] for line in file])',
             f"order = torch.randperm(len(rows), generator=torch.Generator().manual_seed({SPLIT_SEED}))",
             f"test, train = rows[order[:{TEST_IMAGES}]], rows[order[{TEST_IMAGES}:]]  # a fixed split: {TEST_IMAGES}"
             " images held out",

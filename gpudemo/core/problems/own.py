@@ -11,10 +11,10 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.datafile import DataSet
 from gpudemo.core.problems import mlp
 from gpudemo.core.problems.base import Problem
-from gpudemo.core.config import TrainingConfig
 
 MARGIN = 0.05  # the fit view and the boundary reach this share of the data's span beyond it
 
@@ -71,17 +71,21 @@ class OwnData(Problem):
 
     def script_data(self, config: TrainingConfig) -> list[str]:
         lines = [
-            f"with open({self.data.path!r}, newline=\"\") as file:  # your data, as gpudemo read it",
+            f'with open({self.data.path!r}, newline="") as file:  # your data, as gpudemo read it',
             "    rows = [row for row in csv.reader(file) if any(value.strip() for value in row)]",
         ]
         if self.data.header:
             lines.append("rows = rows[1:]  # its first line names the columns")
         if self.classes:
-            lines += ["x_train = torch.tensor([[float(row[0]), float(row[1])] for row in rows]).to(device)",
-                      "y_train = torch.tensor([int(float(row[2])) for row in rows]).to(device)"]
+            lines += [
+                "x_train = torch.tensor([[float(row[0]), float(row[1])] for row in rows]).to(device)",
+                "y_train = torch.tensor([int(float(row[2])) for row in rows]).to(device)",
+            ]
         else:
-            lines += ["x_train = torch.tensor([[float(row[0])] for row in rows]).to(device)",
-                      "y_train = torch.tensor([[float(row[1])] for row in rows]).to(device)"]
+            lines += [
+                "x_train = torch.tensor([[float(row[0])] for row in rows]).to(device)",
+                "y_train = torch.tensor([[float(row[1])] for row in rows]).to(device)",
+            ]
         return lines
 
     def script_result(self) -> list[str]:

@@ -82,13 +82,20 @@ def apply(app: QApplication, choice: str) -> Theme:
 def dark_palette() -> QPalette:
     palette = QPalette()
     roles = {
-        QPalette.ColorRole.Window: "#2b2d31", QPalette.ColorRole.WindowText: "#e8e8e8",
-        QPalette.ColorRole.Base: "#1e1f22", QPalette.ColorRole.AlternateBase: "#2b2d31",
-        QPalette.ColorRole.Text: "#e8e8e8", QPalette.ColorRole.Button: "#3a3d42",
-        QPalette.ColorRole.ButtonText: "#e8e8e8", QPalette.ColorRole.Highlight: "#3d7bd9",
-        QPalette.ColorRole.HighlightedText: "#ffffff", QPalette.ColorRole.ToolTipBase: "#2b2d31",
-        QPalette.ColorRole.ToolTipText: "#e8e8e8", QPalette.ColorRole.PlaceholderText: "#8c8f94",
-        QPalette.ColorRole.Link: "#6ea8ff", QPalette.ColorRole.BrightText: "#ff6b6b",
+        QPalette.ColorRole.Window: "#2b2d31",
+        QPalette.ColorRole.WindowText: "#e8e8e8",
+        QPalette.ColorRole.Base: "#1e1f22",
+        QPalette.ColorRole.AlternateBase: "#2b2d31",
+        QPalette.ColorRole.Text: "#e8e8e8",
+        QPalette.ColorRole.Button: "#3a3d42",
+        QPalette.ColorRole.ButtonText: "#e8e8e8",
+        QPalette.ColorRole.Highlight: "#3d7bd9",
+        QPalette.ColorRole.HighlightedText: "#ffffff",
+        QPalette.ColorRole.ToolTipBase: "#2b2d31",
+        QPalette.ColorRole.ToolTipText: "#e8e8e8",
+        QPalette.ColorRole.PlaceholderText: "#8c8f94",
+        QPalette.ColorRole.Link: "#6ea8ff",
+        QPalette.ColorRole.BrightText: "#ff6b6b",
     }
     for role, value in roles.items():
         palette.setColor(role, QColor(value))

@@ -1,4 +1,5 @@
-"""Compare, sweep, profile and data parallel in the window: the core's measurements on the worker thread, drawn as they come.
+"""Compare, sweep, profile, data parallel and copy timing in the window: the core's measurements on the
+worker thread, drawn as they come.
 
 The window owns one of these; it says what to show in the shared status line and
 progress bar through its signals, and redraws its views at most 20 times a second.
@@ -10,6 +11,8 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.distributed.launcher import ParallelResult, scaling
 from gpudemo.core.measure.compare import (
     FAILED,
     CompareProgress,
@@ -17,9 +20,7 @@ from gpudemo.core.measure.compare import (
     compare_devices,
     devices_to_compare,
 )
-from gpudemo.core.distributed.launcher import ParallelResult, scaling
 from gpudemo.core.measure.profile import StepProfile, profile_steps
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.measure.sweep import (
     LINE,
     MATMUL_SIZES,
@@ -48,8 +49,15 @@ class Measurements(QObject):
     deviceBusy = Signal(str)  # the device being measured now (for its memory line)
     finished = Signal()  # the job's thread has ended
 
-    def __init__(self, compare_view: CompareView, sweep_view: SweepView, profile_view: ProfileView,
-                 parallel_view: ParallelView, transfer_view: TransferView, parent: QObject | None = None):
+    def __init__(
+        self,
+        compare_view: CompareView,
+        sweep_view: SweepView,
+        profile_view: ProfileView,
+        parallel_view: ParallelView,
+        transfer_view: TransferView,
+        parent: QObject | None = None,
+    ):
         super().__init__(parent)
         self.compareView, self.sweepView, self.profileView = compare_view, sweep_view, profile_view
         self.parallelView, self.transferView = parallel_view, transfer_view
@@ -75,27 +83,40 @@ class Measurements(QObject):
     def job(self) -> str | None:
         return self._job if self.is_running() else None
 
-    def start_compare(self, config: TrainingConfig, devices: Sequence[str],
-                      precisions: Sequence[str] | None = None) -> None:
+    def start_compare(
+        self, config: TrainingConfig, devices: Sequence[str], precisions: Sequence[str] | None = None
+    ) -> None:
         self._job, self._order, self._epochs = COMPARE, devices_to_compare(devices), config.epochs
         self._precisions = list(precisions or [config.precision])  # each device runs in each, in this order
         self.compareView.clear()
         self.progressed.emit(0, config.epochs * len(self._order) * len(self._precisions))
-        self.status.emit(self.tr("Comparing {devices}: {epochs} epochs on each, after a warm-up…").format(
-            devices=", ".join(self._order), epochs=f"{config.epochs:,}"), False)
+        self.status.emit(
+            self.tr("Comparing {devices}: {epochs} epochs on each, after a warm-up…").format(
+                devices=", ".join(self._order), epochs=f"{config.epochs:,}"
+            ),
+            False,
+        )
         self._start(lambda should_stop, report: compare_devices(config, devices, should_stop, report, precisions))
 
-    def start_sweep(self, devices: Sequence[str], kind: str, dtype: str, config: TrainingConfig = LINE,
-                    roofline: bool = False) -> None:
+    def start_sweep(
+        self, devices: Sequence[str], kind: str, dtype: str, config: TrainingConfig = LINE, roofline: bool = False
+    ) -> None:
         self._job, self._order = SWEEP, devices_to_compare(devices)
         self._count = 0
         self.sweepView.clear(kind)
         sizes = STEP_SIZES if kind == STEP else MATMUL_SIZES
         self.progressed.emit(0, len(sizes) * len(self._order))
-        self.status.emit(self.tr("Sweeping {kind} in {dtype} on {devices}…").format(
-            kind=kind, dtype=dtype, devices=", ".join(self._order)), False)
-        self._start(lambda should_stop, report: sweep(kind, devices, dtype, should_stop, report, config=config,
-                                                      roofline=roofline))
+        self.status.emit(
+            self.tr("Sweeping {kind} in {dtype} on {devices}…").format(
+                kind=kind, dtype=dtype, devices=", ".join(self._order)
+            ),
+            False,
+        )
+        self._start(
+            lambda should_stop, report: sweep(
+                kind, devices, dtype, should_stop, report, config=config, roofline=roofline
+            )
+        )
 
     def start_profile(self, config: TrainingConfig) -> None:
         self._job, self._order = PROFILE, [config.device]
@@ -103,8 +124,12 @@ class Measurements(QObject):
         self.profileView.clear()
         self.progressed.emit(0, 0)  # busy: a profile says nothing until it is done
         self.deviceBusy.emit(config.device)
-        self.status.emit(self.tr("Profiling a step of {problem} on {device} under torch.profiler…").format(
-            problem=name_text(config.problem), device=config.device), False)
+        self.status.emit(
+            self.tr("Profiling a step of {problem} on {device} under torch.profiler…").format(
+                problem=name_text(config.problem), device=config.device
+            ),
+            False,
+        )
         self._start(lambda should_stop, report: profile_steps(config))
 
     def start_parallel(self, config: TrainingConfig, backend: str, most: int) -> None:
@@ -113,8 +138,12 @@ class Measurements(QObject):
         self._count, self._most = 0, most
         self.parallelView.clear(backend, most)
         self.progressed.emit(0, most)
-        self.status.emit(self.tr("Data parallel: {problem} on 1 to {most} workers ({backend}), in turn…").format(
-            problem=name_text(config.problem), most=most, backend=backend), False)
+        self.status.emit(
+            self.tr("Data parallel: {problem} on 1 to {most} workers ({backend}), in turn…").format(
+                problem=name_text(config.problem), most=most, backend=backend
+            ),
+            False,
+        )
         counts = list(range(1, most + 1))
         self._start(lambda should_stop, report: scaling(config, counts, backend, should_stop, report))
 
@@ -161,14 +190,19 @@ class Measurements(QObject):
             self.parallelView.add_result(report)
             self._count += 1
             self.progressed.emit(self._count, -1)
-            self.status.emit(self.tr("Data parallel: {workers} workers, {rate} epochs/s…").format(
-                workers=report.workers, rate=f"{report.epochs_per_second:,.0f}"), False)
+            self.status.emit(
+                self.tr("Data parallel: {workers} workers, {rate} epochs/s…").format(
+                    workers=report.workers, rate=f"{report.epochs_per_second:,.0f}"
+                ),
+                False,
+            )
         elif isinstance(report, CompareProgress):
             self.compareView.add_progress(report)
             runs_before = self._order.index(report.device) * len(self._precisions)
             runs_before += self._precisions.index(report.precision) if report.precision in self._precisions else 0
-            self.progressed.emit(runs_before * self._epochs + report.epochs,
-                                 self._epochs * len(self._order) * len(self._precisions))
+            self.progressed.emit(
+                runs_before * self._epochs + report.epochs, self._epochs * len(self._order) * len(self._precisions)
+            )
             self.deviceBusy.emit(report.device)
             self._dirty = True
         elif isinstance(report, SweepRow):
@@ -176,8 +210,12 @@ class Measurements(QObject):
             self._count += 1
             self.progressed.emit(self._count, -1)
             self.deviceBusy.emit(report.device)
-            self.status.emit(self.tr("Sweeping: {device} at {size} took {us} µs a step…").format(
-                device=report.device, size=f"{report.size:,}", us=f"{report.seconds * 1e6:,.1f}"), False)
+            self.status.emit(
+                self.tr("Sweeping: {device} at {size} took {us} µs a step…").format(
+                    device=report.device, size=f"{report.size:,}", us=f"{report.seconds * 1e6:,.1f}"
+                ),
+                False,
+            )
 
     @Slot(object)
     def _on_done(self, result) -> None:
@@ -190,14 +228,17 @@ class Measurements(QObject):
             complete = all(r.status == "completed" for r in result) and len(result) == self._most
             self.parallelView.finish(complete)
             self.progressed.emit(self._count, self._count)
-            self.status.emit(self.tr("Data parallel done: {note}").format(note=self.parallelView.note.text()),
-                             False)
+            self.status.emit(self.tr("Data parallel done: {note}").format(note=self.parallelView.note.text()), False)
             return
         if isinstance(result, StepProfile):
             self.profileView.show_profile(result, self._problem)
             self.progressed.emit(1, 1)
-            self.status.emit(self.tr("Profiled: {us} µs a step on {device}; see the Step profile tab.").format(
-                us=f"{result.wall_us:,.1f}", device=result.device), False)
+            self.status.emit(
+                self.tr("Profiled: {us} µs a step on {device}; see the Step profile tab.").format(
+                    us=f"{result.wall_us:,.1f}", device=result.device
+                ),
+                False,
+            )
             return
         if isinstance(result, SweepResult):
             self.sweepView.show_result(result)
@@ -211,17 +252,25 @@ class Measurements(QObject):
         if others:
             best = max(others, key=lambda t: t.speedup_vs_cpu)
             text = self.tr("Compared: {device} trains {speedup}× as fast as the CPU.").format(
-                device=best.device, speedup=f"{best.speedup_vs_cpu:.2f}")
+                device=best.device, speedup=f"{best.speedup_vs_cpu:.2f}"
+            )
         else:
             text = self.tr("Compared: the CPU alone was measured ({rate} epochs/s).").format(
-                rate=f"{timings[-1].epochs_per_second or 0:,.0f}")
+                rate=f"{timings[-1].epochs_per_second or 0:,.0f}"
+            )
         if failed:
             text += " " + self.tr("Failed on {devices}: see the table.").format(
-                devices=", ".join(t.device for t in failed))
+                devices=", ".join(t.device for t in failed)
+            )
         self.status.emit(text, bool(failed))
 
     @Slot(object)
     def _on_failed(self, message) -> None:
-        job = {COMPARE: self.tr("comparison"), SWEEP: self.tr("sweep"), PROFILE: self.tr("profile"),
-               PARALLEL: self.tr("data-parallel run"), TRANSFER: self.tr("copy timing")}.get(self._job, "")
+        job = {
+            COMPARE: self.tr("comparison"),
+            SWEEP: self.tr("sweep"),
+            PROFILE: self.tr("profile"),
+            PARALLEL: self.tr("data-parallel run"),
+            TRANSFER: self.tr("copy timing"),
+        }.get(self._job, "")
         self.status.emit(self.tr("The {job} failed: {message}").format(job=job, message=say(message)), True)

@@ -7,9 +7,9 @@ import time
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.messages import Message
 from gpudemo.core.runs import PAUSED, Run, Session
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import TRAINING, LossBatch, TrainingResult, is_warm
 from gpudemo.ui.jobs.worker import TrainingController
 from gpudemo.ui.views.landscape_view import LandscapeView
@@ -31,11 +31,21 @@ class TrainingJob(QObject):
     ended = Signal(object)  # the TrainingResult of a run that completed, stopped or diverged, once shown
     finished = Signal()  # the run's thread has ended
 
-    def __init__(self, session: Session, training_view: TrainingView, landscape_view: LandscapeView,
-                 status: RunStatus, parent: QObject | None = None):
+    def __init__(
+        self,
+        session: Session,
+        training_view: TrainingView,
+        landscape_view: LandscapeView,
+        status: RunStatus,
+        parent: QObject | None = None,
+    ):
         super().__init__(parent)
-        self.session, self.trainingView, self.landscapeView, self.status = (session, training_view, landscape_view,
-                                                                             status)
+        self.session, self.trainingView, self.landscapeView, self.status = (
+            session,
+            training_view,
+            landscape_view,
+            status,
+        )
         self.controller = TrainingController(self)
         self.run: Run | None = None  # the run the controller drives, or drove last
         self._dirty = False  # the run has epochs not drawn yet

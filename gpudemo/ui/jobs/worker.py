@@ -10,22 +10,18 @@ from __future__ import annotations
 
 import logging
 import threading
-import weakref
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import RunControl
 from gpudemo.core.history import LossHistory
 from gpudemo.core.landscape import PathHistory
-from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, message
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.training import TrainingError, run_training
+from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, PersonError, message
+from gpudemo.core.training import run_training
 
 log = logging.getLogger(__name__)
-
-# Every controller ever made, so that tests can fail one that leaves a thread running.
-LIVE_CONTROLLERS: weakref.WeakSet[_ThreadOwner] = weakref.WeakSet()
 
 
 class _Worker(QObject):
@@ -50,7 +46,7 @@ class _Worker(QObject):
     def run(self) -> None:
         try:
             result = self._work()
-        except TrainingError as error:
+        except PersonError as error:  # a failed run, a refused precision, a worker lost: the reason, for a person
             log.warning("%s ended: %s", type(self).__name__, error)
             self.failed.emit(error.message)
         except Exception as error:  # a bug: say so in the window rather than lose the thread
@@ -69,8 +65,13 @@ class TrainingWorker(_Worker):
     phaseChanged = Signal(str)
     paused = Signal(int, object)  # epochs run, a CPU copy of the model as it stands
 
-    def __init__(self, config: TrainingConfig, history: LossHistory, path: PathHistory | None = None,
-                 accuracy: LossHistory | None = None):
+    def __init__(
+        self,
+        config: TrainingConfig,
+        history: LossHistory,
+        path: PathHistory | None = None,
+        accuracy: LossHistory | None = None,
+    ):
         super().__init__()
         self._config = config
         self._history = history
@@ -82,9 +83,16 @@ class TrainingWorker(_Worker):
         self.control.stop()
 
     def _work(self) -> object:
-        batches = run_training(self._config, on_phase=self.phaseChanged.emit, history=self._history, fit=True,
-                               control=self.control, on_pause=self.paused.emit, path=self._path,
-                               accuracy=self._accuracy)
+        batches = run_training(
+            self._config,
+            on_phase=self.phaseChanged.emit,
+            history=self._history,
+            fit=True,
+            control=self.control,
+            on_pause=self.paused.emit,
+            path=self._path,
+            accuracy=self._accuracy,
+        )
         while True:
             try:
                 self.batched.emit(next(batches))
@@ -116,7 +124,6 @@ class _ThreadOwner(QObject):
         super().__init__(parent)
         self._thread: QThread | None = None
         self._worker: QObject | None = None
-        LIVE_CONTROLLERS.add(self)
 
     def is_running(self) -> bool:
         return self._thread is not None
@@ -177,8 +184,13 @@ class TrainingController(_ThreadOwner):
     phaseChanged = Signal(str)
     paused = Signal(int, object)  # the run holds at this epoch; the model as it stands, on the CPU
 
-    def start(self, config: TrainingConfig, history: LossHistory, path: PathHistory | None = None,
-              accuracy: LossHistory | None = None) -> None:
+    def start(
+        self,
+        config: TrainingConfig,
+        history: LossHistory,
+        path: PathHistory | None = None,
+        accuracy: LossHistory | None = None,
+    ) -> None:
         worker = TrainingWorker(config, history, path, accuracy)
         worker.batched.connect(self._on_batched)
         worker.phaseChanged.connect(self._on_phase)

@@ -28,23 +28,30 @@ from PySide6.QtWidgets import (
 )
 
 from gpudemo.core import rules
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.distributed.script import generate_parallel_script
 from gpudemo.core.files import write_atomically
 from gpudemo.core.lesson import code_lines
 from gpudemo.core.problems import problem_for
-from gpudemo.core.script import PREDICTING, Script, generate_script
-from gpudemo.core.distributed.script import generate_parallel_script
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.rules import InvalidSetting
+from gpudemo.core.script import PREDICTING, Script, generate_script
 from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING
 
 # The marked step's background, and the syntax colours, on a light and on a dark theme.
 SINGLE, PARALLEL = "single", "parallel"  # the script shown: for one device, or data parallel for torchrun
 PARALLEL_WORKERS = 2  # the workers its torchrun line names (any number runs it)
 MARK = {False: QColor("#fff1b8"), True: QColor("#4d4420")}
-SYNTAX = {False: ("#7a1fa2", "#0b5cad", "#b35900", "#1b7f3b", "#6b6b6b"),
-          True: ("#d2a8ff", "#79c0ff", "#ffa657", "#7ee787", "#8b949e")}
-PATTERNS = (r"\b(import|from|for|in|with|as|if|else|def|return|not|and|or)\b", r"\b(True|False|None|print|range|zip)\b",
-            r"\b\d+(\.\d*)?([eE][-+]?\d+)?\b", r"\"[^\"]*\"", r"#.*$")
+SYNTAX = {
+    False: ("#7a1fa2", "#0b5cad", "#b35900", "#1b7f3b", "#6b6b6b"),
+    True: ("#d2a8ff", "#79c0ff", "#ffa657", "#7ee787", "#8b949e"),
+}
+PATTERNS = (
+    r"\b(import|from|for|in|with|as|if|else|def|return|not|and|or)\b",
+    r"\b(True|False|None|print|range|zip)\b",
+    r"\b\d+(\.\d*)?([eE][-+]?\d+)?\b",
+    r"\"[^\"]*\"",
+    r"#.*$",
+)
 
 
 def _format(color: str, bold: bool = False, italic: bool = False) -> QTextCharFormat:
@@ -63,9 +70,14 @@ class PythonHighlighter(QSyntaxHighlighter):
 
     def set_dark(self, dark: bool) -> None:
         colours = SYNTAX[dark]
-        formats = (_format(colours[0], bold=True), _format(colours[1]), _format(colours[2]), _format(colours[3]),
-                   _format(colours[4], italic=True))
-        self.rules = [(re.compile(pattern), fmt) for pattern, fmt in zip(PATTERNS, formats)]
+        formats = (
+            _format(colours[0], bold=True),
+            _format(colours[1]),
+            _format(colours[2]),
+            _format(colours[3]),
+            _format(colours[4], italic=True),
+        )
+        self.rules = [(re.compile(pattern), fmt) for pattern, fmt in zip(PATTERNS, formats, strict=True)]
         self.rehighlight()
 
     def highlightBlock(self, text: str) -> None:
@@ -80,8 +92,11 @@ class CodePanel(QDockWidget):
         self.setObjectName("codeDock")
         self.setWindowTitle(self.tr("Code: the PyTorch behind this run"))
         # Movable, floatable and closable (View → Code panel brings it back): a small screen needs the room.
-        self.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable | QDockWidget.DockWidgetFeature.DockWidgetFloatable
-                         | QDockWidget.DockWidgetFeature.DockWidgetClosable)
+        self.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+            | QDockWidget.DockWidgetFeature.DockWidgetClosable
+        )
         self._script: Script | None = None
         self._phase: str | None = None
         self._lesson: tuple[str, ...] = ()  # pieces of the lines a step of the lesson explains
@@ -95,10 +110,13 @@ class CodePanel(QDockWidget):
         self.kindCombo = QComboBox(objectName="codeKindCombo")
         self.kindCombo.addItem(self.tr("one device"), SINGLE)
         self.kindCombo.addItem(self.tr("data parallel (DDP, for torchrun)"), PARALLEL)
-        self.kindCombo.setToolTip(self.tr(
-            "The script for one device, as the Start button trains; or the same training with"
-            " DistributedDataParallel on several workers, to run with torchrun --nproc-per-node N, as the Data"
-            " parallel tab trains"))
+        self.kindCombo.setToolTip(
+            self.tr(
+                "The script for one device, as the Start button trains; or the same training with"
+                " DistributedDataParallel on several workers, to run with torchrun --nproc-per-node N, as the Data"
+                " parallel tab trains"
+            )
+        )
         self._config: TrainingConfig | None = None
         self._values_text = ""
         self.view = QPlainTextEdit(objectName="codeView")
@@ -138,8 +156,13 @@ class CodePanel(QDockWidget):
         self._config, self._values_text = config, values_text
         if self.kindCombo.currentData() == PARALLEL:
             backend = "nccl" if config.device.startswith("cuda") else "gloo"
-            text = generate_parallel_script(config, PARALLEL_WORKERS, backend, "gpudemo_ddp.py",
-                                            translate=lambda text: QCoreApplication.translate("script", text))
+            text = generate_parallel_script(
+                config,
+                PARALLEL_WORKERS,
+                backend,
+                "gpudemo_ddp.py",
+                translate=lambda text: QCoreApplication.translate("script", text),
+            )
             self.set_script(Script(text, {}))
             return
         problem = problem_for(config)
@@ -150,8 +173,9 @@ class CodePanel(QDockWidget):
                 values = rules.parse_points(values_text) if problem.area is not None else []
         except InvalidSetting:
             values = [] if problem.classes else [4.0]
-        self.set_script(generate_script(config, values,
-                                        translate=lambda text: QCoreApplication.translate("script", text)))
+        self.set_script(
+            generate_script(config, values, translate=lambda text: QCoreApplication.translate("script", text))
+        )
 
     def set_script(self, script: Script) -> None:
         if self._script is not None and script.text == self._script.text:
@@ -214,8 +238,11 @@ class CodePanel(QDockWidget):
             self.view.ensureCursorVisible()
             self.view.setTextCursor(QTextCursor(document.findBlockByNumber(lines[0])))
             self.view.ensureCursorVisible()
-            self.stepLabel.setText(self.tr("Now: {step}").format(step=self._step_names[self._phase])
-                                   if self._phase is not None else self.tr("The lines this step of the lesson explains"))
+            self.stepLabel.setText(
+                self.tr("Now: {step}").format(step=self._step_names[self._phase])
+                if self._phase is not None
+                else self.tr("The lines this step of the lesson explains")
+            )
         else:
             self.stepLabel.setText(self.tr("The script updates as you change the settings."))
 
@@ -226,8 +253,9 @@ class CodePanel(QDockWidget):
 
     @Slot()
     def save_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save the script"), "gpudemo_run.py",
-                                              self.tr("Python files (*.py)"))
+        path, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Save the script"), "gpudemo_run.py", self.tr("Python files (*.py)")
+        )
         if path:
             self.save(path)
 

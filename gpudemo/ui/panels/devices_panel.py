@@ -12,8 +12,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from gpudemo.core.devices import DeviceInfo, DeviceList, MemoryReading, with_free_memory
 from gpudemo.core import units as fmt
+from gpudemo.core.devices import DeviceInfo, DeviceList, MemoryReading, with_free_memory
 from gpudemo.ui.base.i18n import say
 
 DEVICE_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -37,9 +37,12 @@ class DevicePanel(QGroupBox):
 
         self.list = QListView()
         self.list.setObjectName("deviceList")
-        self.list.setToolTip(self.tr(
-            "Where the tensors live and the arithmetic runs. A GPU runs thousands of operations at once, but each"
-            " step costs it a fixed launch time: on a few samples the CPU is faster, on millions the GPU is."))
+        self.list.setToolTip(
+            self.tr(
+                "Where the tensors live and the arithmetic runs. A GPU runs thousands of operations at once, but each"
+                " step costs it a fixed launch time: on a few samples the CPU is faster, on millions the GPU is."
+            )
+        )
         self.list.setModel(self._model)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -77,7 +80,8 @@ class DevicePanel(QGroupBox):
         memory = fmt.gib(device.total_memory, digits=0)
         if device.kind == "cuda":
             return self.tr("{memory} · compute {major}.{minor} · {sms} SMs").format(
-                memory=memory, major=device.capability[0], minor=device.capability[1], sms=device.multiprocessors)
+                memory=memory, major=device.capability[0], minor=device.capability[1], sms=device.multiprocessors
+            )
         if device.kind == "cpu":
             return self.tr("{threads} threads · {memory}").format(threads=device.threads or "?", memory=memory)
         return memory if device.total_memory is not None else device.kind
@@ -88,15 +92,24 @@ class DevicePanel(QGroupBox):
             if device.free_memory is None:  # not read: a GPU's free memory is read once it is picked
                 lines.append(self.tr("Memory: {total} total").format(total=fmt.gib(device.total_memory)))
             else:
-                lines.append(self.tr("Memory: {total} total, {free} free").format(
-                    total=fmt.gib(device.total_memory), free=fmt.gib(device.free_memory)))
-            lines.append(self.tr("Compute capability {major}.{minor} · {sms} multiprocessors").format(
-                major=device.capability[0], minor=device.capability[1], sms=device.multiprocessors))
+                lines.append(
+                    self.tr("Memory: {total} total, {free} free").format(
+                        total=fmt.gib(device.total_memory), free=fmt.gib(device.free_memory)
+                    )
+                )
+            lines.append(
+                self.tr("Compute capability {major}.{minor} · {sms} multiprocessors").format(
+                    major=device.capability[0], minor=device.capability[1], sms=device.multiprocessors
+                )
+            )
             if device.pci_bus_id:
                 lines.append(self.tr("PCI bus {bus}").format(bus=device.pci_bus_id))
         elif device.kind == "cpu":
-            lines.append(self.tr("{threads} threads · memory: {total} total, {free} free").format(
-                threads=device.threads or "?", total=fmt.gib(device.total_memory), free=fmt.gib(device.free_memory)))
+            lines.append(
+                self.tr("{threads} threads · memory: {total} total, {free} free").format(
+                    threads=device.threads or "?", total=fmt.gib(device.total_memory), free=fmt.gib(device.free_memory)
+                )
+            )
         elif device.total_memory is not None:
             lines.append(self.tr("Memory: {total} total").format(total=fmt.gib(device.total_memory)))
         return "\n".join(lines)
@@ -108,11 +121,15 @@ class DevicePanel(QGroupBox):
             return
         if reading.device.startswith("cuda"):
             text = self.tr("{device}: {allocated} allocated, {reserved} reserved, {free} free").format(
-                device=reading.device, allocated=fmt.bytes_text(reading.allocated), reserved=fmt.bytes_text(reading.reserved),
-                free=fmt.bytes_text(reading.free))
+                device=reading.device,
+                allocated=fmt.bytes_text(reading.allocated),
+                reserved=fmt.bytes_text(reading.reserved),
+                free=fmt.bytes_text(reading.free),
+            )
         else:
             text = self.tr("{device}: this process holds {resident}; {free} free on the machine").format(
-                device=reading.device, resident=fmt.bytes_text(reading.allocated), free=fmt.bytes_text(reading.free))
+                device=reading.device, resident=fmt.bytes_text(reading.allocated), free=fmt.bytes_text(reading.free)
+            )
         metrics = reading.metrics
         if metrics is not None:
             figures = []

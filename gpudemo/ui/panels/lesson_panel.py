@@ -27,8 +27,9 @@ class LessonPanel(QDockWidget):
         super().__init__(parent)
         self.setObjectName("lessonPanel")
         self.setWindowTitle(self.tr("Lesson: the tutorial, step by step"))
-        self.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
-                         | QDockWidget.DockWidgetFeature.DockWidgetClosable)
+        self.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetMovable | QDockWidget.DockWidgetFeature.DockWidgetClosable
+        )
         self.stepLabel = QLabel(objectName="lessonStepLabel")
         self.titleLabel = QLabel(objectName="lessonTitle")
         font = self.titleLabel.font()
@@ -66,8 +67,9 @@ class LessonPanel(QDockWidget):
         layout.addLayout(buttons)
         self.setWidget(body)
 
-    def show_step(self, number: int, total: int, title: str, text: str, action: str | None,
-                  action_enabled: bool = True) -> None:
+    def show_step(
+        self, number: int, total: int, title: str, text: str, action: str | None, action_enabled: bool = True
+    ) -> None:
         """Step `number` (from 1) of `total`; `action` is its button's text (None: no button)."""
         self.stepLabel.setText(self.tr("Step {number} of {total}").format(number=number, total=total))
         self.titleLabel.setText(title)

@@ -22,12 +22,12 @@ from PySide6.QtWidgets import (
 )
 
 from gpudemo.core import rules
+from gpudemo.core import units as fmt
 from gpudemo.core.prediction import classify, predict
 from gpudemo.core.problems import problem_for
 from gpudemo.core.problems.digits import TEST_IMAGES
-from gpudemo.core.runs import Run
 from gpudemo.core.rules import InvalidSetting
-from gpudemo.core import units as fmt
+from gpudemo.core.runs import Run
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.base.style import set_style_flag
 
@@ -80,9 +80,11 @@ class PredictionPanel(QGroupBox):
 
     def _ask_for(self, kind: str) -> None:
         """Fit the input and the table to what the run's problem predicts; an input of another kind goes."""
-        placeholders = {VALUES: self.tr("values, e.g. 4, 5.5, -1"), POINTS: self.tr("points x1,x2, e.g. 0.5,0.5; -1,1"),
-                        IMAGES: self.tr("test images 1 to {count}, e.g. 1, 2, 3 (or click one)").format(
-                            count=TEST_IMAGES)}
+        placeholders = {
+            VALUES: self.tr("values, e.g. 4, 5.5, -1"),
+            POINTS: self.tr("points x1,x2, e.g. 0.5,0.5; -1,1"),
+            IMAGES: self.tr("test images 1 to {count}, e.g. 1, 2, 3 (or click one)").format(count=TEST_IMAGES),
+        }
         self.input.setPlaceholderText(placeholders[kind])
         try:
             fits = bool(self._parse(kind, self.input.text()))
@@ -90,9 +92,11 @@ class PredictionPanel(QGroupBox):
             fits = False
         if not fits:
             self.input.setText(EXAMPLES[kind])
-        headers = {VALUES: [self.tr("x"), self.tr("predicted y")],
-                   POINTS: [self.tr("x1, x2"), self.tr("class"), self.tr("probability")],
-                   IMAGES: [self.tr("image"), self.tr("class (true)"), self.tr("probability")]}[kind]
+        headers = {
+            VALUES: [self.tr("x"), self.tr("predicted y")],
+            POINTS: [self.tr("x1, x2"), self.tr("class"), self.tr("probability")],
+            IMAGES: [self.tr("image"), self.tr("class (true)"), self.tr("probability")],
+        }[kind]
         self.table.setRowCount(0)
         self.table.setColumnCount(len(headers))
         self.table.setHorizontalHeaderLabels(headers)
@@ -118,8 +122,12 @@ class PredictionPanel(QGroupBox):
             self._say(self.tr("No model yet: train one first, then predict."), error=True)
             return
         if run.model is None:
-            self._say(self.tr("Run #{number} has no model to ask yet: pause it, or wait for it to end.").format(
-                number=run.number), error=True)
+            self._say(
+                self.tr("Run #{number} has no model to ask yet: pause it, or wait for it to end.").format(
+                    number=run.number
+                ),
+                error=True,
+            )
             return
         kind = kind_of(run)
         try:
@@ -128,16 +136,20 @@ class PredictionPanel(QGroupBox):
             self._say(say(error), error=True)
             return
         if kind == VALUES:
-            rows = [(f"{x:g}", fmt.loss(y)) for x, y in zip(inputs, predict(run.model, inputs))]
+            rows = [(f"{x:g}", fmt.loss(y)) for x, y in zip(inputs, predict(run.model, inputs), strict=True)]
         elif kind == POINTS:
             probabilities = classify(run.model, inputs)
-            rows = [(f"{x1:g}, {x2:g}", str(int(p.argmax())), f"{float(p.max()):.1%}")
-                    for (x1, x2), p in zip(inputs, probabilities)]
+            rows = [
+                (f"{x1:g}, {x2:g}", str(int(p.argmax())), f"{float(p.max()):.1%}")
+                for (x1, x2), p in zip(inputs, probabilities, strict=True)
+            ]
         else:
             x_test, y_test = problem_for(run.config).make_test_data(run.config)
             probabilities = classify(run.model, x_test[inputs])
-            rows = [(f"{index + 1}", f"{int(p.argmax())} ({int(y_test[index])})", f"{float(p.max()):.1%}")
-                    for index, p in zip(inputs, probabilities)]
+            rows = [
+                (f"{index + 1}", f"{int(p.argmax())} ({int(y_test[index])})", f"{float(p.max()):.1%}")
+                for index, p in zip(inputs, probabilities, strict=True)
+            ]
             if every_class or len(inputs) == 1:  # one image: every class's probability, most likely first
                 chances = probabilities[0]
                 rows += [("", str(k), f"{float(chances[k]):.1%}") for k in chances.argsort(descending=True).tolist()]
@@ -147,8 +159,11 @@ class PredictionPanel(QGroupBox):
                 item = QTableWidgetItem(value)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(row, column, item)
-        self._say(self.tr("Computed on the CPU by run #{number}'s model, trained on {device} ({epochs} epochs).")
-                  .format(number=run.number, device=run.config.device, epochs=f"{run.model_epochs:,}"))
+        self._say(
+            self.tr("Computed on the CPU by run #{number}'s model, trained on {device} ({epochs} epochs).").format(
+                number=run.number, device=run.config.device, epochs=f"{run.model_epochs:,}"
+            )
+        )
         self.predicted.emit()
 
     def _say(self, text: str, error: bool = False) -> None:

@@ -28,10 +28,10 @@ from PySide6.QtWidgets import (
 )
 
 from gpudemo.core import precision, rules
-from gpudemo.core.datafile import DataFileError
 from gpudemo.core.budget import RunTooLarge, check_fits
-from gpudemo.core.problems import uses as problem_uses
 from gpudemo.core.config import TrainingConfig
+from gpudemo.core.datafile import DataFileError
+from gpudemo.core.problems import uses as problem_uses
 from gpudemo.core.rules import InvalidSetting
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.base.style import set_style_flag
@@ -90,24 +90,53 @@ class TrainingPanel(QGroupBox):
         self.setTitle(self.tr("2. Train"))
         self.problemCombo = QComboBox(objectName="problemCombo")
         for key, title, tip in (
-            ("tutorial", self.tr("Tutorial: y = 2x from 3 points"),
-             self.tr("The tutorial's own problem: nn.Linear(1, 1) on x = 1, 2, 3")),
-            ("line", self.tr("Line: y = 2x + noise"),
-             self.tr("nn.Linear(1, 1) on N points, x uniform in [-3, 3], normal noise of 0.5")),
-            ("sine", self.tr("Sine: an MLP learns sin(x)"),
-             self.tr("An MLP of tanh layers on N points of sin(x) + noise of 0.1, x in [-π, π]")),
-            ("circles", self.tr("Circles: two classes, one inside the other"),
-             self.tr("Classify 2-D points: class 0 on a circle of radius 0.5, class 1 on the unit circle. No straight"
-                     " line separates them: set depth 0 (a linear model) to see it fail")),
-            ("xor", self.tr("XOR: two classes in opposite corners"),
-             self.tr("Classify 2-D points by quadrant: the same sign on both axes is class 0. The classic problem a"
-                     " single layer cannot solve")),
-            ("spiral", self.tr("Spiral: two interleaved arms"),
-             self.tr("Classify 2-D points on two spiral arms, half a turn apart: the hardest of the three; try more"
-                     " width and depth")),
-            ("digits", self.tr("Digits: 8x8 handwritten, 10 classes"),
-             self.tr("1,797 handwritten digits of 8x8 pixels (UCI, CC BY 4.0): 1,437 to train on, 360 held out to"
-                     " test; the classic first GPU exercise")),
+            (
+                "tutorial",
+                self.tr("Tutorial: y = 2x from 3 points"),
+                self.tr("The tutorial's own problem: nn.Linear(1, 1) on x = 1, 2, 3"),
+            ),
+            (
+                "line",
+                self.tr("Line: y = 2x + noise"),
+                self.tr("nn.Linear(1, 1) on N points, x uniform in [-3, 3], normal noise of 0.5"),
+            ),
+            (
+                "sine",
+                self.tr("Sine: an MLP learns sin(x)"),
+                self.tr("An MLP of tanh layers on N points of sin(x) + noise of 0.1, x in [-π, π]"),
+            ),
+            (
+                "circles",
+                self.tr("Circles: two classes, one inside the other"),
+                self.tr(
+                    "Classify 2-D points: class 0 on a circle of radius 0.5, class 1 on the unit circle. No straight"
+                    " line separates them: set depth 0 (a linear model) to see it fail"
+                ),
+            ),
+            (
+                "xor",
+                self.tr("XOR: two classes in opposite corners"),
+                self.tr(
+                    "Classify 2-D points by quadrant: the same sign on both axes is class 0. The classic problem a"
+                    " single layer cannot solve"
+                ),
+            ),
+            (
+                "spiral",
+                self.tr("Spiral: two interleaved arms"),
+                self.tr(
+                    "Classify 2-D points on two spiral arms, half a turn apart: the hardest of the three; try more"
+                    " width and depth"
+                ),
+            ),
+            (
+                "digits",
+                self.tr("Digits: 8x8 handwritten, 10 classes"),
+                self.tr(
+                    "1,797 handwritten digits of 8x8 pixels (UCI, CC BY 4.0): 1,437 to train on, 360 held out to"
+                    " test; the classic first GPU exercise"
+                ),
+            ),
         ):
             self.problemCombo.addItem(title, key)
             self.problemCombo.setItemData(self.problemCombo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
@@ -115,72 +144,135 @@ class TrainingPanel(QGroupBox):
         self.problemCombo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.problemCombo.setMinimumContentsLength(20)
         self.problemCombo.view().setMinimumWidth(self.problemCombo.view().sizeHintForColumn(0) + 24)
-        self.samplesSpin = _spin("samplesSpin", rules.SAMPLES_MIN, rules.SAMPLES_MAX, rules.DEFAULT_SAMPLES,
-                                 self.tr("Training points, 3 to 10,000,000, drawn on the CPU from the seed, then moved to the device. A GPU"
-                                         " wins only when there is much to compute at once: on 3 points each step"
-                                         " is a few tiny kernels, and launching them costs more than the CPU's"
-                                         " whole step; try 1,000,000 and compare"))
-        self.widthSpin = _spin("widthSpin", rules.WIDTH_MIN, rules.WIDTH_MAX, rules.DEFAULT_WIDTH,
-                               self.tr("Units in each hidden layer of the MLP, 1 to 4096: more units can bend the curve"
-                                       " more finely, and cost more arithmetic per step"))
-        self.depthSpin = _spin("depthSpin", rules.DEPTH_MIN, rules.DEPTH_MAX, rules.DEFAULT_DEPTH,
-                               self.tr("Hidden layers of the MLP, 0 to 8: each layer feeds the next, so the network can"
-                                       " compose simple bends into complex shapes; 0 is a linear model (no hidden"
-                                       " layer), which can only draw a straight line"))
+        self.samplesSpin = _spin(
+            "samplesSpin",
+            rules.SAMPLES_MIN,
+            rules.SAMPLES_MAX,
+            rules.DEFAULT_SAMPLES,
+            self.tr(
+                "Training points, 3 to 10,000,000, drawn on the CPU from the seed, then moved to the device. A GPU"
+                " wins only when there is much to compute at once: on 3 points each step"
+                " is a few tiny kernels, and launching them costs more than the CPU's"
+                " whole step; try 1,000,000 and compare"
+            ),
+        )
+        self.widthSpin = _spin(
+            "widthSpin",
+            rules.WIDTH_MIN,
+            rules.WIDTH_MAX,
+            rules.DEFAULT_WIDTH,
+            self.tr(
+                "Units in each hidden layer of the MLP, 1 to 4096: more units can bend the curve"
+                " more finely, and cost more arithmetic per step"
+            ),
+        )
+        self.depthSpin = _spin(
+            "depthSpin",
+            rules.DEPTH_MIN,
+            rules.DEPTH_MAX,
+            rules.DEFAULT_DEPTH,
+            self.tr(
+                "Hidden layers of the MLP, 0 to 8: each layer feeds the next, so the network can"
+                " compose simple bends into complex shapes; 0 is a linear model (no hidden"
+                " layer), which can only draw a straight line"
+            ),
+        )
         self.depthSpin.setSpecialValueText(self.tr("0 (linear)"))
         self.noiseSpin = QDoubleSpinBox(objectName="noiseSpin")
         self.noiseSpin.setRange(rules.NOISE_MIN, rules.NOISE_MAX)
         self.noiseSpin.setSingleStep(0.05)
         self.noiseSpin.setDecimals(2)
         self.noiseSpin.setValue(rules.DEFAULT_NOISE)
-        self.noiseSpin.setToolTip(self.tr(
-            "The standard deviation of the normal noise added to each 2-D point, 0 to 1 (the points span about -1.5"
-            " to 1.5): more noise blurs the classes into each other"))
-        self.batchSpin = _spin("batchSpin", 0, rules.BATCH_MAX, rules.DEFAULT_BATCH,
-                               self.tr("Samples per optimizer step, shuffled each epoch; 0: the full batch. Small"
-                                       " batches take many noisy steps per epoch; the full batch takes one exact"
-                                       " step"))
+        self.noiseSpin.setToolTip(
+            self.tr(
+                "The standard deviation of the normal noise added to each 2-D point, 0 to 1 (the points span about -1.5"
+                " to 1.5): more noise blurs the classes into each other"
+            )
+        )
+        self.batchSpin = _spin(
+            "batchSpin",
+            0,
+            rules.BATCH_MAX,
+            rules.DEFAULT_BATCH,
+            self.tr(
+                "Samples per optimizer step, shuffled each epoch; 0: the full batch. Small"
+                " batches take many noisy steps per epoch; the full batch takes one exact"
+                " step"
+            ),
+        )
         self.batchSpin.setSpecialValueText(self.tr("full batch"))
         self.optimizerCombo = QComboBox(objectName="optimizerCombo")
-        for key, title in (("sgd", self.tr("SGD")), ("momentum", self.tr("SGD with momentum 0.9")),
-                           ("adam", self.tr("Adam"))):
+        for key, title in (
+            ("sgd", self.tr("SGD")),
+            ("momentum", self.tr("SGD with momentum 0.9")),
+            ("adam", self.tr("Adam")),
+        ):
             self.optimizerCombo.addItem(title, key)
-        self.optimizerCombo.setToolTip(self.tr(
-            "How the gradient becomes a step: SGD steps straight down the slope; momentum keeps part of the last"
-            " step and rolls through shallow valleys; Adam scales each weight's step by its own gradient's size"))
-        self.problemCombo.setToolTip(self.tr(
-            "What the model learns: a straight line has two parameters (weight and bias) and a landscape you can"
-            " see; the sine needs a neural network; the circles, xor, spiral and digits are classifications, whose"
-            " accuracy is recorded beside the loss"))
+        self.optimizerCombo.setToolTip(
+            self.tr(
+                "How the gradient becomes a step: SGD steps straight down the slope; momentum keeps part of the last"
+                " step and rolls through shallow valleys; Adam scales each weight's step by its own gradient's size"
+            )
+        )
+        self.problemCombo.setToolTip(
+            self.tr(
+                "What the model learns: a straight line has two parameters (weight and bias) and a landscape you can"
+                " see; the sine needs a neural network; the circles, xor, spiral and digits are classifications, whose"
+                " accuracy is recorded beside the loss"
+            )
+        )
         self.precisionCombo = QComboBox(objectName="precisionCombo")
-        for key, title in (("fp32", self.tr("fp32: float32 throughout")),
-                           ("tf32", self.tr("tf32: matmuls on tensor cores")),
-                           ("bf16", self.tr("bf16: mixed, autocast")),
-                           ("fp16", self.tr("fp16: mixed, autocast + GradScaler"))):
+        for key, title in (
+            ("fp32", self.tr("fp32: float32 throughout")),
+            ("tf32", self.tr("tf32: matmuls on tensor cores")),
+            ("bf16", self.tr("bf16: mixed, autocast")),
+            ("fp16", self.tr("fp16: mixed, autocast + GradScaler")),
+        ):
             self.precisionCombo.addItem(title, key)
-        self.precisionCombo.setToolTip(self.tr(
-            "What a step computes in. fp32: float32 throughout. tf32: float32 data, but a GPU's matrix products round"
-            " to 10-bit mantissas on its tensor cores (Ampere and newer). bf16 and fp16: mixed precision with"
-            " torch.autocast, the matrix products in 16 bits, losses and weights in float32; fp16 scales the loss"
-            " (GradScaler) so that small gradients do not vanish. A device that cannot do one refuses it"))
+        self.precisionCombo.setToolTip(
+            self.tr(
+                "What a step computes in. fp32: float32 throughout. tf32: float32 data, but a GPU's matrix"
+                " products round"
+                " to 10-bit mantissas on its tensor cores (Ampere and newer). bf16 and fp16: mixed precision with"
+                " torch.autocast, the matrix products in 16 bits, losses and weights in float32; fp16 scales the loss"
+                " (GradScaler) so that small gradients do not vanish. A device that cannot do one refuses it"
+            )
+        )
         self.precisionCombo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.precisionCombo.setMinimumContentsLength(12)
         self.compileCheck = QCheckBox(self.tr("compile"), objectName="compileCheck")
-        self.compileCheck.setToolTip(self.tr(
-            "Run the model through torch.compile: PyTorch traces the step once and fuses its operators into fewer,"
-            " larger kernels. The first compile takes seconds (tens of seconds on a small machine); it is timed apart"
-            " from the epochs per second. Worth it for a large model on a GPU; on a tiny step it can be slower"))
-        self.epochsSpin = _spin("epochsSpin", rules.EPOCHS_MIN, rules.EPOCHS_MAX, rules.DEFAULT_EPOCHS,
-                                self.tr("Passes over the data, 1 to 10,000,000. Each epoch computes the loss, its"
-                                        " gradient (backward) and one step of the weights per batch"))
+        self.compileCheck.setToolTip(
+            self.tr(
+                "Run the model through torch.compile: PyTorch traces the step once and fuses its operators into fewer,"
+                " larger kernels. The first compile takes seconds (tens of seconds on a small machine); it is"
+                " timed apart"
+                " from the epochs per second. Worth it for a large model on a GPU; on a tiny step it can be slower"
+            )
+        )
+        self.epochsSpin = _spin(
+            "epochsSpin",
+            rules.EPOCHS_MIN,
+            rules.EPOCHS_MAX,
+            rules.DEFAULT_EPOCHS,
+            self.tr(
+                "Passes over the data, 1 to 10,000,000. Each epoch computes the loss, its"
+                " gradient (backward) and one step of the weights per batch"
+            ),
+        )
         self.lrInput = QLineEdit(str(rules.DEFAULT_LR), objectName="lrInput")
-        self.lrInput.setToolTip(self.tr(
-            "How far each step moves the weights against the gradient: too small and the loss falls slowly,"
-            " too large and it overshoots and diverges. A number from 1e-8 to 1000; 1e-3 is written like this"))
+        self.lrInput.setToolTip(
+            self.tr(
+                "How far each step moves the weights against the gradient: too small and the loss falls slowly,"
+                " too large and it overshoots and diverges. A number from 1e-8 to 1000; 1e-3 is written like this"
+            )
+        )
         self.seedInput = QLineEdit(str(rules.DEFAULT_SEED), objectName="seedInput")
-        self.seedInput.setToolTip(self.tr(
-            "torch.manual_seed(seed) fixes the random starting weights and data: the same seed gives the same"
-            " run, a different one shows how much the start matters"))
+        self.seedInput.setToolTip(
+            self.tr(
+                "torch.manual_seed(seed) fixes the random starting weights and data: the same seed gives the same"
+                " run, a different one shows how much the start matters"
+            )
+        )
         # The run's buttons: the window binds each to its action (text, tip, shortcut, enabled state).
         self.startButton = QPushButton(objectName="startButton")
         self.startButton.setDefault(True)
@@ -234,10 +326,18 @@ class TrainingPanel(QGroupBox):
         # Each setting of the config table (core/config.py) and the widget that holds it; the data file
         # is no widget: it is opened from the File menu.
         self.fields: dict[str, QWidget] = {
-            "problem": self.problemCombo, "samples": self.samplesSpin, "noise": self.noiseSpin,
-            "width": self.widthSpin, "depth": self.depthSpin, "batch_size": self.batchSpin,
-            "optimizer": self.optimizerCombo, "precision": self.precisionCombo, "compile": self.compileCheck,
-            "epochs": self.epochsSpin, "lr": self.lrInput, "seed": self.seedInput,
+            "problem": self.problemCombo,
+            "samples": self.samplesSpin,
+            "noise": self.noiseSpin,
+            "width": self.widthSpin,
+            "depth": self.depthSpin,
+            "batch_size": self.batchSpin,
+            "optimizer": self.optimizerCombo,
+            "precision": self.precisionCombo,
+            "compile": self.compileCheck,
+            "epochs": self.epochsSpin,
+            "lr": self.lrInput,
+            "seed": self.seedInput,
         }
         for widget in self.fields.values():
             _changed(widget).connect(self.changed)
@@ -349,6 +449,10 @@ class TrainingPanel(QGroupBox):
     def _apply_problem(self) -> None:
         """Enable the settings the chosen problem uses; keep the others, greyed."""
         uses = problem_uses(self.problem())
-        for name, widget in (("samples", self.samplesSpin), ("noise", self.noiseSpin), ("width", self.widthSpin),
-                             ("depth", self.depthSpin)):
+        for name, widget in (
+            ("samples", self.samplesSpin),
+            ("noise", self.noiseSpin),
+            ("width", self.widthSpin),
+            ("depth", self.depthSpin),
+        ):
             widget.setEnabled(name in uses and not self._running)

@@ -45,45 +45,95 @@ class Actions(QObject):
         super().__init__(parent)
         new = self._new
         # Run
-        self.start = new(self.tr("&Start training"), "Ctrl+Return",
-                         self.tr("Train the model on the chosen device with these settings"))
+        self.start = new(
+            self.tr("&Start training"),
+            "Ctrl+Return",
+            self.tr("Train the model on the chosen device with these settings"),
+        )
         self.stop = new(self.tr("S&top"), "Escape", self.tr("Stop the run, comparison, sweep or profile within a step"))
-        self.pause = new(self.tr("&Pause"), "Space", self.tr(
-            "Hold the run before its next epoch; predictions use the model as it stands"))
+        self.pause = new(
+            self.tr("&Pause"),
+            "Space",
+            self.tr("Hold the run before its next epoch; predictions use the model as it stands"),
+        )
         self.step = new(self.tr("Step one &epoch"), "Ctrl+.", self.tr("While paused: run one epoch, then hold again"))
-        self.compare = new(self.tr("&Compare every device"), "Ctrl+Shift+C", self.tr(
-            "Run these settings on each device in turn, timed fairly, with the CPU as the baseline"))
-        self.sweep = new(self.tr("S&weep every device"), "Ctrl+Shift+W", self.tr(
-            "Time a step on every device as the size grows: from which size a GPU wins"))
-        self.transfer = new(self.tr("Time &moving data"), "Ctrl+Shift+M", self.tr(
-            "Time copies of 1 KiB to 1 GiB to the GPU and back, from pageable and from pinned memory: the fixed"
-            " cost of a copy, the bandwidth, and a copy hidden behind compute"))
-        self.parallel = new(self.tr("Data &parallel"), "Ctrl+Shift+D", self.tr(
-            "Run these settings with DistributedDataParallel on 1, 2, ... worker processes in turn: what more"
-            " workers gain, and what their all-reduce costs"))
-        self.profile = new(self.tr("P&rofile a step"), "Ctrl+Shift+P", self.tr(
-            "Run a few steps of these settings under torch.profiler on the chosen device: where a step's time goes"))
+        self.compare = new(
+            self.tr("&Compare every device"),
+            "Ctrl+Shift+C",
+            self.tr("Run these settings on each device in turn, timed fairly, with the CPU as the baseline"),
+        )
+        self.sweep = new(
+            self.tr("S&weep every device"),
+            "Ctrl+Shift+W",
+            self.tr("Time a step on every device as the size grows: from which size a GPU wins"),
+        )
+        self.transfer = new(
+            self.tr("Time &moving data"),
+            "Ctrl+Shift+M",
+            self.tr(
+                "Time copies of 1 KiB to 1 GiB to the GPU and back, from pageable and from pinned memory: the fixed"
+                " cost of a copy, the bandwidth, and a copy hidden behind compute"
+            ),
+        )
+        self.parallel = new(
+            self.tr("Data &parallel"),
+            "Ctrl+Shift+D",
+            self.tr(
+                "Run these settings with DistributedDataParallel on 1, 2, ... worker processes in turn: what more"
+                " workers gain, and what their all-reduce costs"
+            ),
+        )
+        self.profile = new(
+            self.tr("P&rofile a step"),
+            "Ctrl+Shift+P",
+            self.tr(
+                "Run a few steps of these settings under torch.profiler on the chosen device: where a step's time goes"
+            ),
+        )
         # File
-        self.export_losses = new(self.tr("&Export losses as CSV…"), "Ctrl+E", self.tr(
-            "Every epoch's loss of the runs shown on the loss plot, one row per epoch and run"))
-        self.export_plot = new(self.tr("Export the &plot…"), "Ctrl+Shift+E", self.tr(
-            "The plot of the view shown, as a PNG picture or an SVG drawing"))
-        self.save_model = new(self.tr("&Save model…"), "Ctrl+S", self.tr(
-            "The chosen run's model and the settings it was trained with, in a checkpoint file"))
-        self.load_model = new(self.tr("&Load model…"), "Ctrl+O", self.tr(
-            "A checkpoint saved before: its model predicts again, and its settings fill the form"))
-        self.open_data = new(self.tr("Open &data…"), "Ctrl+D", self.tr(
-            "Train on your own points: a CSV file of x,y rows (a regression) or x1,x2,label rows (a classification)"))
+        self.export_losses = new(
+            self.tr("&Export losses as CSV…"),
+            "Ctrl+E",
+            self.tr("Every epoch's loss of the runs shown on the loss plot, one row per epoch and run"),
+        )
+        self.export_plot = new(
+            self.tr("Export the &plot…"),
+            "Ctrl+Shift+E",
+            self.tr("The plot of the view shown, as a PNG picture or an SVG drawing"),
+        )
+        self.save_model = new(
+            self.tr("&Save model…"),
+            "Ctrl+S",
+            self.tr("The chosen run's model and the settings it was trained with, in a checkpoint file"),
+        )
+        self.load_model = new(
+            self.tr("&Load model…"),
+            "Ctrl+O",
+            self.tr("A checkpoint saved before: its model predicts again, and its settings fill the form"),
+        )
+        self.open_data = new(
+            self.tr("Open &data…"),
+            "Ctrl+D",
+            self.tr(
+                "Train on your own points: a CSV file of x,y rows (a regression) or x1,x2,label rows (a classification)"
+            ),
+        )
         self.quit = new(self.tr("&Quit"), "Ctrl+Q", self.tr("Stop what is going and close gpudemo"))
         # View
         self.log_scale = new(self.tr("&Log scale"), "Ctrl+L", self.tr("The loss on a log axis"), checkable=True)
-        self.clear_runs = new(self.tr("&Clear runs"), "Ctrl+Shift+Backspace", self.tr(
-            "Remove every run from the plot and the table but the one going"))
+        self.clear_runs = new(
+            self.tr("&Clear runs"),
+            "Ctrl+Shift+Backspace",
+            self.tr("Remove every run from the plot and the table but the one going"),
+        )
         self.theme_system = new(self.tr("&System"), "", self.tr("Light or dark, as the system is"), checkable=True)
         self.theme_light = new(self.tr("&Light"), "", self.tr("Dark text on light backgrounds"), checkable=True)
-        self.theme_dark = new(self.tr("&Dark"), "", self.tr("Light text on dark backgrounds: easier on the eyes in"
-                                                            " a dark room"),
-                              checkable=True)
+        self.theme_dark = new(
+            self.tr("&Dark"),
+            "",
+            self.tr("Light text on dark backgrounds: easier on the eyes in a dark room"),
+            checkable=True,
+        )
         self.themes = QActionGroup(self)
         for action in (self.theme_system, self.theme_light, self.theme_dark):
             self.themes.addAction(action)
@@ -99,9 +149,14 @@ class Actions(QObject):
             self.language_actions[code] = action
         # Help
         self.help = new(self.tr("&What each control does"), "F1", self.tr("A short guide to every control"))
-        self.lesson = new(self.tr("&Lesson: the tutorial, step by step"), "Ctrl+Shift+L", self.tr(
-            "Walk through the tutorial one step at a time: the devices, the data, the model, moving to the device,"
-            " training, back to the CPU, predicting, and when a GPU pays"))
+        self.lesson = new(
+            self.tr("&Lesson: the tutorial, step by step"),
+            "Ctrl+Shift+L",
+            self.tr(
+                "Walk through the tutorial one step at a time: the devices, the data, the model, moving to the device,"
+                " training, back to the CPU, predicting, and when a GPU pays"
+            ),
+        )
         self.about = new(self.tr("&About gpudemo"), "", self.tr("Versions, for a bug report"))
 
     def _new(self, text: str, keys: str, tip: str, checkable: bool = False) -> QAction:
@@ -121,15 +176,26 @@ def update_actions(actions: Actions, state: State) -> None:
     """Enable each command for the state the window is in: the one place that decides it."""
     idle = state.activity == IDLE
     training = state.activity in (TRAINING, PAUSED)
-    for action in (actions.start, actions.compare, actions.sweep, actions.parallel, actions.transfer, actions.profile,
-                   actions.lesson,
-                   actions.load_model, actions.open_data,
-                   *actions.language_actions.values()):  # a new language rebuilds the window: not while a job goes
+    for action in (
+        actions.start,
+        actions.compare,
+        actions.sweep,
+        actions.parallel,
+        actions.transfer,
+        actions.profile,
+        actions.lesson,
+        actions.load_model,
+        actions.open_data,
+        *actions.language_actions.values(),
+    ):  # a new language rebuilds the window: not while a job goes
         action.setEnabled(idle)
     actions.stop.setEnabled(not idle)
     actions.pause.setEnabled(training)
-    actions.pause.setText(QCoreApplication.translate("Actions", "&Resume") if state.activity == PAUSED
-                          else QCoreApplication.translate("Actions", "&Pause"))
+    actions.pause.setText(
+        QCoreApplication.translate("Actions", "&Resume")
+        if state.activity == PAUSED
+        else QCoreApplication.translate("Actions", "&Pause")
+    )
     actions.step.setEnabled(state.activity == PAUSED and state.held)
     actions.save_model.setEnabled(state.has_model)
     actions.export_losses.setEnabled(state.has_runs)

@@ -43,9 +43,14 @@ def versions() -> str:
             lines.append(f"NVIDIA driver {driver}")
     else:
         lines.append("CUDA: none (a CPU-only build of torch)")
-    lines += [f"Qt {qVersion()}", f"PySide6 {PySide6.__version__}", f"pyqtgraph {pyqtgraph.__version__}",
-              f"Python {sys.version.split()[0]}", f"{platform.system()} {platform.release()} ({platform.machine()})",
-              f"log file {current_log() or log_path()}"]
+    lines += [
+        f"Qt {qVersion()}",
+        f"PySide6 {PySide6.__version__}",
+        f"pyqtgraph {pyqtgraph.__version__}",
+        f"Python {sys.version.split()[0]}",
+        f"{platform.system()} {platform.release()} ({platform.machine()})",
+        f"log file {current_log() or log_path()}",
+    ]
     return "\n".join(lines)
 
 
@@ -55,8 +60,9 @@ def _driver_version() -> str | None:
     if smi is None:
         return None
     try:
-        done = subprocess.run([smi, "--query-gpu=driver_version", "--format=csv,noheader"], capture_output=True,
-                              text=True, timeout=3)
+        done = subprocess.run(
+            [smi, "--query-gpu=driver_version", "--format=csv,noheader"], capture_output=True, text=True, timeout=3
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     lines = done.stdout.strip().splitlines()
@@ -68,8 +74,11 @@ def show_about(window: QMainWindow) -> QDialog:
     dialog.setWindowTitle(QCoreApplication.translate("Dialogs", "About gpudemo"))
     dialog.setWindowIcon(QIcon(str(icon_path())))
     text = versions()
-    title = QLabel(QCoreApplication.translate("Dialogs", "<b>gpudemo</b>: watch PyTorch train a model on a GPU, one"
-                                                         " epoch at a time."))
+    title = QLabel(
+        QCoreApplication.translate(
+            "Dialogs", "<b>gpudemo</b>: watch PyTorch train a model on a GPU, one epoch at a time."
+        )
+    )
     details = QLabel(text, objectName="aboutVersions")
     details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     copy = QPushButton(QCoreApplication.translate("Dialogs", "Copy for a bug report"), objectName="aboutCopyButton")
@@ -92,26 +101,29 @@ def help_html(window: QMainWindow) -> str:
         keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
         rows.append((plain(action.text()), keys, action.toolTip()))
     panel = window.trainingPanel
-    for label, widget in ((QCoreApplication.translate("Dialogs", "Device"), window.deviceList),
-                          (QCoreApplication.translate("Dialogs", "Problem"), panel.problemCombo),
-                          (QCoreApplication.translate("Dialogs", "Samples"), panel.samplesSpin),
-                          (QCoreApplication.translate("Dialogs", "MLP width"), panel.widthSpin),
-                          (QCoreApplication.translate("Dialogs", "MLP depth"), panel.depthSpin),
-                          (QCoreApplication.translate("Dialogs", "Batch"), panel.batchSpin),
-                          (QCoreApplication.translate("Dialogs", "Optimizer"), panel.optimizerCombo),
-                          (QCoreApplication.translate("Dialogs", "Precision"), panel.precisionCombo),
-                          (QCoreApplication.translate("Dialogs", "compile"), panel.compileCheck),
-                          (QCoreApplication.translate("Dialogs", "Epochs"), panel.epochsSpin),
-                          (QCoreApplication.translate("Dialogs", "Learning rate"), panel.lrInput),
-                          (QCoreApplication.translate("Dialogs", "Seed"), panel.seedInput),
-                          (QCoreApplication.translate("Dialogs", "Smoothing"), window.smoothingSlider),
-                          (QCoreApplication.translate("Dialogs", "x axis"), window.xAxisCombo),
-                          (QCoreApplication.translate("Dialogs", "Compare in precisions"),
-                           window.compareView.precisionsCombo),
-                          (QCoreApplication.translate("Dialogs", "Roofline"), window.sweepView.rooflineCheck)):
+    for label, widget in (
+        (QCoreApplication.translate("Dialogs", "Device"), window.deviceList),
+        (QCoreApplication.translate("Dialogs", "Problem"), panel.problemCombo),
+        (QCoreApplication.translate("Dialogs", "Samples"), panel.samplesSpin),
+        (QCoreApplication.translate("Dialogs", "MLP width"), panel.widthSpin),
+        (QCoreApplication.translate("Dialogs", "MLP depth"), panel.depthSpin),
+        (QCoreApplication.translate("Dialogs", "Batch"), panel.batchSpin),
+        (QCoreApplication.translate("Dialogs", "Optimizer"), panel.optimizerCombo),
+        (QCoreApplication.translate("Dialogs", "Precision"), panel.precisionCombo),
+        (QCoreApplication.translate("Dialogs", "compile"), panel.compileCheck),
+        (QCoreApplication.translate("Dialogs", "Epochs"), panel.epochsSpin),
+        (QCoreApplication.translate("Dialogs", "Learning rate"), panel.lrInput),
+        (QCoreApplication.translate("Dialogs", "Seed"), panel.seedInput),
+        (QCoreApplication.translate("Dialogs", "Smoothing"), window.smoothingSlider),
+        (QCoreApplication.translate("Dialogs", "x axis"), window.xAxisCombo),
+        (QCoreApplication.translate("Dialogs", "Compare in precisions"), window.compareView.precisionsCombo),
+        (QCoreApplication.translate("Dialogs", "Roofline"), window.sweepView.rooflineCheck),
+    ):
         rows.append((label, "", widget.toolTip()))
-    cells = "".join(f"<tr><td><b>{html.escape(name)}</b></td><td>{html.escape(keys)}</td>"
-                    f"<td>{html.escape(tip)}</td></tr>" for name, keys, tip in rows)
+    cells = "".join(
+        f"<tr><td><b>{html.escape(name)}</b></td><td>{html.escape(keys)}</td><td>{html.escape(tip)}</td></tr>"
+        for name, keys, tip in rows
+    )
     return f"<table cellspacing='0' cellpadding='4'>{cells}</table>"
 
 

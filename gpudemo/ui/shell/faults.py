@@ -44,8 +44,11 @@ class FaultReporter(QObject):
     def thread_excepthook(self, args) -> None:
         if args.exc_type is SystemExit:
             return
-        log.error("unexpected error in thread %s", getattr(args.thread, "name", "?"),
-                  exc_info=(args.exc_type, args.exc_value, args.exc_traceback))
+        log.error(
+            "unexpected error in thread %s",
+            getattr(args.thread, "name", "?"),
+            exc_info=(args.exc_type, args.exc_value, args.exc_traceback),
+        )
         self.reported.emit(_one_line(args.exc_type, args.exc_value))
 
 

@@ -50,10 +50,14 @@ class FileCommands(QObject):
         try:
             rows = write_losses_csv(path, runs)
         except OSError as error:
-            return self._say(self.tr("Could not write {path}: {reason}").format(path=path, reason=error.strerror),
-                             error=True)
-        return self._say(self.tr("Exported {rows} losses of {runs} runs to {path}.").format(
-            rows=f"{rows:,}", runs=len(runs), path=path))
+            return self._say(
+                self.tr("Could not write {path}: {reason}").format(path=path, reason=error.strerror), error=True
+            )
+        return self._say(
+            self.tr("Exported {rows} losses of {runs} runs to {path}.").format(
+                rows=f"{rows:,}", runs=len(runs), path=path
+            )
+        )
 
     # --- plots ----------------------------------------------------------------------------
 
@@ -62,24 +66,34 @@ class FileCommands(QObject):
         """The plot of the tab shown (the loss plot on the Training tab)."""
         window = self.window
         shown = window.viewTabs.currentWidget()
-        widget = {window.trainingView: window.lossPlot, window.landscapeView: window.landscapePlot,
-                  window.compareView: window.comparePlot, window.sweepView: window.sweepPlot,
-                  window.parallelView: window.parallelPlot, window.transferView: window.transferPlot,
-                  window.profileView: window.timelinePlot}.get(shown)
+        widget = {
+            window.trainingView: window.lossPlot,
+            window.landscapeView: window.landscapePlot,
+            window.compareView: window.comparePlot,
+            window.sweepView: window.sweepPlot,
+            window.parallelView: window.parallelPlot,
+            window.transferView: window.transferPlot,
+            window.profileView: window.timelinePlot,
+        }.get(shown)
         if widget is None:
             return self._say(self.tr("This tab has no plot to export."), error=True)
         return self.export_plot(widget)
 
     def export_plot(self, widget: pg.PlotWidget, path: str | None = None) -> bool:
         """`widget`'s plot as a PNG picture or an SVG drawing, by the file name's ending."""
-        path = path or self._ask_save(self.tr("Export the plot"), f"gpudemo_{widget.objectName()}.png",
-                                      self.tr("PNG picture (*.png);;SVG drawing (*.svg)"))
+        path = path or self._ask_save(
+            self.tr("Export the plot"),
+            f"gpudemo_{widget.objectName()}.png",
+            self.tr("PNG picture (*.png);;SVG drawing (*.svg)"),
+        )
         if not path:
             return False
         suffix = Path(path).suffix.lower()
         if suffix not in (".png", ".svg"):
-            return self._say(self.tr("Export the plot as a .png or an .svg file, not {name}.").format(
-                name=Path(path).name), error=True)
+            return self._say(
+                self.tr("Export the plot as a .png or an .svg file, not {name}.").format(name=Path(path).name),
+                error=True,
+            )
         try:
             with replaced_when_done(path) as temporary:  # a kill in the middle leaves no half picture
                 if suffix == ".svg":
@@ -89,8 +103,9 @@ class FileCommands(QObject):
                     exporter.parameters()["width"] = max(1200, int(widget.width()))  # crisp on a slide
                     exporter.export(temporary)
         except OSError as error:
-            return self._say(self.tr("Could not write {path}: {reason}").format(path=path, reason=error.strerror),
-                             error=True)
+            return self._say(
+                self.tr("Could not write {path}: {reason}").format(path=path, reason=error.strerror), error=True
+            )
         if not Path(path).exists():
             return self._say(self.tr("Could not write {path}.").format(path=path), error=True)
         return self._say(self.tr("Exported the plot to {path}.").format(path=path))
@@ -103,17 +118,22 @@ class FileCommands(QObject):
         run = self.window.trainingView.chosen()
         if run is None or run.model is None:
             return self._say(self.tr("No model to save: train one, or pause the run, first."), error=True)
-        path = path or self._ask_save(self.tr("Save model"), f"gpudemo_run{run.number}.pt",
-                                      self.tr("gpudemo checkpoints (*.pt)"))
+        path = path or self._ask_save(
+            self.tr("Save model"), f"gpudemo_run{run.number}.pt", self.tr("gpudemo checkpoints (*.pt)")
+        )
         if not path:
             return False
         try:
             checkpoint.save(path, run.model, run.config, run.model_epochs)
         except OSError as error:
-            return self._say(self.tr("Could not write {path}: {reason}").format(path=path, reason=error.strerror),
-                             error=True)
-        return self._say(self.tr("Saved run #{number}'s model ({epochs} epochs) to {path}.").format(
-            number=run.number, epochs=f"{run.model_epochs:,}", path=path))
+            return self._say(
+                self.tr("Could not write {path}: {reason}").format(path=path, reason=error.strerror), error=True
+            )
+        return self._say(
+            self.tr("Saved run #{number}'s model ({epochs} epochs) to {path}.").format(
+                number=run.number, epochs=f"{run.model_epochs:,}", path=path
+            )
+        )
 
     @Slot()
     def load_model(self, path: str | None = None) -> bool:
@@ -122,8 +142,9 @@ class FileCommands(QObject):
         if window.is_busy():
             return False
         if not path:
-            path, _ = QFileDialog.getOpenFileName(window, self.tr("Load model"), "",
-                                                  self.tr("gpudemo checkpoints (*.pt);;All files (*)"))
+            path, _ = QFileDialog.getOpenFileName(
+                window, self.tr("Load model"), "", self.tr("gpudemo checkpoints (*.pt);;All files (*)")
+            )
         if not path:
             return False
         try:
@@ -133,9 +154,11 @@ class FileCommands(QObject):
         config = loaded.config
         window.trainingPanel.set_config(config)
         run = window.session.add_loaded(config, loaded.model, loaded.epochs)
-        return self._say(self.tr("Loaded {path} as run #{number}: {problem}, {epochs} epochs; Predict uses it.").format(
-            path=Path(path).name, number=run.number, problem=name_text(config.problem),
-            epochs=f"{loaded.epochs:,}"))
+        return self._say(
+            self.tr("Loaded {path} as run #{number}: {problem}, {epochs} epochs; Predict uses it.").format(
+                path=Path(path).name, number=run.number, problem=name_text(config.problem), epochs=f"{loaded.epochs:,}"
+            )
+        )
 
     @Slot()
     def open_data(self, path: str | None = None) -> bool:
@@ -146,8 +169,9 @@ class FileCommands(QObject):
         if window.is_busy() or self._reading is not None:
             return False
         if not path:
-            path, _ = QFileDialog.getOpenFileName(window, self.tr("Open data"), "",
-                                                  self.tr("CSV files (*.csv *.txt);;All files (*)"))
+            path, _ = QFileDialog.getOpenFileName(
+                window, self.tr("Open data"), "", self.tr("CSV files (*.csv *.txt);;All files (*)")
+            )
         if not path:
             return False
         self._say(self.tr("Reading {path}…").format(path=Path(path).name))
@@ -183,10 +207,16 @@ class FileCommands(QObject):
             self._say(self.tr("Data not loaded: {reason}.").format(reason=str(error)), error=True)
             return
         self.window.trainingPanel.set_data(data.path, Path(data.path).name)
-        kind = (self.tr("{classes} classes of 2-D points").format(classes=data.classes) if data.classes else
-                self.tr("a regression of y on x"))
-        self._say(self.tr("Loaded {path}: {rows} rows, {kind}. Start trains on it.").format(
-            path=Path(data.path).name, rows=f"{data.rows:,}", kind=kind))
+        kind = (
+            self.tr("{classes} classes of 2-D points").format(classes=data.classes)
+            if data.classes
+            else self.tr("a regression of y on x")
+        )
+        self._say(
+            self.tr("Loaded {path}: {rows} rows, {kind}. Start trains on it.").format(
+                path=Path(data.path).name, rows=f"{data.rows:,}", kind=kind
+            )
+        )
 
     # --- inside -----------------------------------------------------------------------------
 

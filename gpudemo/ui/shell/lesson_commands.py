@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtWidgets import QWidget
 
 from gpudemo.core import lesson
+from gpudemo.core import units as fmt
 from gpudemo.core.lesson import (
     COMPARE_LARGE,
     LARGE,
@@ -31,7 +32,6 @@ from gpudemo.core.lesson import (
 from gpudemo.core.prediction import predict
 from gpudemo.core.runs import Run
 from gpudemo.core.training import COMPLETED
-from gpudemo.core import units as fmt
 from gpudemo.ui.base import i18n
 from gpudemo.ui.base.highlight import Highlighter
 from gpudemo.ui.panels.lesson_panel import LessonPanel
@@ -159,8 +159,7 @@ class LessonCommands(QObject):
             w.codePanel.show()
         w.codePanel.mark(None)
         w.codePanel.mark_lesson(step.code)
-        self.highlighter.show([widget for name in step.widgets
-                               if (widget := w.findChild(QWidget, name)) is not None])
+        self.highlighter.show([widget for name in step.widgets if (widget := w.findChild(QWidget, name)) is not None])
         self.render()
 
     def render(self) -> None:
@@ -173,21 +172,35 @@ class LessonCommands(QObject):
         action = self._action_text(step.action)
         if step.needs == NEEDS_RUN and not self._run_done():
             first = next((number for number, s in enumerate(self.steps, 1) if s.action == TRAIN), 1)
-            text = "<p><i>" + self.tr(
-                "This step needs the lesson's run, trained in step {step}: press Train now and it runs here.").format(
-                step=first) + "</i></p>" + text
+            text = (
+                "<p><i>"
+                + self.tr(
+                    "This step needs the lesson's run, trained in step {step}: press Train now and it runs here."
+                ).format(step=first)
+                + "</i></p>"
+                + text
+            )
             action = self._action_text(TRAIN)
-        self.panel.show_step(self.index + 1, len(self.steps), step.title_in(language), text, action,
-                             not self.window.is_busy())
+        self.panel.show_step(
+            self.index + 1, len(self.steps), step.title_in(language), text, action, not self.window.is_busy()
+        )
 
     def _action_text(self, action: str | None) -> str | None:
-        return {TRAIN: self.tr("Train now"), PREDICT: self.tr("Predict x = 4"),
-                COMPARE_LARGE: self.tr("Compare at 1,000,000"), PROFILE: self.tr("Profile a step")}.get(action)
+        return {
+            TRAIN: self.tr("Train now"),
+            PREDICT: self.tr("Predict x = 4"),
+            COMPARE_LARGE: self.tr("Compare at 1,000,000"),
+            PROFILE: self.tr("Profile a step"),
+        }.get(action)
 
     def _run_done(self) -> bool:
         run = self._run
-        return (run is not None and run.result is not None and run.result.status == COMPLETED
-                and run in self.window.session.runs)
+        return (
+            run is not None
+            and run.result is not None
+            and run.result.status == COMPLETED
+            and run in self.window.session.runs
+        )
 
     def _values(self, step: lesson.Step) -> dict[str, str]:
         w = self.window
@@ -202,13 +215,20 @@ class LessonCommands(QObject):
             if device not in self._moves:  # a few tiny copies: microseconds once the device is set up
                 self._moves[device] = lesson.time_move(dataclasses.replace(TUTORIAL, device=device))
             move = self._moves[device]
-            values.update(bytes=f"{move.bytes:,}", move=fmt.short_time(move.seconds) if move.seconds >= 1e-3
-                          else self.tr("{us} µs").format(us=f"{move.seconds * 1e6:,.1f}"))
+            values.update(
+                bytes=f"{move.bytes:,}",
+                move=fmt.short_time(move.seconds)
+                if move.seconds >= 1e-3
+                else self.tr("{us} µs").format(us=f"{move.seconds * 1e6:,.1f}"),
+            )
         if self._run_done():
             result = self._run.result
             params = result.parameters
-            values.update(w=f"{params.get('weight', float('nan')):.4f}", b=f"{params.get('bias', float('nan')):.4f}",
-                          loss=fmt.loss(result.final_loss))
+            values.update(
+                w=f"{params.get('weight', float('nan')):.4f}",
+                b=f"{params.get('bias', float('nan')):.4f}",
+                loss=fmt.loss(result.final_loss),
+            )
             if self._run.model is not None:
                 values["prediction"] = f"{predict(self._run.model, [float(PREDICT_AT)])[0]:.4f}"
         return values

@@ -24,15 +24,17 @@ def build_menus(window: QMainWindow) -> None:
     file = bar.addMenu(QCoreApplication.translate("Menus", "&File"))
     file.addAction(actions.export_losses)
     plots = file.addMenu(QCoreApplication.translate("Menus", "Export a p&lot"))
-    for title, widget in ((QCoreApplication.translate("Menus", "Loss plot…"), window.lossPlot),
-                          (QCoreApplication.translate("Menus", "Fit plot…"), window.fitPlot),
-                          (QCoreApplication.translate("Menus", "Loss landscape…"), window.landscapePlot),
-                          (QCoreApplication.translate("Menus", "Compare plot…"), window.comparePlot),
-                          (QCoreApplication.translate("Menus", "GPU vs CPU plot…"), window.sweepPlot),
-                          (QCoreApplication.translate("Menus", "Roofline…"), window.rooflinePlot),
-                          (QCoreApplication.translate("Menus", "Data parallel plot…"), window.parallelPlot),
-                          (QCoreApplication.translate("Menus", "Moving data plot…"), window.transferPlot),
-                          (QCoreApplication.translate("Menus", "Step timeline…"), window.timelinePlot)):
+    for title, widget in (
+        (QCoreApplication.translate("Menus", "Loss plot…"), window.lossPlot),
+        (QCoreApplication.translate("Menus", "Fit plot…"), window.fitPlot),
+        (QCoreApplication.translate("Menus", "Loss landscape…"), window.landscapePlot),
+        (QCoreApplication.translate("Menus", "Compare plot…"), window.comparePlot),
+        (QCoreApplication.translate("Menus", "GPU vs CPU plot…"), window.sweepPlot),
+        (QCoreApplication.translate("Menus", "Roofline…"), window.rooflinePlot),
+        (QCoreApplication.translate("Menus", "Data parallel plot…"), window.parallelPlot),
+        (QCoreApplication.translate("Menus", "Moving data plot…"), window.transferPlot),
+        (QCoreApplication.translate("Menus", "Step timeline…"), window.timelinePlot),
+    ):
         action = plots.addAction(title)
         action.setObjectName(f"export_{widget.objectName()}")
         action.triggered.connect(lambda checked=False, widget=widget: window.files.export_plot(widget))

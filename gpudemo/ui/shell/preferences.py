@@ -53,14 +53,15 @@ class Preferences:
         """Put the remembered values back; returns a note for the person ("" when all went well)."""
         store = self.store
         if store.status() != QSettings.Status.NoError:
-            return QCoreApplication.translate("Preferences", "The saved settings could not be read ({path}): the"
-                                                             " defaults are used.").format(
-                path=store.fileName())
+            return QCoreApplication.translate(
+                "Preferences", "The saved settings could not be read ({path}): the defaults are used."
+            ).format(path=store.fileName())
         if store.value("version") is None:
             return ""  # a first start
         if str(store.value("version")) != str(VERSION):
-            return QCoreApplication.translate("Preferences", "The saved settings are of another gpudemo version:"
-                                                             " the defaults are used.")
+            return QCoreApplication.translate(
+                "Preferences", "The saved settings are of another gpudemo version: the defaults are used."
+            )
         values, skipped = settings.from_texts({key: store.value(f"form/{key}") for key in settings.REMEMBERED})
         window.trainingPanel.set_values(values)
         device = store.value("device")
@@ -76,9 +77,9 @@ class Preferences:
         if isinstance(state, QByteArray):
             window.restoreState(state, VERSION)
         if skipped:
-            return QCoreApplication.translate("Preferences", "Some saved settings were not valid and kept their"
-                                                             " defaults: {names}.").format(
-                names=", ".join(skipped))
+            return QCoreApplication.translate(
+                "Preferences", "Some saved settings were not valid and kept their defaults: {names}."
+            ).format(names=", ".join(skipped))
         return ""
 
     def _apply_views(self, window, skipped: list[str]) -> None:

@@ -33,15 +33,22 @@ def rebuild_in(old, language: str):
         if not i18n.install(language):
             i18n.install(previous)
             old.actions.language_actions[previous].setChecked(True)
-            old.runStatus.say(QCoreApplication.translate("MainWindow", "The {language} translation could not be loaded.")
-                            .format(language=i18n.LANGUAGES.get(language, language)), error=True)
+            old.runStatus.say(
+                QCoreApplication.translate("MainWindow", "The {language} translation could not be loaded.").format(
+                    language=i18n.LANGUAGES.get(language, language)
+                ),
+                error=True,
+            )
             return old
         new = type(old)(old.devices, old.session, old._preferences)
         if old._preferences is None:
             carry.restore(new)
             carry.store.sync()
-    for before, after in ((old.compareView, new.compareView), (old.sweepView, new.sweepView),
-                          (old.profileView, new.profileView)):
+    for before, after in (
+        (old.compareView, new.compareView),
+        (old.sweepView, new.sweepView),
+        (old.profileView, new.profileView),
+    ):
         before.replay_into(after)
     for run in old.session.runs:
         if not old.lossView.is_shown(run):
@@ -54,9 +61,11 @@ def rebuild_in(old, language: str):
     current = old.session.current
     if current is not None and current.result is not None:
         new.runStatus.show_result(current.result)
-    new.runStatus.say(QCoreApplication.translate("MainWindow", "The window is in English now.")
-                    if language == i18n.ENGLISH
-                    else QCoreApplication.translate("MainWindow", "The window is in Simplified Chinese now."))
+    new.runStatus.say(
+        QCoreApplication.translate("MainWindow", "The window is in English now.")
+        if language == i18n.ENGLISH
+        else QCoreApplication.translate("MainWindow", "The window is in Simplified Chinese now.")
+    )
     if old.isVisible():
         new.show()
     old._preferences = None  # the new window saves them from now on

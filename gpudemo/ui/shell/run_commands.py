@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from PySide6.QtCore import QObject, Slot
 from PySide6.QtWidgets import QWidget
 
-from gpudemo.core.distributed.launcher import max_workers
 from gpudemo.core.config import TrainingConfig
+from gpudemo.core.distributed.launcher import max_workers
 from gpudemo.core.training import TRAINING
 from gpudemo.ui.shell.actions import IDLE, MEASURING, State, update_actions
 from gpudemo.ui.shell.actions import PAUSED as PAUSED_ACTIVITY
@@ -78,8 +78,9 @@ class RunCommands(QObject):
         config = self._config_to_start(w.devices.ids)  # its step is the form's problem, model and optimizer
         if config is not None:
             self._start_measuring(w.sweepView, self.tr("%v / %m measurements"))
-            w.measurements.start_sweep(w.devices.ids, w.sweepView.kind(), w.sweepView.dtype(), config,
-                                       w.sweepView.roofline())
+            w.measurements.start_sweep(
+                w.devices.ids, w.sweepView.kind(), w.sweepView.dtype(), config, w.sweepView.roofline()
+            )
             self.update_actions()
 
     @Slot()
@@ -153,8 +154,12 @@ class RunCommands(QObject):
         w = self.window
         w.trainingPanel.set_running(running)
         w.deviceList.setEnabled(not running)
-        for widget in (w.sweepView.kindCombo, w.sweepView.dtypeCombo, w.sweepView.rooflineCheck,
-                       w.compareView.precisionsCombo):
+        for widget in (
+            w.sweepView.kindCombo,
+            w.sweepView.dtypeCombo,
+            w.sweepView.rooflineCheck,
+            w.compareView.precisionsCombo,
+        ):
             widget.setEnabled(not running)
         self.update_actions()
 
@@ -166,8 +171,12 @@ class RunCommands(QObject):
         else:
             activity = MEASURING if w.measurements.is_running() else IDLE
         chosen = w.trainingView.chosen()
-        return State(activity, has_model=chosen is not None and chosen.model is not None,
-                     has_runs=bool(w.session.runs), held=w.job.is_paused())
+        return State(
+            activity,
+            has_model=chosen is not None and chosen.model is not None,
+            has_runs=bool(w.session.runs),
+            held=w.job.is_paused(),
+        )
 
     @Slot()
     def update_actions(self, *_args) -> None:

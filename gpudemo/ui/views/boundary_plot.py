@@ -18,9 +18,21 @@ from gpudemo.ui.base import theme
 from gpudemo.ui.views.plot_style import new_plot
 
 # Class colours (RGB): orange and blue as Playground has them, then the plots' own.
-CLASS_COLOURS = np.array([(245, 147, 34), (8, 119, 189), (44, 160, 90), (155, 89, 182), (194, 155, 0),
-                          (31, 169, 189), (140, 140, 140), (224, 69, 123), (47, 111, 208), (224, 98, 42)],
-                         dtype=np.float32)
+CLASS_COLOURS = np.array(
+    [
+        (245, 147, 34),
+        (8, 119, 189),
+        (44, 160, 90),
+        (155, 89, 182),
+        (194, 155, 0),
+        (31, 169, 189),
+        (140, 140, 140),
+        (224, 69, 123),
+        (47, 111, 208),
+        (224, 98, 42),
+    ],
+    dtype=np.float32,
+)
 SURE = 0.85  # how much of its class colour a point the model is certain of takes (the rest stays white)
 POINTS_SHOWN = 2000  # as training.DATA_SHOWN
 LEVELS = 256  # shades of each class, from white (a tie) to its colour (certain)
@@ -51,8 +63,11 @@ class BoundaryPlot:
     """The `boundaryPlot` widget: the heat map and the points."""
 
     def __init__(self):
-        self.widget = new_plot("boundaryPlot", QCoreApplication.translate("BoundaryPlot", "x1"),
-                               QCoreApplication.translate("BoundaryPlot", "x2"))
+        self.widget = new_plot(
+            "boundaryPlot",
+            QCoreApplication.translate("BoundaryPlot", "x1"),
+            QCoreApplication.translate("BoundaryPlot", "x2"),
+        )
         plot = self.widget.getPlotItem()
         plot.setAspectLocked(True)
         self.image = pg.ImageItem(axisOrder="row-major")  # rows are x2, as the loop sends them
@@ -70,8 +85,8 @@ class BoundaryPlot:
             title = QCoreApplication.translate("BoundaryPlot", "the points, and the class the model predicts")
         else:
             title = QCoreApplication.translate(
-                "BoundaryPlot", "the points, and the class run #{number}'s model predicts at every place").format(
-                number=run_number)
+                "BoundaryPlot", "the points, and the class run #{number}'s model predicts at every place"
+            ).format(number=run_number)
         self.widget.getPlotItem().setTitle(title, color=theme.current().text, size="10pt")
 
     def show_data(self, data: DataSample) -> None:
@@ -81,8 +96,10 @@ class BoundaryPlot:
         self._area, self._drawn = (low, high), None
         x = data.x[:POINTS_SHOWN].astype(np.float64)
         labels = data.y[:POINTS_SHOWN].astype(np.int64)
-        brushes = [pg.mkBrush(*(int(c) for c in CLASS_COLOURS[label % len(CLASS_COLOURS)])) for label in range(
-            max(data.classes, 1))]
+        brushes = [
+            pg.mkBrush(*(int(c) for c in CLASS_COLOURS[label % len(CLASS_COLOURS)]))
+            for label in range(max(data.classes, 1))
+        ]
         self.points.setData(x=x[:, 0], y=x[:, 1], brush=[brushes[label] for label in labels])
         self.image.clear()
         self.image.setRect(QRectF(low, low, high - low, high - low))
@@ -93,8 +110,11 @@ class BoundaryPlot:
         """The model's class probabilities over the area, as the loop sent them."""
         if self._area is None or probabilities.ndim != 3:
             return
-        if self._drawn is not None and np.array_equal(probabilities.argmax(axis=2), self._drawn) and \
-                self._unchanged(probabilities):
+        if (
+            self._drawn is not None
+            and np.array_equal(probabilities.argmax(axis=2), self._drawn)
+            and self._unchanged(probabilities)
+        ):
             return  # a converged model: no repaint
         self._last = probabilities
         self._drawn = probabilities.argmax(axis=2)

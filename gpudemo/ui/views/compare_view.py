@@ -17,9 +17,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gpudemo.core import units as fmt
 from gpudemo.core.measure.compare import CompareProgress, DeviceTiming
 from gpudemo.core.rules import PRECISION_KEYS
-from gpudemo.core import units as fmt
 from gpudemo.ui.base import theme
 from gpudemo.ui.base.i18n import say, status_text
 from gpudemo.ui.views.plot_style import colour, new_plot
@@ -33,26 +33,42 @@ class CompareView(QWidget, Replayable):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.plot = new_plot("comparePlot", self.tr("wall-clock seconds"), self.tr("loss (MSE; cross-entropy for classes)"))
+        self.plot = new_plot(
+            "comparePlot", self.tr("wall-clock seconds"), self.tr("loss (MSE; cross-entropy for classes)")
+        )
         self.plot.getPlotItem().setLogMode(y=True)
         self.plot.getPlotItem().getAxis("left").enableAutoSIPrefix(False)
-        self.legend = self.plot.getPlotItem().addLegend(offset=(-10, 10), labelTextColor=theme.current().text,
-                                                            brush=pg.mkBrush(*theme.current().legend_fill))
+        self.legend = self.plot.getPlotItem().addLegend(
+            offset=(-10, 10), labelTextColor=theme.current().text, brush=pg.mkBrush(*theme.current().legend_fill)
+        )
         self.table = QTableWidget(0, len(self.COLUMNS), objectName="compareTable")
-        self.table.setHorizontalHeaderLabels([self.tr("device"), self.tr("status"), self.tr("epochs/s"),
-                                              self.tr("time"), self.tr("final loss"), self.tr("speedup vs CPU")])
+        self.table.setHorizontalHeaderLabels(
+            [
+                self.tr("device"),
+                self.tr("status"),
+                self.tr("epochs/s"),
+                self.tr("time"),
+                self.tr("final loss"),
+                self.tr("speedup vs CPU"),
+            ]
+        )
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setMaximumHeight(170)
         self.precisionsCombo = QComboBox(objectName="comparePrecisionsCombo")
-        for key, title in ((FORM, self.tr("in the form's precision")),
-                           (BESIDE_FP32, self.tr("fp32 and the form's precision, side by side")),
-                           (EVERY, self.tr("in fp32, tf32, bf16 and fp16, side by side"))):
+        for key, title in (
+            (FORM, self.tr("in the form's precision")),
+            (BESIDE_FP32, self.tr("fp32 and the form's precision, side by side")),
+            (EVERY, self.tr("in fp32, tf32, bf16 and fp16, side by side")),
+        ):
             self.precisionsCombo.addItem(title, key)
-        self.precisionsCombo.setToolTip(self.tr(
-            "Run the comparison in more than one precision: each device runs the same settings in each, its curves"
-            " and rows side by side. A precision a device cannot do is a failed row with the reason"))
+        self.precisionsCombo.setToolTip(
+            self.tr(
+                "Run the comparison in more than one precision: each device runs the same settings in each, its curves"
+                " and rows side by side. A precision a device cannot do is a failed row with the reason"
+            )
+        )
         self.precisionsCombo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.precisionsCombo.setMinimumContentsLength(16)
         controls = QHBoxLayout()
@@ -104,9 +120,14 @@ class CompareView(QWidget, Replayable):
         self.table.setRowCount(len(timings))
         for row, timing in enumerate(timings):
             speedup = "-" if timing.speedup_vs_cpu is None else f"{timing.speedup_vs_cpu:.2f}×"
-            cells = (timing.label, status_text(timing.status), "-" if timing.epochs_per_second is None
-                     else fmt.rate(timing.epochs_per_second), "-" if timing.seconds is None
-                     else fmt.duration(timing.seconds), fmt.loss(timing.final_loss), speedup)
+            cells = (
+                timing.label,
+                status_text(timing.status),
+                "-" if timing.epochs_per_second is None else fmt.rate(timing.epochs_per_second),
+                "-" if timing.seconds is None else fmt.duration(timing.seconds),
+                fmt.loss(timing.final_loss),
+                speedup,
+            )
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if column >= 2:
@@ -115,7 +136,11 @@ class CompareView(QWidget, Replayable):
                     item.setToolTip(say(timing.message))
                 elif timing.busy and column == 2:
                     item.setText(f"{text} *")
-                    item.setToolTip(self.tr(
-                        "* Timed while other programs took the cores this device's threads needed: the figure is too"
-                        " slow. Close them and compare again."))
+                    item.setToolTip(
+                        self.tr(
+                            "* Timed while other programs took the cores this device's threads needed: the"
+                            " figure is too"
+                            " slow. Close them and compare again."
+                        )
+                    )
                 self.table.setItem(row, column, item)

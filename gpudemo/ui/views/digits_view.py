@@ -39,8 +39,9 @@ def digit_pixmap(pixels: np.ndarray, side: int, size: int = IMAGE_PIXELS) -> QPi
     """An image of `side` x `side` pixels 0..1 (ink), drawn dark on light, `size` pixels a side."""
     grey = np.ascontiguousarray(((1 - pixels.reshape(side, side)) * 255).clip(0, 255).astype(np.uint8))
     image = QImage(grey.data, side, side, side, QImage.Format.Format_Grayscale8).copy()
-    return QPixmap.fromImage(image).scaled(size, size, Qt.AspectRatioMode.KeepAspectRatio,
-                                           Qt.TransformationMode.FastTransformation)
+    return QPixmap.fromImage(image).scaled(
+        size, size, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.FastTransformation
+    )
 
 
 class DigitsView(QWidget):
@@ -64,9 +65,12 @@ class DigitsView(QWidget):
             grid.addWidget(button, index // COLUMNS, index % COLUMNS)
         self.confusionTable = QTableWidget(0, 0, objectName="confusionTable")
         self.confusionTable.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.confusionTable.setToolTip(self.tr(
-            "Row: the true digit; column: the digit the model says. The diagonal is right; any other cell counts"
-            " one kind of mistake (a 3 read as an 8, say)"))
+        self.confusionTable.setToolTip(
+            self.tr(
+                "Row: the true digit; column: the digit the model says. The diagonal is right; any other cell counts"
+                " one kind of mistake (a 3 read as an 8, say)"
+            )
+        )
         for header in (self.confusionTable.horizontalHeader(), self.confusionTable.verticalHeader()):
             header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         images = QVBoxLayout()
@@ -111,16 +115,26 @@ class DigitsView(QWidget):
             button.setIcon(QIcon(digit_pixmap(shown[index].numpy(), problem.image_side)))
             button.setText(f"{said} ({true})")
             button.setStyleSheet(f"color: {WRONG}; font-weight: bold;" if said != true else "")
-            button.setToolTip(self.tr("Test image {number}: the model says {said}, it is a {true}. Click to see every"
-                                      " class's probability in Predict").format(number=index + 1, said=said,
-                                                                                  true=true))
+            button.setToolTip(
+                self.tr(
+                    "Test image {number}: the model says {said}, it is a {true}. Click to see every"
+                    " class's probability in Predict"
+                ).format(number=index + 1, said=said, true=true)
+            )
             button.setEnabled(True)
         self._fill_confusion(confusion(model, x_test, y_test, problem.classes).numpy())
         right = int(np.trace(self._matrix))
-        self.note.setText(self.tr("Run #{number}'s model after {epochs} epochs: {right} of {total} test images right"
-                                  " ({share}).").format(number=run.number, epochs=f"{run.model_epochs:,}",
-                                                        right=right, total=len(y_test),
-                                                        share=f"{right / len(y_test):.1%}"))
+        self.note.setText(
+            self.tr(
+                "Run #{number}'s model after {epochs} epochs: {right} of {total} test images right ({share})."
+            ).format(
+                number=run.number,
+                epochs=f"{run.model_epochs:,}",
+                right=right,
+                total=len(y_test),
+                share=f"{right / len(y_test):.1%}",
+            )
+        )
 
     def _fill_confusion(self, matrix: np.ndarray) -> None:
         self._matrix = matrix
@@ -154,8 +168,11 @@ class DigitsView(QWidget):
         if run is None:
             self.note.setText(self.tr("Train on the digits to see what the model makes of the test images."))
         else:
-            self.note.setText(self.tr("Run #{number} is training: its test images and confusion matrix show when it"
-                                      " ends or pauses.").format(number=run.number))
+            self.note.setText(
+                self.tr(
+                    "Run #{number} is training: its test images and confusion matrix show when it ends or pauses."
+                ).format(number=run.number)
+            )
 
     @Slot()
     def _on_image_clicked(self) -> None:

@@ -18,13 +18,13 @@ from gpudemo.ui.views.plot_style import new_plot
 FIT_COLOUR = "#d0541f"
 
 
-
 class FitPlot:
     """The `fitPlot` widget and its two items."""
 
     def __init__(self):
-        self.widget = new_plot("fitPlot", QCoreApplication.translate("FitPlot", "x"),
-                               QCoreApplication.translate("FitPlot", "y"))
+        self.widget = new_plot(
+            "fitPlot", QCoreApplication.translate("FitPlot", "x"), QCoreApplication.translate("FitPlot", "y")
+        )
         plot = self.widget.getPlotItem()
         self.points = pg.ScatterPlotItem(pen=None, pxMode=True)
         self.points.setZValue(10)  # over the curve: a few points must not hide under it
@@ -44,7 +44,8 @@ class FitPlot:
             title = QCoreApplication.translate("FitPlot", "the data, and what the model predicts")
         else:
             title = QCoreApplication.translate("FitPlot", "the data, and what run #{number}'s model predicts").format(
-                number=run_number)
+                number=run_number
+            )
         self.widget.getPlotItem().setTitle(title, color=theme.current().text, size="10pt")
         self.curve.setPen(pg.mkPen(curve_colour, width=2))
 
@@ -53,8 +54,12 @@ class FitPlot:
         self._grid = data.grid.astype(np.float64)
         self._drawn = None
         few = len(data.x) <= 50  # the tutorial's three points are drawn large and dark
-        self.points.setData(x=data.x.astype(np.float64), y=data.y.astype(np.float64), size=10 if few else 5,
-                            brush=pg.mkBrush(*theme.current().points) if few else pg.mkBrush(120, 120, 120, 140))
+        self.points.setData(
+            x=data.x.astype(np.float64),
+            y=data.y.astype(np.float64),
+            size=10 if few else 5,
+            brush=pg.mkBrush(*theme.current().points) if few else pg.mkBrush(120, 120, 120, 140),
+        )
         self.curve.setData([], [])
         view = self.widget.getPlotItem().getViewBox()
         view.setXRange(float(self._grid[0]), float(self._grid[-1]), padding=0.02)

@@ -42,8 +42,10 @@ class LandscapeView(QWidget):
         # contour lines, its children) until the grid or the view changes, not at every new point.
         self.image.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         item.addItem(self.image)
-        self.contours = [pg.IsocurveItem(level=0, pen=pg.mkPen((255, 255, 255, 120), width=1), axisOrder="row-major")
-                         for _ in range(CONTOURS)]
+        self.contours = [
+            pg.IsocurveItem(level=0, pen=pg.mkPen((255, 255, 255, 120), width=1), axisOrder="row-major")
+            for _ in range(CONTOURS)
+        ]
         for contour in self.contours:
             contour.setParentItem(self.image)  # image pixels -> (w, b), as the image's own transform
         self.minimum = pg.ScatterPlotItem(symbol="star", size=16, pen=pg.mkPen("#222222"), brush=pg.mkBrush("w"))
@@ -52,8 +54,12 @@ class LandscapeView(QWidget):
         self.current = pg.ScatterPlotItem(size=11, pen=pg.mkPen("w", width=1.5))
         self.current.setZValue(40)
         item.addItem(self.current)
-        self.legend = item.addLegend(offset=(-10, 10), labelTextSize="8pt", labelTextColor=theme.current().text,
-                                     brush=pg.mkBrush(*theme.current().legend_fill))
+        self.legend = item.addLegend(
+            offset=(-10, 10),
+            labelTextSize="8pt",
+            labelTextColor=theme.current().text,
+            brush=pg.mkBrush(*theme.current().legend_fill),
+        )
         self.note = QLabel(objectName="landscapeNote")
         self.note.setWordWrap(True)
         layout = QVBoxLayout(self)
@@ -73,8 +79,11 @@ class LandscapeView(QWidget):
     def show_run(self, run: Run | None) -> None:
         """Draw `run`'s landscape and the paths of the session's runs on the same data."""
         self._run = run
-        wanted = [other for other in self.session.runs
-                  if run is not None and other.path is not None and _same_data(other, run)]
+        wanted = [
+            other
+            for other in self.session.runs
+            if run is not None and other.path is not None and _same_data(other, run)
+        ]
         for other in list(self._paths):
             if other not in wanted:
                 curve = self._paths.pop(other)
@@ -119,18 +128,22 @@ class LandscapeView(QWidget):
 
     def _say(self, run: Run | None) -> None:
         if run is None:
-            text = self.tr("Train the tutorial or the line to see its loss over every (weight, bias), and the path"
-                           " the optimizer takes through it.")
+            text = self.tr(
+                "Train the tutorial or the line to see its loss over every (weight, bias), and the path"
+                " the optimizer takes through it."
+            )
         elif not problem_for(run.config).has_plane(run.config):
             text = self.tr(
                 "No picture: this model has more than two parameters ({count}), and its loss is a surface over"
                 " {count} dimensions, which no picture of two axes can show. Train the tutorial or the line (two"
-                " parameters, weight and bias) to see the landscape and the optimizer's path through it.").format(
-                count=f"{problem_for(run.config).parameter_count(run.config):,}")
+                " parameters, weight and bias) to see the landscape and the optimizer's path through it."
+            ).format(count=f"{problem_for(run.config).parameter_count(run.config):,}")
         else:
-            text = self.tr("The loss of y = w·x + b at every (w, b) of the grid, darker where it is lower; the lines"
-                           " join equal losses, the star is the least. Each run's path is its (w, b) after every"
-                           " epoch.")
+            text = self.tr(
+                "The loss of y = w·x + b at every (w, b) of the grid, darker where it is lower; the lines"
+                " join equal losses, the star is the least. Each run's path is its (w, b) after every"
+                " epoch."
+            )
         self.note.setText(text)
 
     def _draw_landscape(self, landscape: Landscape | None) -> None:
@@ -147,9 +160,10 @@ class LandscapeView(QWidget):
         low, high = float(shown.min()), float(shown.max())
         self.image.setImage(shown, levels=(low, max(high, low + 1e-9)))
         bounds = landscape.bounds
-        self.image.setRect(QRectF(bounds.w_low, bounds.b_low, bounds.w_high - bounds.w_low,
-                                  bounds.b_high - bounds.b_low))
-        for level, contour in zip(np.linspace(low, high, CONTOURS + 2)[1:-1], self.contours):
+        self.image.setRect(
+            QRectF(bounds.w_low, bounds.b_low, bounds.w_high - bounds.w_low, bounds.b_high - bounds.b_low)
+        )
+        for level, contour in zip(np.linspace(low, high, CONTOURS + 2)[1:-1], self.contours, strict=True):
             contour.setData(shown, float(level))
         if landscape.minimum is not None:
             self.minimum.setData(pos=[landscape.minimum])
@@ -157,7 +171,15 @@ class LandscapeView(QWidget):
             self.minimum.setData([])
         view = self.plot.getPlotItem().getViewBox()
         view.setRange(xRange=(bounds.w_low, bounds.w_high), yRange=(bounds.b_low, bounds.b_high), padding=0)
-        how = self.tr("every grid point against every sample in one batched evaluation") \
-            if landscape.method == BATCHED else self.tr("from the data's five means (exact for a line and MSE)")
-        self.plot.getPlotItem().setTitle(self.tr("{size} × {size} grid of the loss, computed on the run's device, {how}")
-                                         .format(size=len(landscape.weights), how=how), color=theme.current().text, size="9pt")
+        how = (
+            self.tr("every grid point against every sample in one batched evaluation")
+            if landscape.method == BATCHED
+            else self.tr("from the data's five means (exact for a line and MSE)")
+        )
+        self.plot.getPlotItem().setTitle(
+            self.tr("{size} × {size} grid of the loss, computed on the run's device, {how}").format(
+                size=len(landscape.weights), how=how
+            ),
+            color=theme.current().text,
+            size="9pt",
+        )

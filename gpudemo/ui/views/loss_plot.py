@@ -116,5 +116,3 @@ class LossCurve(pg.PlotDataItem):
         dataset = PlotDataset(x, y, True, True)
         self._cached = (key, dataset)
         return dataset
-
-

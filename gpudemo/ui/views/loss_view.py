@@ -31,13 +31,15 @@ LEGEND_ROWS = 6  # more runs than this: the legend takes two columns
 TOP = 1_000_000  # the z of the highlighted run's curves: above every run
 
 
-
 def run_label(run: Run) -> str:
     config = run.config
     return QCoreApplication.translate("LossView", "#{number} {device} · {problem} · {optimizer} · lr {lr}").format(
-        number=run.number, device=config.device, problem=name_text(config.problem),
+        number=run.number,
+        device=config.device,
+        problem=name_text(config.problem),
         optimizer=name_text(config.optimizer),
-        lr=f"{config.lr:g}")
+        lr=f"{config.lr:g}",
+    )
 
 
 class _RunCurves:
@@ -60,9 +62,12 @@ class LossView(QObject):
         self.widget = new_plot("lossPlot", self.tr("epoch"), self._metric_label(LOSS))
         self.plot = self.widget.getPlotItem()
         self.plot.getAxis("left").enableAutoSIPrefix(False)  # "loss (MSE) (x0.001)" reads as a different unit
-        self.legend = self.plot.addLegend(offset=(-10, 10), labelTextSize="8pt",
-                                          labelTextColor=theme.current().text,
-                                          brush=pg.mkBrush(*theme.current().legend_fill))
+        self.legend = self.plot.addLegend(
+            offset=(-10, 10),
+            labelTextSize="8pt",
+            labelTextColor=theme.current().text,
+            brush=pg.mkBrush(*theme.current().legend_fill),
+        )
         # Drawn from a pixmap until an entry changes: the plot repaints at every frame, the legend need not.
         self.legend.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._curves: dict[Run, _RunCurves] = {}
@@ -147,8 +152,9 @@ class LossView(QObject):
         if axis not in X_AXES:
             raise ValueError(f"x axis must be one of {X_AXES}, not {axis!r}")
         self._x_axis = axis
-        self.plot.setLabel("bottom", self.tr("epoch") if axis == EPOCHS else self.tr("training seconds (pauses left"
-                                                                                     " out)"))
+        self.plot.setLabel(
+            "bottom", self.tr("epoch") if axis == EPOCHS else self.tr("training seconds (pauses left out)")
+        )
         for run in self._curves:
             self.refresh(run)
         self._fit_x_range()

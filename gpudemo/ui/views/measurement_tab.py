@@ -21,8 +21,9 @@ class MeasurementTab(QWidget, Replayable):
         self.note = QLabel(objectName=f"{name}Note")
         self.note.setWordWrap(True)
         self.plot = new_plot(f"{name}Plot", "", "")
-        self.legend = self.plot.getPlotItem().addLegend(offset=(10, 10), labelTextColor=theme.current().text,
-                                                        brush=pg.mkBrush(*theme.current().legend_fill))
+        self.legend = self.plot.getPlotItem().addLegend(
+            offset=(10, 10), labelTextColor=theme.current().text, brush=pg.mkBrush(*theme.current().legend_fill)
+        )
         row = QHBoxLayout()
         row.addWidget(self.note, 1)
         row.addWidget(self.button)

@@ -19,15 +19,15 @@ from gpudemo.ui.views.timeline_plot import TimelinePlot
 
 
 class ProfileView(QWidget, Replayable):
-
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.summary = QLabel(objectName="profileSummary")
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.table = QTableWidget(0, 4, objectName="profileTable")
-        self.table.setHorizontalHeaderLabels([self.tr("operation"), self.tr("calls / step"), self.tr("CPU µs / step"),
-                                              self.tr("device µs / step")])
+        self.table.setHorizontalHeaderLabels(
+            [self.tr("operation"), self.tr("calls / step"), self.tr("CPU µs / step"), self.tr("device µs / step")]
+        )
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
@@ -46,45 +46,87 @@ class ProfileView(QWidget, Replayable):
 
     def clear(self) -> None:
         self._record("clear")
-        self.summary.setText(self.tr(
-            "Press Profile a step to run a few steps of these settings under torch.profiler on the chosen device and"
-            " see where a step's time goes: on the CPU side issuing work, or on the device computing it."))
+        self.summary.setText(
+            self.tr(
+                "Press Profile a step to run a few steps of these settings under torch.profiler on the chosen"
+                " device and"
+                " see where a step's time goes: on the CPU side issuing work, or on the device computing it."
+            )
+        )
         self.table.setRowCount(0)
         self.timeline.clear()
         self.timeline_note.setText("")
 
     def show_profile(self, profile: StepProfile, problem: str) -> None:
         self._record("show_profile", profile, problem)
-        lines = [self.tr("{steps} steps of {problem} on {device}, after {warm} that were not profiled.").format(
-            steps=profile.steps, problem=problem, device=profile.device, warm=WARM_UP_STEPS)]
+        lines = [
+            self.tr("{steps} steps of {problem} on {device}, after {warm} that were not profiled.").format(
+                steps=profile.steps, problem=problem, device=profile.device, warm=WARM_UP_STEPS
+            )
+        ]
         if profile.on_gpu:
-            lines.append(self.tr(
-                "Per step: {cpu} µs on the CPU side to issue it, {device} µs of GPU work in {kernels} kernels;"
-                " {wall} µs from start to the GPU done; {waiting} µs of it the CPU waited for the GPU (not work)."
-            ).format(cpu=f"{profile.cpu_us:,.1f}", device=f"{profile.device_us:,.1f}",
-                     kernels=f"{profile.kernels:,.0f}", wall=f"{profile.wall_us:,.1f}",
-                     waiting=f"{profile.waiting_us:,.1f}"))
-            lines.append((self.tr(
-                "The GPU computes {share} of the step and waits for the CPU the rest: the step is too small to pay"
-                " for its launches; more samples per step (or a bigger model) would.") if profile.bound == HOST_BOUND
-                else self.tr("The GPU computes {share} of the step: the arithmetic dominates, as a GPU likes it.")
-            ).format(share=f"{profile.busy_share:.0%}"))
-            lines.append(self.tr(
-                "Honest timing: without torch.cuda.synchronize() a step seems to take {unsynced} µs, with it {synced}"
-                " µs. Without it the clock stops when the CPU has queued the work, not when the GPU has done it:"
-                " {times}× too fast.").format(unsynced=f"{profile.cpu_us:,.1f}", synced=f"{profile.wall_us:,.1f}",
-                                             times=f"{profile.overstated:,.1f}"))
+            lines.append(
+                self.tr(
+                    "Per step: {cpu} µs on the CPU side to issue it, {device} µs of GPU work in {kernels} kernels;"
+                    " {wall} µs from start to the GPU done; {waiting} µs of it the CPU waited for the GPU (not work)."
+                ).format(
+                    cpu=f"{profile.cpu_us:,.1f}",
+                    device=f"{profile.device_us:,.1f}",
+                    kernels=f"{profile.kernels:,.0f}",
+                    wall=f"{profile.wall_us:,.1f}",
+                    waiting=f"{profile.waiting_us:,.1f}",
+                )
+            )
+            lines.append(
+                (
+                    self.tr(
+                        "The GPU computes {share} of the step and waits for the CPU the rest: the step is too"
+                        " small to pay"
+                        " for its launches; more samples per step (or a bigger model) would."
+                    )
+                    if profile.bound == HOST_BOUND
+                    else self.tr("The GPU computes {share} of the step: the arithmetic dominates, as a GPU likes it.")
+                ).format(share=f"{profile.busy_share:.0%}")
+            )
+            lines.append(
+                self.tr(
+                    "Honest timing: without torch.cuda.synchronize() a step seems to take {unsynced} µs, with"
+                    " it {synced}"
+                    " µs. Without it the clock stops when the CPU has queued the work, not when the GPU has done it:"
+                    " {times}× too fast."
+                ).format(
+                    unsynced=f"{profile.cpu_us:,.1f}",
+                    synced=f"{profile.wall_us:,.1f}",
+                    times=f"{profile.overstated:,.1f}",
+                )
+            )
         else:
-            lines.append(self.tr(
-                "Per step: {wall} µs on the CPU, {device} µs of it inside {kernels} PyTorch operator calls"
-                " ({each} µs each).").format(
-                wall=f"{profile.wall_us:,.1f}", device=f"{profile.device_us:,.1f}", kernels=f"{profile.kernels:,.0f}",
-                each=f"{profile.per_kernel_us:,.1f}"))
-            lines.append((self.tr(
-                "An operator takes {each} µs: its fixed cost, not arithmetic. A GPU's kernel launch costs about as"
-                " much, so a GPU cannot make this step faster.") if profile.bound == HOST_BOUND else self.tr(
-                "An operator takes {each} µs: the arithmetic dominates, and a GPU, which does it in parallel, would"
-                " make this step faster.")).format(each=f"{profile.per_kernel_us:,.1f}"))
+            lines.append(
+                self.tr(
+                    "Per step: {wall} µs on the CPU, {device} µs of it inside {kernels} PyTorch operator calls"
+                    " ({each} µs each)."
+                ).format(
+                    wall=f"{profile.wall_us:,.1f}",
+                    device=f"{profile.device_us:,.1f}",
+                    kernels=f"{profile.kernels:,.0f}",
+                    each=f"{profile.per_kernel_us:,.1f}",
+                )
+            )
+            lines.append(
+                (
+                    self.tr(
+                        "An operator takes {each} µs: its fixed cost, not arithmetic. A GPU's kernel launch"
+                        " costs about as"
+                        " much, so a GPU cannot make this step faster."
+                    )
+                    if profile.bound == HOST_BOUND
+                    else self.tr(
+                        "An operator takes {each} µs: the arithmetic dominates, and a GPU, which does it in"
+                        " parallel, would"
+                        " make this step faster."
+                    )
+                ).format(each=f"{profile.per_kernel_us:,.1f}")
+            )
         self.summary.setText("\n".join(lines))
         self._show_timeline(profile)
         self.table.setRowCount(len(profile.ops))
@@ -106,11 +148,11 @@ class ProfileView(QWidget, Replayable):
             text = self.tr(
                 "The timeline of one step ({step} µs): operators on the CPU above, the kernels they launched on the GPU"
                 " below, a line from each operator to its kernel. The GPU was busy {share} of the step; in the gaps"
-                " it waited for the CPU's next launch.").format(
-                step=f"{timeline.step_us:,.1f}", share=f"{timeline.busy_share:.0%}")
+                " it waited for the CPU's next launch."
+            ).format(step=f"{timeline.step_us:,.1f}", share=f"{timeline.busy_share:.0%}")
         else:
             text = self.tr(
                 "The timeline of one step ({step} µs) on the CPU, which has no device row: the CPU spent {share} of"
-                " it inside PyTorch's operators (nested ones drawn higher) and the rest in Python between them.").format(
-                step=f"{timeline.step_us:,.1f}", share=f"{timeline.operator_share:.0%}")
+                " it inside PyTorch's operators (nested ones drawn higher) and the rest in Python between them."
+            ).format(step=f"{timeline.step_us:,.1f}", share=f"{timeline.operator_share:.0%}")
         self.timeline_note.setText(text)

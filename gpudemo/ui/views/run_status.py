@@ -8,11 +8,11 @@ import math
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar
 
+from gpudemo.core import units as fmt
+from gpudemo.core.config import TrainingConfig
 from gpudemo.core.messages import Message
 from gpudemo.core.runs import Run
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TrainingResult
-from gpudemo.core import units as fmt
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.base.style import set_style_flag
 
@@ -56,8 +56,11 @@ class RunStatus(QObject):
         if warm:
             self.say(self.tr("Preparing the run on {device}…").format(device=config.device))
         else:
-            self.say(self.tr("Preparing the run on {device}: PyTorch loads its training code on the first run"
-                             " (a second or two)…").format(device=config.device))
+            self.say(
+                self.tr(
+                    "Preparing the run on {device}: PyTorch loads its training code on the first run (a second or two)…"
+                ).format(device=config.device)
+            )
 
     def training(self, config: TrainingConfig, began: bool = False) -> None:
         if began:
@@ -69,53 +72,83 @@ class RunStatus(QObject):
         self.say(self.tr("Pausing before the next epoch…"))
 
     def paused(self, epochs: int, total: int) -> None:
-        self.say(self.tr("Paused at epoch {epoch} of {total}: Step runs one more epoch, Resume goes on,"
-                         " Predict uses the model as it stands.").format(epoch=f"{epochs:,}", total=f"{total:,}"))
+        self.say(
+            self.tr(
+                "Paused at epoch {epoch} of {total}: Step runs one more epoch, Resume goes on,"
+                " Predict uses the model as it stands."
+            ).format(epoch=f"{epochs:,}", total=f"{total:,}")
+        )
 
     def counters(self, run: Run) -> None:
         """The bar and the rate as the run stands (QProgressBar repaints at once: call it sparingly)."""
         self.progressBar.setValue(run.count)
         if run.rate > 0:
             eta = run.eta
-            self.rateLabel.setText(self.tr("{rate} epochs/s · ETA {eta}").format(
-                rate=fmt.rate(run.rate), eta=fmt.duration(eta) if math.isfinite(eta) else "?"))
+            self.rateLabel.setText(
+                self.tr("{rate} epochs/s · ETA {eta}").format(
+                    rate=fmt.rate(run.rate), eta=fmt.duration(eta) if math.isfinite(eta) else "?"
+                )
+            )
 
     def finished(self, result: TrainingResult) -> None:
         """A run that ended by itself, by a stop or by diverging: what it did, and what it learned."""
         summary = self.tr("{epochs} epochs on {device} in {seconds} ({rate} epochs/s)").format(
-            epochs=f"{result.epochs_run:,}", device=result.config.device,
-            seconds=fmt.duration(result.seconds), rate=fmt.rate(result.epochs_per_second))
+            epochs=f"{result.epochs_run:,}",
+            device=result.config.device,
+            seconds=fmt.duration(result.seconds),
+            rate=fmt.rate(result.epochs_per_second),
+        )
         self.show_result(result)
         if result.status == COMPLETED:
             self.progressBar.setValue(self.progressBar.maximum())
             self.say(self.tr("Completed: {summary}").format(summary=summary))
         elif result.status == STOPPED:
-            self.say(self.tr("Stopped at epoch {epoch} of {total}: {summary}").format(
-                epoch=f"{result.epochs_run:,}", total=f"{result.config.epochs:,}", summary=summary))
+            self.say(
+                self.tr("Stopped at epoch {epoch} of {total}: {summary}").format(
+                    epoch=f"{result.epochs_run:,}", total=f"{result.config.epochs:,}", summary=summary
+                )
+            )
         elif result.status == DIVERGED:
-            self.say(self.tr(
-                "Diverged at epoch {epoch}: the loss became {loss}. Try a smaller learning rate than {lr}."
-            ).format(epoch=f"{result.diverged_at:,}", loss=fmt.loss(result.final_loss), lr=f"{result.config.lr:g}"),
-                error=True)
+            self.say(
+                self.tr(
+                    "Diverged at epoch {epoch}: the loss became {loss}. Try a smaller learning rate than {lr}."
+                ).format(epoch=f"{result.diverged_at:,}", loss=fmt.loss(result.final_loss), lr=f"{result.config.lr:g}"),
+                error=True,
+            )
 
     def show_result(self, result: TrainingResult) -> None:
         """The rate and the learned model of a finished run, under the plots."""
-        self.rateLabel.setText(self.tr("{rate} epochs/s").format(rate=fmt.rate(result.epochs_per_second)) + (
-            " " + self.tr("(compiled first in {seconds} s, not counted)").format(seconds=f"{result.compile_seconds:,.1f}")
-            if result.config.compile else ""))
-        self.rateLabel.setToolTip(self.tr(
-            "Not in this figure: moving the model and the data to {device} took {moving}, and a warm-up step before"
-            " the clock {warm} (a GPU's first step pays once for its context, libraries and kernels).").format(
-                device=result.config.device, moving=fmt.short_time(result.to_device_seconds),
-                warm=fmt.short_time(result.warm_up_seconds)))
+        self.rateLabel.setText(
+            self.tr("{rate} epochs/s").format(rate=fmt.rate(result.epochs_per_second))
+            + (
+                " "
+                + self.tr("(compiled first in {seconds} s, not counted)").format(
+                    seconds=f"{result.compile_seconds:,.1f}"
+                )
+                if result.config.compile
+                else ""
+            )
+        )
+        self.rateLabel.setToolTip(
+            self.tr(
+                "Not in this figure: moving the model and the data to {device} took {moving}, and a warm-up step before"
+                " the clock {warm} (a GPU's first step pays once for its context, libraries and kernels)."
+            ).format(
+                device=result.config.device,
+                moving=fmt.short_time(result.to_device_seconds),
+                warm=fmt.short_time(result.warm_up_seconds),
+            )
+        )
         params = result.parameters
         if "weight" in params:
             learned = self.tr("learned  y = {weight} · x + {bias}").format(
-                weight=fmt.loss(params["weight"]), bias=fmt.loss(params["bias"]))
+                weight=fmt.loss(params["weight"]), bias=fmt.loss(params["bias"])
+            )
         else:
             learned = self.tr("learned  an MLP of {count} parameters").format(count=f"{params['parameters']:,.0f}")
-        self.resultLabel.setText(self.tr("final loss {loss}   ·   {learned}").format(
-            loss=fmt.loss(result.final_loss), learned=learned))
+        self.resultLabel.setText(
+            self.tr("final loss {loss}   ·   {learned}").format(loss=fmt.loss(result.final_loss), learned=learned)
+        )
 
     def failed(self, message: Message) -> None:
         self.say(self.tr("Training failed: {message}").format(message=say(message)), error=True)

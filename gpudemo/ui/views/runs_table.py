@@ -14,9 +14,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gpudemo.core import units as fmt
 from gpudemo.core.runs import LOADED, Run
 from gpudemo.core.training import FAILED
-from gpudemo.core import units as fmt
 from gpudemo.ui.base.i18n import name_text, say, status_text
 from gpudemo.ui.views.plot_style import colour
 
@@ -28,8 +28,20 @@ def _swatch(hex_colour: str) -> QIcon:
 
 
 class RunsTable(QTableWidget):
-    COLUMNS = ("run", "device", "problem", "optimizer", "lr", "batch", "epochs run", "status", "final loss", "accuracy",
-               "time", "epochs/s")
+    COLUMNS = (
+        "run",
+        "device",
+        "problem",
+        "optimizer",
+        "lr",
+        "batch",
+        "epochs run",
+        "status",
+        "final loss",
+        "accuracy",
+        "time",
+        "epochs/s",
+    )
     RIGHT = {"lr", "batch", "epochs run", "final loss", "accuracy", "time", "epochs/s"}
 
     runSelected = Signal(object)  # the Run whose row is selected, or None
@@ -38,15 +50,34 @@ class RunsTable(QTableWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(0, len(self.COLUMNS), parent)
         self.setObjectName("runsTable")
-        self.setHorizontalHeaderLabels([
-            self.tr("run"), self.tr("device"), self.tr("problem"), self.tr("optimizer"), self.tr("lr"),
-            self.tr("batch"), self.tr("epochs run"), self.tr("status"), self.tr("final loss"), self.tr("accuracy"),
-            self.tr("time"), self.tr("epochs/s")])
-        for name, tip in (("lr", self.tr("learning rate")),
-                          ("batch", self.tr("samples per optimizer step (full: all of them)")),
-                          ("accuracy", self.tr("a classification's share of training samples right (the final model's"
-                                               " once it ended); for the digits also of the 360 test images")),
-                          ("time", self.tr("seconds trained, pauses left out"))):
+        self.setHorizontalHeaderLabels(
+            [
+                self.tr("run"),
+                self.tr("device"),
+                self.tr("problem"),
+                self.tr("optimizer"),
+                self.tr("lr"),
+                self.tr("batch"),
+                self.tr("epochs run"),
+                self.tr("status"),
+                self.tr("final loss"),
+                self.tr("accuracy"),
+                self.tr("time"),
+                self.tr("epochs/s"),
+            ]
+        )
+        for name, tip in (
+            ("lr", self.tr("learning rate")),
+            ("batch", self.tr("samples per optimizer step (full: all of them)")),
+            (
+                "accuracy",
+                self.tr(
+                    "a classification's share of training samples right (the final model's"
+                    " once it ended); for the digits also of the 360 test images"
+                ),
+            ),
+            ("time", self.tr("seconds trained, pauses left out")),
+        ):
             self.horizontalHeaderItem(self.COLUMNS.index(name)).setToolTip(tip)
         header = self.horizontalHeader()
         # Sized to the contents when a row comes or a run ends, not at every live update (a relayout each time).
@@ -99,7 +130,11 @@ class RunsTable(QTableWidget):
         config = run.config
         loss = run.final_loss
         cells = (
-            f"#{run.number}", config.device, name_text(config.problem), name_text(config.optimizer), f"{config.lr:g}",
+            f"#{run.number}",
+            config.device,
+            name_text(config.problem),
+            name_text(config.optimizer),
+            f"{config.lr:g}",
             self.tr("full") if config.batch_size == 0 else f"{config.batch_size:,}",
             f"{run.model_epochs:,}" if run.status == LOADED else f"{run.count:,} / {config.epochs:,}",
             status_text(run.status),

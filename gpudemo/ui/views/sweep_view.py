@@ -34,22 +34,29 @@ class SweepView(QWidget, Replayable):
         self.dtypeCombo.addItem(self.tr("float32 (TF32 off)"), "float32")
         self.dtypeCombo.addItem(self.tr("TF32"), "tf32")
         self.dtypeCombo.addItem(self.tr("bfloat16"), "bfloat16")
-        self.dtypeCombo.setToolTip(self.tr(
-            "float32: full float32 arithmetic (PyTorch's default; a GPU's tensor cores are not used). TF32: float32"
-            " data, but a GPU's matrix products round to 10-bit mantissas on its tensor cores, several times faster."
-            " bfloat16: numbers of 16 bits, the tensor cores' fastest. On the CPU, TF32 is float32."))
+        self.dtypeCombo.setToolTip(
+            self.tr(
+                "float32: full float32 arithmetic (PyTorch's default; a GPU's tensor cores are not used). TF32: float32"
+                " data, but a GPU's matrix products round to 10-bit mantissas on its tensor cores, several"
+                " times faster."
+                " bfloat16: numbers of 16 bits, the tensor cores' fastest. On the CPU, TF32 is float32."
+            )
+        )
         self.button = QPushButton(objectName="sweepButton")  # bound to the window's sweep action
         self.button.setToolTip(self.tr("Time one step at growing sizes on every device; the CPU is the baseline"))
         self.plot = new_plot("sweepPlot", self.tr("size"), self.tr("throughput"))
         self.plot.getPlotItem().setLogMode(x=True, y=True)
-        self.legend = self.plot.getPlotItem().addLegend(offset=(10, 10), labelTextColor=theme.current().text,
-                                                            brush=pg.mkBrush(*theme.current().legend_fill))
+        self.legend = self.plot.getPlotItem().addLegend(
+            offset=(10, 10), labelTextColor=theme.current().text, brush=pg.mkBrush(*theme.current().legend_fill)
+        )
         self.rooflineCheck = QCheckBox(self.tr("Roofline"), objectName="rooflineCheck")
-        self.rooflineCheck.setToolTip(self.tr(
-            "Also count each size's arithmetic and memory traffic, and draw them against the device's limits: its"
-            " peak FLOP/s and its memory's bandwidth (a known GPU's published figures, else measured here)."))
-        self.roofline_plot = new_plot("rooflinePlot", self.tr("FLOP per byte moved"),
-                                      self.tr("GFLOP/s achieved"))
+        self.rooflineCheck.setToolTip(
+            self.tr(
+                "Also count each size's arithmetic and memory traffic, and draw them against the device's limits: its"
+                " peak FLOP/s and its memory's bandwidth (a known GPU's published figures, else measured here)."
+            )
+        )
+        self.roofline_plot = new_plot("rooflinePlot", self.tr("FLOP per byte moved"), self.tr("GFLOP/s achieved"))
         self.roofline_plot.getPlotItem().setLogMode(x=True, y=True)
         self.roofline_plot.setVisible(False)
         self._roof_items: list[pg.GraphicsObject] = []
@@ -108,8 +115,14 @@ class SweepView(QWidget, Replayable):
         self._record("add_row", row)
         if row.device not in self._series:
             colour_ = colour(len(self._series))
-            curve = pg.PlotDataItem(pen=pg.mkPen(colour_, width=2), symbol="o", symbolSize=7,
-                                    symbolBrush=colour_, symbolPen=None, name=row.device)
+            curve = pg.PlotDataItem(
+                pen=pg.mkPen(colour_, width=2),
+                symbol="o",
+                symbolSize=7,
+                symbolBrush=colour_,
+                symbolPen=None,
+                name=row.device,
+            )
             self.plot.getPlotItem().addItem(curve)
             self._series[row.device] = (curve, [], [])
         curve, sizes, throughputs = self._series[row.device]
@@ -127,10 +140,13 @@ class SweepView(QWidget, Replayable):
                 continue
             lines.append(self.tr("{device} beats the CPU from {size} on.").format(device=device, size=f"{size:,}"))
             index = list(self._series).index(device) if device in self._series else 0
-            mark = pg.InfiniteLine(pos=math.log10(size), angle=90, pen=pg.mkPen(colour(index), width=1,
-                                   style=pg.QtCore.Qt.PenStyle.DashLine),
-                                   label=self.tr("{device} wins from {size}").format(device=device, size=f"{size:,}"),
-                                   labelOpts={"position": 0.9, "color": colour(index), "fill": (255, 255, 255, 200)})
+            mark = pg.InfiniteLine(
+                pos=math.log10(size),
+                angle=90,
+                pen=pg.mkPen(colour(index), width=1, style=pg.QtCore.Qt.PenStyle.DashLine),
+                label=self.tr("{device} wins from {size}").format(device=device, size=f"{size:,}"),
+                labelOpts={"position": 0.9, "color": colour(index), "fill": (255, 255, 255, 200)},
+            )
             self.plot.getPlotItem().addItem(mark, ignoreBounds=True)
             self._marks.append(mark)
         if not result.crossover:
@@ -142,11 +158,17 @@ class SweepView(QWidget, Replayable):
         busy = [row for row in result.rows if row.busy]
         if busy:
             worst = max(busy, key=lambda row: row.seconds / row.one_thread_seconds)
-            lines.append(self.tr(
-                "The machine was busy: the CPU's figures at {sizes} are too slow, {ratio}x slower than on one thread"
-                " (another program took a core, and torch's threads waited for each other at every step). Close"
-                " other programs and sweep again.").format(
-                    sizes=", ".join(f"{row.size:,}" for row in busy), ratio=f"{worst.seconds / worst.one_thread_seconds:,.0f}"))
+            lines.append(
+                self.tr(
+                    "The machine was busy: the CPU's figures at {sizes} are too slow, {ratio}x slower than on"
+                    " one thread"
+                    " (another program took a core, and torch's threads waited for each other at every step). Close"
+                    " other programs and sweep again."
+                ).format(
+                    sizes=", ".join(f"{row.size:,}" for row in busy),
+                    ratio=f"{worst.seconds / worst.one_thread_seconds:,.0f}",
+                )
+            )
         self.summary.setText(" ".join(lines))
 
     def _draw_roofline(self, result: SweepResult) -> list[str]:
@@ -163,12 +185,20 @@ class SweepView(QWidget, Replayable):
             colour_ = colour(devices.index(device) if device in devices else 0)
             intensities = [row.work.intensity for row in rows]
             low, high = min(intensities + [peak.ridge]) / 4, max(intensities + [peak.ridge]) * 4
-            roof = pg.PlotDataItem(np.array([low, peak.ridge, high]),
-                                   np.array([peak.roof(low), peak.flops_per_second, peak.flops_per_second]) / 1e9,
-                                   pen=pg.mkPen(colour_, width=1, style=pg.QtCore.Qt.PenStyle.DashLine))
-            points = pg.PlotDataItem(np.array(intensities, dtype=np.float64),
-                                     np.array([row.flops_per_second for row in rows]) / 1e9, pen=None, symbol="o",
-                                     symbolSize=7, symbolBrush=colour_, symbolPen=None)
+            roof = pg.PlotDataItem(
+                np.array([low, peak.ridge, high]),
+                np.array([peak.roof(low), peak.flops_per_second, peak.flops_per_second]) / 1e9,
+                pen=pg.mkPen(colour_, width=1, style=pg.QtCore.Qt.PenStyle.DashLine),
+            )
+            points = pg.PlotDataItem(
+                np.array(intensities, dtype=np.float64),
+                np.array([row.flops_per_second for row in rows]) / 1e9,
+                pen=None,
+                symbol="o",
+                symbolSize=7,
+                symbolBrush=colour_,
+                symbolPen=None,
+            )
             items = [roof, points]
             for row in (rows[0], rows[-1]):  # name the ends: the sizes between lie in order
                 label = pg.TextItem(f"{row.size:,}", color=colour_, anchor=(0, 1))
@@ -179,14 +209,24 @@ class SweepView(QWidget, Replayable):
             self._roof_items += items
             largest = rows[-1]
             share = largest.flops_per_second / peak.roof(largest.work.intensity)
-            source = (self.tr("published figures") if peak.source == PUBLISHED else self.tr("measured here"))
-            lines.append(self.tr(
-                "Roofline of {device} ({source}): {flops} GFLOP/s at most, {bandwidth} GB/s from memory; a step with"
-                " fewer than {ridge} operations per byte cannot reach the peak whatever the device. At {size} this"
-                " step does {intensity} per byte and reaches {share} of the roof above it.").format(
-                device=device, source=source, flops=f"{peak.flops_per_second / 1e9:,.0f}",
-                bandwidth=f"{peak.bytes_per_second / 1e9:,.0f}", ridge=f"{peak.ridge:,.1f}", size=f"{largest.size:,}",
-                intensity=f"{largest.work.intensity:,.2f}", share=f"{share:.0%}"))
+            source = self.tr("published figures") if peak.source == PUBLISHED else self.tr("measured here")
+            lines.append(
+                self.tr(
+                    "Roofline of {device} ({source}): {flops} GFLOP/s at most, {bandwidth} GB/s from memory; a"
+                    " step with"
+                    " fewer than {ridge} operations per byte cannot reach the peak whatever the device. At {size} this"
+                    " step does {intensity} per byte and reaches {share} of the roof above it."
+                ).format(
+                    device=device,
+                    source=source,
+                    flops=f"{peak.flops_per_second / 1e9:,.0f}",
+                    bandwidth=f"{peak.bytes_per_second / 1e9:,.0f}",
+                    ridge=f"{peak.ridge:,.1f}",
+                    size=f"{largest.size:,}",
+                    intensity=f"{largest.work.intensity:,.2f}",
+                    share=f"{share:.0%}",
+                )
+            )
         if self._roof_items and not self.roofline_plot.isVisibleTo(self):
             self.roofline_plot.setVisible(True)
             half = max(self._plots.width(), 2) // 2

@@ -41,8 +41,14 @@ class TimelinePlot(QWidget):
         pen = pg.mkPen(theme.current().background, width=1)
         self._host_bars = []
         for lane in range(LANES):  # deeper lanes paler: the outermost operators read first
-            bars = pg.BarGraphItem(x0=[], y0=[], width=[], height=[], pen=pen,
-                                   brush=pg.mkBrush(pg.mkColor(colour(0)).lighter(100 + 25 * lane)))
+            bars = pg.BarGraphItem(
+                x0=[],
+                y0=[],
+                width=[],
+                height=[],
+                pen=pen,
+                brush=pg.mkBrush(pg.mkColor(colour(0)).lighter(100 + 25 * lane)),
+            )
             item.addItem(bars)
             self._host_bars.append(bars)
         self._kernel_bars = pg.BarGraphItem(x0=[], y0=[], width=[], height=[], pen=pen, brush=pg.mkBrush(colour(1)))
@@ -82,12 +88,17 @@ class TimelinePlot(QWidget):
         bottoms = HOST_Y + lanes * LANE_HEIGHT
         for lane, bars in enumerate(self._host_bars):
             mine = lanes == lane
-            bars.setOpts(x0=starts[mine], y0=bottoms[mine], width=widths[mine],
-                         height=np.full(int(mine.sum()), LANE_HEIGHT * BAR_HEIGHT))
+            bars.setOpts(
+                x0=starts[mine],
+                y0=bottoms[mine],
+                width=widths[mine],
+                height=np.full(int(mine.sum()), LANE_HEIGHT * BAR_HEIGHT),
+            )
         k_starts = np.fromiter((s.start_us for s in kernels), np.float64, len(kernels))
         k_widths = np.fromiter((s.duration_us for s in kernels), np.float64, len(kernels))
-        self._kernel_bars.setOpts(x0=k_starts, y0=np.full(len(kernels), DEVICE_Y), width=k_widths,
-                                  height=np.full(len(kernels), BAR_HEIGHT))
+        self._kernel_bars.setOpts(
+            x0=k_starts, y0=np.full(len(kernels), DEVICE_Y), width=k_widths, height=np.full(len(kernels), BAR_HEIGHT)
+        )
         launchers = np.fromiter((s.launched_by for s in kernels), np.int64, len(kernels))
         linked = launchers >= 0
         if linked.any():  # from the launching operator's start (its bottom edge) to the kernel's start (its top)
@@ -102,8 +113,9 @@ class TimelinePlot(QWidget):
         self._starts = np.concatenate([starts, k_starts])
         self._ends = self._starts + np.concatenate([widths, k_widths])
         self._bottoms = np.concatenate([bottoms, np.full(len(kernels), DEVICE_Y)])
-        self._tops = self._bottoms + np.concatenate([np.full(len(host), LANE_HEIGHT * BAR_HEIGHT),
-                                                     np.full(len(kernels), BAR_HEIGHT)])
+        self._tops = self._bottoms + np.concatenate(
+            [np.full(len(host), LANE_HEIGHT * BAR_HEIGHT), np.full(len(kernels), BAR_HEIGHT)]
+        )
         item = self.plot.getPlotItem()
         item.setXRange(0, max(timeline.step_us, 1e-3), padding=0.02)
         # On the CPU the device row would stay empty: the host lanes take the height.
@@ -117,14 +129,15 @@ class TimelinePlot(QWidget):
             return
         point = self.plot.getPlotItem().vb.mapSceneToView(position)
         x, y = point.x(), point.y()
-        under = np.flatnonzero((self._starts <= x) & (x <= self._ends) & (self._bottoms <= y)
-                               & (y <= self._tops))
+        under = np.flatnonzero((self._starts <= x) & (x <= self._ends) & (self._bottoms <= y) & (y <= self._tops))
         if not len(under):
             return
         span = self._spans[int(under[-1])]  # the innermost (drawn last) when several overlap
         text = self.tr("{name}: {duration} µs, from {start} µs").format(
-            name=span.name, duration=f"{span.duration_us:,.1f}", start=f"{span.start_us:,.1f}")
+            name=span.name, duration=f"{span.duration_us:,.1f}", start=f"{span.start_us:,.1f}"
+        )
         if span.launched_by >= 0 and self._timeline is not None:
             text += " " + self.tr("(launched by {operator})").format(
-                operator=self._timeline.host[span.launched_by].name)
+                operator=self._timeline.host[span.launched_by].name
+            )
         self.detail.setText(text)

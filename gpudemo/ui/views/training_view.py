@@ -26,11 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gpudemo.core import units as fmt
 from gpudemo.core.problems import problem_for
 from gpudemo.core.runs import Run, Session
 from gpudemo.core.smoothing import WEIGHT_MAX
 from gpudemo.core.training import DataSample
-from gpudemo.core import units as fmt
 from gpudemo.ui.views.boundary_plot import BoundaryPlot
 from gpudemo.ui.views.digits_view import DigitsView
 from gpudemo.ui.views.fit_plot import FitPlot
@@ -70,9 +70,12 @@ class TrainingView(QWidget):
         self.smoothingSlider.setRange(0, round(WEIGHT_MAX * SLIDER_STEPS))
         self.smoothingSlider.setMinimumWidth(60)
         self.smoothingSlider.setMaximumWidth(200)
-        self.smoothingSlider.setToolTip(self.tr(
-            "Smoothing, 0 to 0.99: an exponential moving average drawn over the raw loss, which stays faint"
-            " behind it (as TensorBoard draws it)"))
+        self.smoothingSlider.setToolTip(
+            self.tr(
+                "Smoothing, 0 to 0.99: an exponential moving average drawn over the raw loss, which stays faint"
+                " behind it (as TensorBoard draws it)"
+            )
+        )
         self.smoothingValue = QLabel(objectName="smoothingValue")
         self.smoothingValue.setFixedWidth(self.fontMetrics().horizontalAdvance("0.99") + 4)  # no relayout per value
         self.xAxisCombo = QComboBox(objectName="xAxisCombo")
@@ -82,9 +85,12 @@ class TrainingView(QWidget):
         self.metricCombo = QComboBox(objectName="metricCombo")
         self.metricCombo.addItem(self.tr("y: loss"), LOSS)
         self.metricCombo.addItem(self.tr("y: accuracy"), ACCURACY)
-        self.metricCombo.setToolTip(self.tr(
-            "Draw each run's loss, or the share of training samples its model classified right in each epoch"
-            " (circles, xor, spiral, digits: a regression has no accuracy)"))
+        self.metricCombo.setToolTip(
+            self.tr(
+                "Draw each run's loss, or the share of training samples its model classified right in each epoch"
+                " (circles, xor, spiral, digits: a regression has no accuracy)"
+            )
+        )
         # Bound to the window's actions (View menu): text, tip, shortcut and state come from there.
         self.logScaleCheck = QCheckBox(objectName="logScaleCheck")
         self.clearRunsButton = QPushButton(objectName="clearRunsButton")
@@ -258,9 +264,14 @@ class TrainingView(QWidget):
 
     def _show_memory(self) -> None:
         runs = len(self.session.runs)
-        self.runsMemoryLabel.setText(self.tr(
-            "{runs} kept, {size} in memory (at most {max_runs} runs and {max_size}: the oldest finished run"
-            " goes first)").format(
-            runs=self.tr("1 run") if runs == 1 else self.tr("{count} runs").format(count=runs),
-            size=fmt.bytes_text(self.session.nbytes), max_runs=self.session.max_runs,
-            max_size=fmt.bytes_text(self.session.max_bytes)))
+        self.runsMemoryLabel.setText(
+            self.tr(
+                "{runs} kept, {size} in memory (at most {max_runs} runs and {max_size}: the oldest finished run"
+                " goes first)"
+            ).format(
+                runs=self.tr("1 run") if runs == 1 else self.tr("{count} runs").format(count=runs),
+                size=fmt.bytes_text(self.session.nbytes),
+                max_runs=self.session.max_runs,
+                max_size=fmt.bytes_text(self.session.max_bytes),
+            )
+        )

@@ -14,16 +14,12 @@ DRIVER = textwrap.dedent(
     """
     import sys, time
     from PySide6.QtCore import QTimer
-    from gpudemo.ui.main_window import MainWindow
-    from gpudemo.cli import main
-
-    shown = MainWindow.show
+    from gpudemo.cli.window import run_window
 
     def report(self, when):
         print(when, sys.getrefcount(None), self.progressBar.value(), flush=True)
 
-    def show(self):
-        shown(self)
+    def act(self):
         self.epochsSpin.setValue(10_000_000)
         self.logScaleCheck.setChecked(True)
         QTimer.singleShot(0, self.start_training)
@@ -39,8 +35,7 @@ DRIVER = textwrap.dedent(
         poll.timeout.connect(check)
         poll.start(20)
 
-    MainWindow.show = show
-    sys.exit(main([]))
+    sys.exit(run_window(on_shown=act))
     """
 )
 

@@ -7,13 +7,8 @@ import gc
 import pytest
 
 from gpudemo.core.devices import process_resident_bytes
-from gpudemo.ui.jobs.worker import LIVE_CONTROLLERS
+from tests.conftest import running_qthreads
 from tests.ui.windows import open_window, run_to_end
-
-
-@pytest.fixture
-def window(qtbot):
-    return open_window(qtbot)
 
 
 @pytest.mark.slow
@@ -61,14 +56,7 @@ def _close_while(qtbot, window, start, condition):
     qtbot.waitUntil(condition, timeout=60_000)
     window.close()
     assert not window.isVisible() and not window.is_busy()
-    assert not any(controller.is_running() for controller in list(LIVE_CONTROLLERS)
-                   if _valid(controller))
-
-
-def _valid(qobject):
-    import shiboken6
-
-    return shiboken6.isValid(qobject)
+    assert running_qthreads() == []
 
 
 def test_closing_while_the_run_is_being_prepared(qtbot, window):

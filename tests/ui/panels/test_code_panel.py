@@ -8,16 +8,16 @@ from PySide6.QtCore import QItemSelectionModel
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QPlainTextEdit
 
-from gpudemo.core.script import PREDICTING, generate_script
 from gpudemo.core.config import TrainingConfig
+from gpudemo.core.script import PREDICTING, generate_script
 from gpudemo.core.training import TRAINING
 from gpudemo.ui import MainWindow
-from tests.ui.windows import CPU_ONLY, TWO_GPUS, first_curve, open_window, run_to_end
+from tests.ui.windows import CPU_ONLY, TWO_GPUS, first_curve, run_to_end
 
 
 @pytest.fixture
-def window(qtbot):
-    return open_window(qtbot, TWO_GPUS)
+def window(make_window):
+    return make_window(TWO_GPUS)
 
 
 def shown(window):
@@ -31,7 +31,9 @@ def test_the_panel_follows_the_settings(window):
     window.seedInput.setText("9")
     window.predictInput.setText("1, 2")
     model = window.deviceList.model()
-    window.deviceList.selectionModel().setCurrentIndex(model.index(2, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect)
+    window.deviceList.selectionModel().setCurrentIndex(
+        model.index(2, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect
+    )
     assert shown(window) == generate_script(TrainingConfig(device="cpu", epochs=321, lr=0.03, seed=9), [1.0, 2.0]).text
 
 

@@ -52,7 +52,9 @@ def test_the_compile_check_compiles_the_run_and_its_script(qtbot):
     assert window.trainingPanel.config("cpu").compile
     qtbot.waitUntil(lambda: "torch.compile(model)" in window.findChild(QPlainTextEdit, "codeView").toPlainText())
     result = train(TrainingConfig(epochs=10))
-    compiled = dataclasses.replace(result, config=dataclasses.replace(result.config, compile=True), compile_seconds=12.3)
+    compiled = dataclasses.replace(
+        result, config=dataclasses.replace(result.config, compile=True), compile_seconds=12.3
+    )
     window.runStatus.show_result(compiled)
     assert "compiled first in 12.3 s, not counted" in window.rateLabel.text()
     window.trainingPanel.set_values({"compile": False})

@@ -6,14 +6,9 @@ import torch
 from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QSpinBox
 
 from gpudemo.core import budget, rules, training
-from gpudemo.core.script import generate_script
 from gpudemo.core.config import TrainingConfig
-from tests.ui.windows import open_window, run_to_end
-
-
-@pytest.fixture
-def window(qtbot):
-    return open_window(qtbot)
+from gpudemo.core.script import generate_script
+from tests.ui.windows import run_to_end
 
 
 def choose(combo: QComboBox, key: str) -> None:
@@ -26,8 +21,14 @@ def fit_y(window) -> np.ndarray:
 
 
 def test_the_new_controls_exist_and_the_combos_speak_the_clis_keys(window):
-    for name, kind in [("problemCombo", QComboBox), ("optimizerCombo", QComboBox), ("samplesSpin", QSpinBox),
-                       ("widthSpin", QSpinBox), ("depthSpin", QSpinBox), ("batchSpin", QSpinBox)]:
+    for name, kind in [
+        ("problemCombo", QComboBox),
+        ("optimizerCombo", QComboBox),
+        ("samplesSpin", QSpinBox),
+        ("widthSpin", QSpinBox),
+        ("depthSpin", QSpinBox),
+        ("batchSpin", QSpinBox),
+    ]:
         assert isinstance(window.findChild(kind, name), kind), name
     problems = [window.problemCombo.itemData(i) for i in range(window.problemCombo.count())]
     optimizers = [window.optimizerCombo.itemData(i) for i in range(window.optimizerCombo.count())]
@@ -39,8 +40,9 @@ def test_the_new_controls_exist_and_the_combos_speak_the_clis_keys(window):
     assert window.batchSpin.value() == 0 and window.batchSpin.text() == "full batch"
 
 
-@pytest.mark.parametrize("problem, enabled", [("tutorial", set()), ("line", {"samples"}),
-                                              ("sine", {"samples", "width", "depth"})])
+@pytest.mark.parametrize(
+    "problem, enabled", [("tutorial", set()), ("line", {"samples"}), ("sine", {"samples", "width", "depth"})]
+)
 def test_settings_that_do_not_apply_are_disabled_not_hidden(window, problem, enabled):
     choose(window.problemCombo, problem)
     for name in ("samples", "width", "depth"):

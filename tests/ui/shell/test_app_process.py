@@ -13,14 +13,11 @@ DRIVER = textwrap.dedent(
     """
     import os, sys, time
     from PySide6.QtCore import QTimer
-    from gpudemo.ui.main_window import MainWindow
-    from gpudemo.cli import main
+    from gpudemo.cli.window import run_window
 
     DEADLINE_S = 60  # generous: the first run after launch waits for torch's warm-up
-    shown = MainWindow.show
 
-    def show(self):
-        shown(self)
+    def act(self):
         self.epochsSpin.setValue(10_000_000)
         # Pressed at once, as a person might, before torch's warm-up has finished.
         QTimer.singleShot(0, self.start_training)
@@ -36,8 +33,7 @@ DRIVER = textwrap.dedent(
         poll.timeout.connect(check)
         poll.start(20)
 
-    MainWindow.show = show
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run_window(on_shown=act))
     """
 )
 

@@ -18,11 +18,6 @@ from tests.ui.windows import open_window, run_to_end
 
 
 @pytest.fixture
-def window(qtbot):
-    return open_window(qtbot)
-
-
-@pytest.fixture
 def log_file(tmp_path, monkeypatch):
     """The app's log file, in a folder of the test's own."""
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
@@ -47,22 +42,33 @@ def fail_at_epoch(monkeypatch, count, error):
     monkeypatch.setattr(training._Run, "epoch", epoch)
 
 
-@pytest.mark.parametrize("error, said", [
-    (RuntimeError("CUDA error: an illegal memory access was encountered"),
-     "Training failed: training on cpu failed after 49 epochs: CUDA error: an illegal memory access was encountered"),
-    (torch.cuda.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB"),
-     "Training failed: cpu ran out of memory after 49 epochs; what the run held is freed."),
-])
+@pytest.mark.parametrize(
+    "error, said",
+    [
+        (
+            RuntimeError("CUDA error: an illegal memory access was encountered"),
+            "Training failed: training on cpu failed after 49 epochs: CUDA error: an illegal memory access was"
+            " encountered",
+        ),
+        (
+            torch.cuda.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB"),
+            "Training failed: cpu ran out of memory after 49 epochs; what the run held is freed.",
+        ),
+    ],
+)
 def test_a_device_that_fails_mid_run_ends_that_run_keeps_its_losses_and_the_next_run_works(
-        qtbot, window, monkeypatch, tmp_path, error, said):
+    qtbot, window, monkeypatch, tmp_path, error, said
+):
     fail_at_epoch(monkeypatch, 50, error)
     window.epochsSpin.setValue(1000)
     run_to_end(qtbot, window)
     assert window.statusLabel.text().startswith(said) and window.statusLabel.property("error") is True
     failed = window.session.runs[0]
     assert failed.status == "failed" and failed.count == 49
-    assert window.runsTable.item(0, 7).text() == "failed" and said.split(": ", 1)[1][:30] in \
-        window.runsTable.item(0, 7).toolTip()
+    assert (
+        window.runsTable.item(0, 7).text() == "failed"
+        and said.split(": ", 1)[1][:30] in window.runsTable.item(0, 7).toolTip()
+    )
     assert len(window.lossView.front(failed).xData) == 49  # the plot keeps what was done
     out = tmp_path / "losses.csv"
     assert window.files.export_losses(str(out))
@@ -76,8 +82,9 @@ def test_a_device_that_fails_mid_run_ends_that_run_keeps_its_losses_and_the_next
 def test_a_device_that_fails_while_the_run_is_prepared_says_so(qtbot, window, monkeypatch):
     fail_at_epoch(monkeypatch, 1, RuntimeError("CUDA error: unspecified launch failure"))
     run_to_end(qtbot, window)
-    assert window.statusLabel.text().startswith("Training failed: training on cpu failed after 0 epochs") or \
-        window.statusLabel.text().startswith("Training failed: could not prepare cpu")
+    assert window.statusLabel.text().startswith(
+        "Training failed: training on cpu failed after 0 epochs"
+    ) or window.statusLabel.text().startswith("Training failed: could not prepare cpu")
     assert window.startButton.isEnabled()
 
 
@@ -126,6 +133,7 @@ def test_an_exception_in_a_slot_is_shown_and_logged_and_the_window_goes_on(qtbot
     reporter.reported.connect(window.show_fault)
     reporter.install()
     try:
+
         def broken_slot():
             raise KeyError("a bug in a slot")
 
@@ -164,7 +172,7 @@ def test_the_app_logs_an_uncaught_exception_and_tells_it_in_the_window(tmp_path)
 
     script = (
         "from PySide6.QtCore import QTimer\n"
-        "from gpudemo.ui.shell.app import build_app\n"
+        "from gpudemo.ui.app import build_app\n"
         "app, shown = build_app([])\n"
         "def broken(): raise LookupError('from a slot')\n"
         "QTimer.singleShot(0, broken)\n"
@@ -173,11 +181,17 @@ def test_the_app_logs_an_uncaught_exception_and_tells_it_in_the_window(tmp_path)
         "app.exec()\n"
         "print(shown.window.statusLabel.text())\n"
     )
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_STATE_HOME": str(tmp_path / "state"),
-           "XDG_CONFIG_HOME": str(tmp_path / "config"), "LANG": "en_US.UTF-8"}
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "LANG": "en_US.UTF-8",
+    }
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     log = tmp_path / "state" / "gpudemo" / "gpudemo.log"
-    assert done.stdout.strip() == (f"Something went wrong: LookupError: from a slot. The details are in {log};"
-                                   " the window goes on.")
+    assert done.stdout.strip() == (
+        f"Something went wrong: LookupError: from a slot. The details are in {log}; the window goes on."
+    )
     assert "LookupError: from a slot" in log.read_text() and "Traceback" in log.read_text()

@@ -39,9 +39,47 @@ NEUTRAL = re.compile(
 )
 WORD = re.compile(r"[A-Za-z]{2,}")
 # English words that stay English inside Chinese sentences: code, names, units.
-KEPT = {"MSE", "SGD", "Adam", "MLP", "CPU", "GPU", "CUDA", "PyTorch", "torch", "profiler", "gpudemo", "SMs", "GiB",
-        "MiB", "KiB", "SM", "tanh", "sin", "nn", "Linear", "lr", "ETA", "GFLOP", "PNG", "SVG", "CSV", "py", "pt",
-        "manual_seed", "seed", "cpu", "cuda", "Python", "Test", "EPYC", "AMD", "NVIDIA", "bfloat", "float"}
+KEPT = {
+    "MSE",
+    "SGD",
+    "Adam",
+    "MLP",
+    "CPU",
+    "GPU",
+    "CUDA",
+    "PyTorch",
+    "torch",
+    "profiler",
+    "gpudemo",
+    "SMs",
+    "GiB",
+    "MiB",
+    "KiB",
+    "SM",
+    "tanh",
+    "sin",
+    "nn",
+    "Linear",
+    "lr",
+    "ETA",
+    "GFLOP",
+    "PNG",
+    "SVG",
+    "CSV",
+    "py",
+    "pt",
+    "manual_seed",
+    "seed",
+    "cpu",
+    "cuda",
+    "Python",
+    "Test",
+    "EPYC",
+    "AMD",
+    "NVIDIA",
+    "bfloat",
+    "float",
+}
 
 
 @pytest.fixture
@@ -101,9 +139,14 @@ def visible_texts(window) -> list[tuple[str, str]]:
 
 def untranslated(texts) -> list[tuple[str, str]]:
     """Texts with no Chinese in them that are not the same in every language."""
-    return [(where, text) for where, text in texts
-            if not CJK.search(text) and not NEUTRAL.match(text.strip()) and WORD.search(text)
-            and not set(WORD.findall(text)) <= KEPT]
+    return [
+        (where, text)
+        for where, text in texts
+        if not CJK.search(text)
+        and not NEUTRAL.match(text.strip())
+        and WORD.search(text)
+        and not set(WORD.findall(text)) <= KEPT
+    ]
 
 
 def test_every_visible_string_of_the_window_is_in_chinese(qtbot, chinese):
@@ -189,16 +232,19 @@ def test_the_language_cannot_change_while_a_run_goes(qtbot):
 
 
 def _first_start(tmp_path, **env):
-    script = ("import json\n"
-              "from gpudemo.ui.shell.app import build_app\n"
-              "app, shown = build_app([])\n"
-              "window = shown.window\n"
-              "menus = [action.text() for action in window.menuBar().actions()]\n"
-              "print(json.dumps([window.windowTitle(), menus[:1]]))\n")
+    script = (
+        "import json\n"
+        "from gpudemo.ui.app import build_app\n"
+        "app, shown = build_app([])\n"
+        "window = shown.window\n"
+        "menus = [action.text() for action in window.menuBar().actions()]\n"
+        "print(json.dumps([window.windowTitle(), menus[:1]]))\n"
+    )
     environment = {key: value for key, value in os.environ.items() if not key.startswith("LC_")}
     environment.update(QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path), **env)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=environment,
-                          timeout=120, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=environment, timeout=120, cwd=ROOT
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
 

@@ -50,7 +50,7 @@ def test_walking_every_step_forward_and_back(qtbot, language, request):
         if number < len(steps):
             window.lessonPanel.nextButton.click()
     assert not window.lessonPanel.nextButton.isEnabled()
-    for number in range(len(steps), 1, -1):
+    for _ in range(len(steps), 1, -1):
         window.lessonPanel.backButton.click()
     assert window.lessonPanel.titleLabel.text() == steps[0].title[language]
     assert not window.lessonPanel.backButton.isEnabled()
@@ -148,6 +148,8 @@ def test_the_last_steps_compare_at_a_million_samples_and_profile_a_step(qtbot):
     assert window.viewTabs.currentWidget() is window.profileView
     with qtbot.waitSignal(window.runFinished, timeout=120_000):
         window.lessonPanel.actionButton.click()
-    assert window.profileTable.rowCount() > 3 and "inside PyTorch's operators" in window.profileView.timeline_note.text()
+    assert (
+        window.profileTable.rowCount() > 3 and "inside PyTorch's operators" in window.profileView.timeline_note.text()
+    )
     window.lessonPanel.leaveButton.click()
     assert window.problemCombo.currentData() == "tutorial" and window.samplesSpin.value() == 1000

@@ -10,8 +10,10 @@ def open_data(qtbot, window, path):
 
 def test_a_classification_file_trains_with_its_boundary(qtbot, tmp_path):
     path = tmp_path / "mine.csv"
-    path.write_text("x1,x2,label\n" + "".join(f"{x / 10},{y / 10},{int(x + y > 0)}\n"
-                                               for x in range(-10, 11, 2) for y in range(-10, 11, 2)))
+    path.write_text(
+        "x1,x2,label\n"
+        + "".join(f"{x / 10},{y / 10},{int(x + y > 0)}\n" for x in range(-10, 11, 2) for y in range(-10, 11, 2))
+    )
     window = open_window(qtbot)
     open_data(qtbot, window, path)
     assert window.problemCombo.currentData() == "data" and "mine.csv" in window.problemCombo.currentText()

@@ -50,16 +50,29 @@ def test_menus_hold_every_command_with_its_shortcut_also_in_the_tooltips(qtbot):
     menus = {action.text().replace("&", ""): action.menu() for action in window.menuBar().actions()}
     assert {"File", "Run", "View", "Help"} <= set(menus)
     actions = window.actions
-    expected = {actions.start: "Ctrl+Return", actions.stop: "Esc", actions.pause: "Space",
-                actions.export_losses: "Ctrl+E", actions.quit: "Ctrl+Q", actions.help: "F1"}
+    expected = {
+        actions.start: "Ctrl+Return",
+        actions.stop: "Esc",
+        actions.pause: "Space",
+        actions.export_losses: "Ctrl+E",
+        actions.quit: "Ctrl+Q",
+        actions.help: "F1",
+    }
     for action, keys in expected.items():
         assert action.shortcut().toString(QKeySequence.SequenceFormat.PortableText) == keys
     assert window.startButton.toolTip() == tooltip(actions.start) and "Ctrl+Return" in window.startButton.toolTip()
     run_menu = [action.text() for action in menus["Run"].actions() if action.text()]
-    assert [text.replace("&", "") for text in run_menu] == ["Start training", "Stop", "Pause", "Step one epoch",
-                                                            "Compare every device", "Sweep every device",
-                                                            "Data parallel", "Time moving data",
-                                                            "Profile a step"]
+    assert [text.replace("&", "") for text in run_menu] == [
+        "Start training",
+        "Stop",
+        "Pause",
+        "Step one epoch",
+        "Compare every device",
+        "Sweep every device",
+        "Data parallel",
+        "Time moving data",
+        "Profile a step",
+    ]
     window.tabActions[1].trigger()
     assert window.viewTabs.currentWidget() is window.landscapeView
 
@@ -67,7 +80,7 @@ def test_menus_hold_every_command_with_its_shortcut_also_in_the_tooltips(qtbot):
 @pytest.fixture
 def app_font():
     """The app's own font (11 points, as run_app sets it) for one test."""
-    from gpudemo.ui.shell.app import readable_font
+    from gpudemo.ui.app import readable_font
 
     app = QApplication.instance()
     default = app.font()
@@ -164,8 +177,9 @@ def test_settings_are_remembered_between_sessions(qtbot, tmp_path):
     first.actions.log_scale.setChecked(True)
     first.actions.theme_dark.trigger()
     first.close()
-    second = open_window(qtbot, preferences=Preferences(QSettings(str(tmp_path / "gpudemo.conf"),
-                                                                  QSettings.Format.IniFormat)))
+    second = open_window(
+        qtbot, preferences=Preferences(QSettings(str(tmp_path / "gpudemo.conf"), QSettings.Format.IniFormat))
+    )
     assert second.trainingPanel.problem() == "line" and second.samplesSpin.value() == 1234
     assert second.lrInput.text() == "0.02" and second.smoothingSlider.value() == 70
     assert second.logScaleCheck.isChecked()
@@ -224,8 +238,9 @@ def test_the_lesson_fits_a_small_screen(qtbot, size, beside, app_font):
     QApplication.processEvents()
     # Beside the tabs, above the Code panel, where there is room for a dock; else under the tabs.
     assert window.lessonPanel.isVisible() and window.codePanel.isVisible() == beside
-    assert window.dockWidgetArea(window.lessonPanel) == (Qt.DockWidgetArea.RightDockWidgetArea if beside
-                                                         else Qt.DockWidgetArea.BottomDockWidgetArea)
+    assert window.dockWidgetArea(window.lessonPanel) == (
+        Qt.DockWidgetArea.RightDockWidgetArea if beside else Qt.DockWidgetArea.BottomDockWidgetArea
+    )
     hint = window.minimumSizeHint()
     assert window.width() <= size[0] and hint.width() <= size[0] and hint.height() <= size[1]
     assert window.viewTabs.currentWidget().height() > 150

@@ -10,11 +10,20 @@ from tests.ui.windows import open_window
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(content=st.one_of(st.binary(max_size=2000), st.text(max_size=2000).map(str.encode),
-                         st.sampled_from([b"[General]\nversion=1\nform/epochs=\xff\xfe\n",
-                                          b"[General]\nversion=1\n[form]\nepochs=-1\nlr=nan\nseed=x\n",
-                                          b"[General]\nversion=1\n[window]\ngeometry=@ByteArray(\\0\\0garbage)\n",
-                                          b"\x00" * 1000])))
+@given(
+    content=st.one_of(
+        st.binary(max_size=2000),
+        st.text(max_size=2000).map(str.encode),
+        st.sampled_from(
+            [
+                b"[General]\nversion=1\nform/epochs=\xff\xfe\n",
+                b"[General]\nversion=1\n[form]\nepochs=-1\nlr=nan\nseed=x\n",
+                b"[General]\nversion=1\n[window]\ngeometry=@ByteArray(\\0\\0garbage)\n",
+                b"\x00" * 1000,
+            ]
+        ),
+    )
+)
 def test_a_damaged_settings_file_opens_the_window_with_defaults(qtbot, content):
     from PySide6.QtCore import QSettings
 

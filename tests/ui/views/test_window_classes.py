@@ -35,8 +35,13 @@ def cell(window, name):
 
 def test_the_noise_applies_to_the_2d_classes_only(qtbot):
     window = open_window(qtbot)
-    for problem, enabled in (("tutorial", False), ("sine", False), ("circles", True), ("spiral", True),
-                             ("digits", False)):
+    for problem, enabled in (
+        ("tutorial", False),
+        ("sine", False),
+        ("circles", True),
+        ("spiral", True),
+        ("digits", False),
+    ):
         choose(window.problemCombo, problem)
         assert window.noiseSpin.isEnabled() == enabled, problem
     window.noiseSpin.setValue(0.3)

@@ -80,8 +80,12 @@ def test_the_crossover_is_marked_and_labelled(qtbot):
     window = open_window(qtbot)
     view = window.sweepView
     view.clear("step")
-    rows = [SweepRow("cuda:0", 100, 5e-5, 2e6), SweepRow("cpu", 100, 2e-5, 5e6),
-            SweepRow("cuda:0", 1000, 5e-5, 2e7), SweepRow("cpu", 1000, 9e-5, 1.1e7)]
+    rows = [
+        SweepRow("cuda:0", 100, 5e-5, 2e6),
+        SweepRow("cpu", 100, 2e-5, 5e6),
+        SweepRow("cuda:0", 1000, 5e-5, 2e7),
+        SweepRow("cpu", 1000, 9e-5, 1.1e7),
+    ]
     for row in rows:
         view.add_row(row)
     view.show_result(SweepResult("step", "float32", rows))

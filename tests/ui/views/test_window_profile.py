@@ -19,8 +19,17 @@ def test_a_gpu_profile_shows_its_waiting_apart_from_its_work(qtbot):
     from gpudemo.core.measure.profile import OpTiming, StepProfile
 
     window = open_window(qtbot)
-    profile = StepProfile("cuda:0", 20, cpu_us=120.0, wall_us=140.0, device_us=30.0, kernels=9.0,
-                          ops=(OpTiming("aten::addmm", 1.0, 15.0, 6.0),), on_gpu=True, waiting_us=95.0)
+    profile = StepProfile(
+        "cuda:0",
+        20,
+        cpu_us=120.0,
+        wall_us=140.0,
+        device_us=30.0,
+        kernels=9.0,
+        ops=(OpTiming("aten::addmm", 1.0, 15.0, 6.0),),
+        on_gpu=True,
+        waiting_us=95.0,
+    )
     window.profileView.show_profile(profile, "line")
     text = window.profileView.summary.text()
     assert "30.0 µs of GPU work in 9 kernels" in text and "95.0 µs of it the CPU waited for the GPU (not work)" in text
@@ -44,8 +53,13 @@ def test_a_gpu_timeline_links_kernels_to_operators_and_names_what_is_hovered(qtb
     from gpudemo.core.measure.timeline import Span, Timeline
 
     window = open_window(qtbot)
-    timeline = Timeline("cuda:0", 100.0, (Span("aten::addmm", 0, 20), Span("cudaLaunchKernel", 10, 5, lane=1)),
-                        (Span("gemv", 40, 50, launched_by=0),), on_gpu=True)
+    timeline = Timeline(
+        "cuda:0",
+        100.0,
+        (Span("aten::addmm", 0, 20), Span("cudaLaunchKernel", 10, 5, lane=1)),
+        (Span("gemv", 40, 50, launched_by=0),),
+        on_gpu=True,
+    )
     window.profileView.show_profile(StepProfile("cuda:0", 20, 100.0, 100.0, 50.0, 1.0, (), True, 0.0, timeline), "line")
     plot = window.profileView.timeline
     assert list(plot._kernel_bars.opts["x0"]) == [40]

@@ -23,8 +23,7 @@ def cell(window, row, name):
 
 
 @pytest.fixture
-def window(qtbot):
-    window = open_window(qtbot)
+def window(window):
     window.epochsSpin.setValue(200)
     return window
 
@@ -38,8 +37,11 @@ def test_each_run_stays_on_the_plot_in_its_own_colour_the_newest_on_top(qtbot, w
     assert curves[0].zValue() < curves[1].zValue() < curves[2].zValue()
     np.testing.assert_array_equal(curves[0].yData, runs[0].history.values)
     labels = [label.text for _, label in window.lossView.legend.items]
-    assert labels == ["#1 cpu · tutorial · sgd · lr 0.1", "#2 cpu · tutorial · sgd · lr 0.05",
-                      "#3 cpu · tutorial · sgd · lr 0.01"]
+    assert labels == [
+        "#1 cpu · tutorial · sgd · lr 0.1",
+        "#2 cpu · tutorial · sgd · lr 0.05",
+        "#3 cpu · tutorial · sgd · lr 0.01",
+    ]
 
 
 def test_a_legend_click_or_the_runs_box_shows_and_hides_a_run(qtbot, window):
@@ -60,9 +62,10 @@ def test_the_runs_table_has_a_row_per_run_and_selecting_one_highlights_it_and_pr
     assert table.rowCount() == 3 and table.runs() == runs[::-1]  # the newest at the top
     first = runs[0]
     row = table.row_of(first)
-    assert [cell(window, row, name) for name in ("run", "device", "problem", "optimizer", "lr", "batch",
-                                                 "epochs run", "status")] == \
-        ["#1", "cpu", "tutorial", "sgd", "0.1", "2", "200 / 200", "completed"]
+    assert [
+        cell(window, row, name)
+        for name in ("run", "device", "problem", "optimizer", "lr", "batch", "epochs run", "status")
+    ] == ["#1", "cpu", "tutorial", "sgd", "0.1", "2", "200 / 200", "completed"]
     assert cell(window, row, "final loss") == f"{first.final_loss:.6g}"
     assert cell(window, row, "epochs/s") != "-" and cell(window, row, "time") != "-"
     table.selectRow(row)
@@ -99,8 +102,9 @@ def test_smoothing_follows_a_run_as_it_goes(qtbot, window):
     window.batchSpin.setValue(1)
     run_to_end(qtbot, window)
     run = window.session.current
-    np.testing.assert_allclose(window.lossView.front(run).yData,
-                               tensorboard_smoothing(run.history.values.tolist(), 0.9), rtol=1e-5)
+    np.testing.assert_allclose(
+        window.lossView.front(run).yData, tensorboard_smoothing(run.history.values.tolist(), 0.9), rtol=1e-5
+    )
 
 
 def test_the_x_axis_shows_epochs_or_the_seconds_each_run_trained(qtbot, window):

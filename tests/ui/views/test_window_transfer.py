@@ -19,9 +19,12 @@ def test_without_a_gpu_the_tab_says_there_is_nothing_to_move(qtbot):
 
 
 def test_copies_are_drawn_as_they_come_and_explained(qtbot, monkeypatch):
-    rows = [TransferRow(direction, pinned, size, size / (10e9 if pinned else 5e9) + 5e-6)
-            for size in (1024, 1024**2, 1024**3) for direction in (HOST_TO_DEVICE, DEVICE_TO_HOST)
-            for pinned in (False, True)]
+    rows = [
+        TransferRow(direction, pinned, size, size / (10e9 if pinned else 5e9) + 5e-6)
+        for size in (1024, 1024**2, 1024**3)
+        for direction in (HOST_TO_DEVICE, DEVICE_TO_HOST)
+        for pinned in (False, True)
+    ]
 
     def fake(device, max_bytes, should_stop, on_row):
         for row in rows:

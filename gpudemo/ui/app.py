@@ -1,10 +1,12 @@
-"""Start the window: Qt is imported here, not before, so `gpudemo --help` stays quick."""
+"""Start the window: the application, its language and log, then the window. Qt is imported here, not
+before, so `gpudemo --help` stays quick. Above the window: only the command line imports this."""
 
 from __future__ import annotations
 
 import signal
 import sys
 import threading
+from collections.abc import Callable
 
 
 def readable_font(font):
@@ -37,10 +39,13 @@ def build_app(argv: list[str] | None = None):
     return app, ShownWindow(MainWindow(preferences=preferences))
 
 
-def run_app(argv: list[str] | None = None) -> int:
+def run_app(argv: list[str] | None = None, on_shown: Callable[[object], None] | None = None) -> int:
+    """Run the program's window until it closes; its exit status. `on_shown(window)` is called once the
+    window is shown (drivers of the real program: the tests, the benchmarks, the screenshots)."""
     from PySide6.QtCore import QTimer
 
     from gpudemo.core.training import warm_up
+
     # Not a daemon: the interpreter waits for it rather than dying under an import.
     threading.Thread(target=warm_up, name="gpudemo-warm-up").start()
     app, shown = build_app(argv)
@@ -53,4 +58,6 @@ def run_app(argv: list[str] | None = None) -> int:
     wake.timeout.connect(lambda: None)
     wake.start(250)
     shown.window.show()
+    if on_shown is not None:
+        on_shown(shown.window)
     return app.exec()
