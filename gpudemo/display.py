@@ -120,7 +120,8 @@ def install_lines(sonames: Iterable[str]) -> list[str]:
 
 
 def desktop_install_lines() -> list[str]:
-    """The README's line per distribution family: everything the window needs on a Linux desktop."""
+    """The README's line per distribution family: everything the window needs on a Linux desktop (the tests
+    check that README and tools/screenshot.py say the same)."""
     return install_lines(DESKTOP_LIBRARIES)
 
 

@@ -205,6 +205,7 @@ def test_two_torchrun_nodes_on_localhost_train_the_same_run():
     [
         LINE,
         TrainingConfig(problem="circles", samples=400, batch_size=100, width=8, optimizer="adam", lr=0.02, epochs=20),
+        TrainingConfig(problem="sine", samples=200, width=8, depth=1, epochs=30, precision="bf16"),
     ],
 )
 def test_the_ddp_script_under_torchrun_prints_the_runs_final_loss(tmp_path, config):

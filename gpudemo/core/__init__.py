@@ -1,4 +1,14 @@
-"""The science of gpudemo: devices, problems, training, prediction. No Qt here, ever.
+"""The science of gpudemo, with no Qt, ever: the command line and the window are two thin faces on it.
 
-The command line and the window are two thin faces on these functions.
+Its rooms, from the ground up (pyproject.toml's import contracts keep imports going down):
+- messages, errors, units, files, control, pace: sentences to translate, failures for a person,
+  numbers for a person, all-or-nothing writes, stop and pause, rate and ETA;
+- rules (what a person may type), config (the training settings, declared once);
+- devices (what this machine has, and has free now), nvml, precision, optimizers, hookless;
+  problems/ (each problem's data, model, loss and script) with datafile (a person's CSV);
+- step (one optimizer step, in any precision, compiled or not), budget (what a run needs);
+- training (the loop), checkpoint, prediction; runs (the app's model: runs and a session);
+- script (the plain PyTorch of a run), lesson, export;
+- measure/ (compare, sweep, roofline, profile, timeline, transfer, busy, timing) and
+  distributed/ (data parallel: launcher, worker, script): leaves, imported only from above.
 """

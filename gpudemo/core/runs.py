@@ -25,10 +25,7 @@ from gpudemo.core.messages import Message
 from gpudemo.core.problems import problem_for
 from gpudemo.core.smoothing import SmoothedHistory
 from gpudemo.core.training import (
-    COMPLETED,
-    DIVERGED,
     FAILED,
-    STOPPED,
     DataSample,
     LossBatch,
     TrainingResult,
@@ -39,7 +36,6 @@ RUNNING = "running"
 PAUSED = "paused"
 LOADED = "loaded"  # a model read from a checkpoint: no losses, a model to predict with
 LIVE = (PREPARING, RUNNING, PAUSED)
-ENDED = (COMPLETED, STOPPED, DIVERGED, FAILED)
 
 MAX_RUNS = 20
 MAX_BYTES = 512 * 2**20  # the losses, smoothed curves and models of every run kept

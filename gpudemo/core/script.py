@@ -90,7 +90,7 @@ def _device_lines(device: str) -> list[str]:
 AUTOCAST_DTYPES = {"bf16": "torch.bfloat16", "fp16": "torch.float16"}
 
 
-def _step_lines(config: TrainingConfig, x: str, y: str, indent: str) -> list[str]:
+def step_lines(config: TrainingConfig, x: str, y: str, indent: str) -> list[str]:
     """zero_grad, forward and loss (under autocast for bf16 and fp16), backward and step (fp16's scaled)."""
     dtype = AUTOCAST_DTYPES.get(config.precision)
     body = [f"outputs = model({x})", f"loss = criterion(outputs, {y})"]
@@ -103,7 +103,7 @@ def _step_lines(config: TrainingConfig, x: str, y: str, indent: str) -> list[str
     return [indent + line for line in ("optimizer.zero_grad()", *body, *tail)]
 
 
-def _precision_lines(config: TrainingConfig) -> list[str]:
+def precision_lines(config: TrainingConfig) -> list[str]:
     if config.precision == "tf32":
         return ["torch.backends.cuda.matmul.allow_tf32 = True  # tf32: matmuls on the tensor cores, in TF32"]
     if config.precision == "fp16":
@@ -115,7 +115,7 @@ def _full_batch_loop(config: TrainingConfig, say: dict[str, str]) -> list[str]:
     return [
         say["training"].format(epochs=f"{config.epochs:,}"),
         f"for epoch in range({config.epochs}):",
-        *_step_lines(config, "x_train", "y_train", "    "),
+        *step_lines(config, "x_train", "y_train", "    "),
     ]
 
 
@@ -128,7 +128,7 @@ def _minibatch_loop(config: TrainingConfig, batch: int, say: dict[str, str]) -> 
         "    total, batches = 0.0, 0",
         "    for start in range(0, len(x_train), batch_size):",
         "        index = order[start:start + batch_size]",
-        *_step_lines(config, "x_train[index]", "y_train[index]", "        "),
+        *step_lines(config, "x_train[index]", "y_train[index]", "        "),
         "        total = total + loss.detach()",
         "        batches += 1",
         "    loss = total / batches",
@@ -201,7 +201,7 @@ def generate_script(
                 *problem.script_data(config),
                 f"criterion = torch.nn.{type(problem.make_loss()).__name__}().to(device)",
                 f"optimizer = {optimizer}",
-                *_precision_lines(config),
+                *precision_lines(config),
                 "",
             ],
         ),

@@ -8,17 +8,9 @@ preferences (shell/).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
 
-from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtWidgets import (
-    QApplication,
-    QHBoxLayout,
-    QMainWindow,
-    QTabWidget,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtWidgets import QApplication, QHBoxLayout, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.devices import DeviceInfo, DeviceList, list_devices
@@ -34,14 +26,14 @@ from gpudemo.ui.jobs.training_job import TrainingJob
 from gpudemo.ui.panels.code_panel import CodePanel
 from gpudemo.ui.panels.left_column import LeftColumn
 from gpudemo.ui.panels.lesson_panel import LessonPanel
-from gpudemo.ui.shell.actions import Actions, bind
-from gpudemo.ui.shell.dialogs import show_about, show_help
+from gpudemo.ui.shell.actions import Actions
 from gpudemo.ui.shell.file_commands import FileCommands
 from gpudemo.ui.shell.lesson_commands import LessonCommands
 from gpudemo.ui.shell.menus import build_menus, fit_to_screen, widen_code_panel
 from gpudemo.ui.shell.preferences import Preferences
 from gpudemo.ui.shell.rebuild import rebuild_in
 from gpudemo.ui.shell.run_commands import RunCommands
+from gpudemo.ui.shell.wiring import wire
 from gpudemo.ui.views.compare_view import CompareView
 from gpudemo.ui.views.landscape_view import LandscapeView
 from gpudemo.ui.views.parallel_view import ParallelView
@@ -51,42 +43,16 @@ from gpudemo.ui.views.sweep_view import SweepView
 from gpudemo.ui.views.training_view import TrainingView
 from gpudemo.ui.views.transfer_view import TransferView
 
-# The parts' widgets that tests, the preferences and the menus find on the window by name.
-FORM = (
-    "problemCombo",
-    "samplesSpin",
-    "noiseSpin",
-    "widthSpin",
-    "depthSpin",
-    "batchSpin",
-    "optimizerCombo",
-    "precisionCombo",
-    "compileCheck",
-    "epochsSpin",
-    "lrInput",
-    "seedInput",
-    "startButton",
-    "stopButton",
-    "compareButton",
-    "pauseButton",
-    "stepButton",
-    "profileButton",
-    "settingsError",
-)
-TRAINING_TAB = (
-    "lossPlot",
-    "fitPlot",
-    "boundaryPlot",
-    "digitsView",
-    "confusionTable",
-    "runsTable",
-    "smoothingSlider",
-    "xAxisCombo",
-    "metricCombo",
-    "logScaleCheck",
-    "clearRunsButton",
-)
-STATUS = ("statusLabel", "progressBar", "rateLabel", "resultLabel")
+# The parts' widgets that the tests, the preferences and the lesson find on the window by their object names.
+EXPOSED = """
+    problemCombo samplesSpin noiseSpin widthSpin depthSpin batchSpin optimizerCombo precisionCombo compileCheck
+    epochsSpin lrInput seedInput startButton stopButton compareButton pauseButton stepButton profileButton
+    settingsError deviceList lessonButton predictInput predictButton predictMessage predictionTable
+    statusLabel progressBar rateLabel resultLabel lossPlot fitPlot boundaryPlot digitsView confusionTable runsTable
+    smoothingSlider xAxisCombo metricCombo logScaleCheck clearRunsButton landscapePlot comparePlot compareTable
+    sweepPlot sweepButton rooflinePlot parallelPlot parallelTable parallelButton transferPlot transferButton
+    profileTable timelinePlot
+""".split()
 
 
 class MainWindow(QMainWindow):
@@ -124,75 +90,28 @@ class MainWindow(QMainWindow):
 
     def _build(self) -> None:
         self.left = LeftColumn(self.devices)
-        self.devicePanel, self.trainingPanel, self.predictionPanel = (
-            self.left.devicePanel,
-            self.left.trainingPanel,
-            self.left.predictionPanel,
-        )
-        self.deviceList = self.devicePanel.list
-        self.lessonButton = self.left.lessonButton
-        for name in FORM:
-            setattr(self, name, getattr(self.trainingPanel, name))
-        panel = self.predictionPanel
-        self.predictInput, self.predictButton, self.predictMessage, self.predictionTable = (
-            panel.input,
-            panel.button,
-            panel.message,
-            panel.table,
-        )
-
+        self.devicePanel, self.trainingPanel = self.left.devicePanel, self.left.trainingPanel
+        self.predictionPanel = self.left.predictionPanel
         self.runStatus = RunStatus(self)
-        for name in STATUS:
-            setattr(self, name, getattr(self.runStatus, name))
-        self.trainingView = TrainingView(self.session)
-        for name in TRAINING_TAB:
-            setattr(self, name, getattr(self.trainingView, name))
-        self.lossView = self.trainingView.loss
-        self.landscapeView = LandscapeView(self.session)
-        self.landscapePlot = self.landscapeView.plot
-        self.compareView = CompareView()
-        self.comparePlot, self.compareTable = self.compareView.plot, self.compareView.table
-        self.sweepView = SweepView()
-        self.sweepPlot, self.sweepButton = self.sweepView.plot, self.sweepView.button
-        self.rooflinePlot = self.sweepView.roofline_plot
-        self.parallelView = ParallelView()
-        self.parallelPlot, self.parallelTable, self.parallelButton = (
-            self.parallelView.plot,
-            self.parallelView.table,
-            self.parallelView.button,
-        )
-        self.transferView = TransferView()
-        self.transferPlot, self.transferButton = self.transferView.plot, self.transferView.button
-        self.profileView = ProfileView()
-        self.profileTable = self.profileView.table
-        self.timelinePlot = self.profileView.timeline.plot
         self.viewTabs = QTabWidget(objectName="viewTabs")
-        for view, title in (
-            (self.trainingView, self.tr("Training")),
-            (self.landscapeView, self.tr("Loss landscape")),
-            (self.compareView, self.tr("Compare devices")),
-            (self.sweepView, self.tr("GPU vs CPU by size")),
-            (self.profileView, self.tr("Step profile")),
-            (self.parallelView, self.tr("Data parallel")),
-            (self.transferView, self.tr("Moving data")),
+        for name, view, title in (  # the tabs, in order; the lesson file names the tabs it shows
+            ("trainingView", TrainingView(self.session), self.tr("Training")),
+            ("landscapeView", LandscapeView(self.session), self.tr("Loss landscape")),
+            ("compareView", CompareView(), self.tr("Compare devices")),
+            ("sweepView", SweepView(), self.tr("GPU vs CPU by size")),
+            ("profileView", ProfileView(), self.tr("Step profile")),
+            ("parallelView", ParallelView(), self.tr("Data parallel")),
+            ("transferView", TransferView(), self.tr("Moving data")),
         ):
+            view.setObjectName(name)
+            setattr(self, name, view)
             self.viewTabs.addTab(view, title)
-        for view, name in (
-            (self.trainingView, "trainingView"),
-            (self.landscapeView, "landscapeView"),
-            (self.compareView, "compareView"),
-            (self.sweepView, "sweepView"),
-            (self.profileView, "profileView"),
-            (self.parallelView, "parallelView"),
-            (self.transferView, "transferView"),
-        ):
-            view.setObjectName(name)  # the lesson file names the tabs it shows
-
+        self.lossView = self.trainingView.loss
         right = QVBoxLayout()
-        right.addWidget(self.statusLabel)
+        right.addWidget(self.runStatus.statusLabel)
         right.addWidget(self.viewTabs, 1)
         right.addLayout(self.runStatus.progress_row)
-        right.addWidget(self.resultLabel)
+        right.addWidget(self.runStatus.resultLabel)
         central = QWidget()
         columns = QHBoxLayout(central)
         columns.addWidget(self.left)
@@ -204,11 +123,12 @@ class MainWindow(QMainWindow):
         self.lessonPanel = LessonPanel(self)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.lessonPanel)
         self.splitDockWidget(self.lessonPanel, self.codePanel, Qt.Orientation.Vertical)  # the lesson above its code
+        for name in EXPOSED:
+            setattr(self, name, self.findChild(QObject, name))
 
+        views = (self.compareView, self.sweepView, self.profileView, self.parallelView, self.transferView)
         self.job = TrainingJob(self.session, self.trainingView, self.landscapeView, self.runStatus, self)
-        self.measurements = Measurements(
-            self.compareView, self.sweepView, self.profileView, self.parallelView, self.transferView, self
-        )
+        self.measurements = Measurements(*views, self)
         self.memory = MemoryWatch(self)
         self.actions = Actions(self)
         self.files = FileCommands(self)
@@ -218,79 +138,22 @@ class MainWindow(QMainWindow):
         fit_to_screen(self)
 
     def _connect(self) -> None:
-        actions, run, view = self.actions, self.run_commands, self.trainingView
-        for button, action in (
-            (self.startButton, actions.start),
-            (self.stopButton, actions.stop),
-            (self.pauseButton, actions.pause),
-            (self.stepButton, actions.step),
-            (self.compareButton, actions.compare),
-            (self.profileButton, actions.profile),
-            (self.sweepButton, actions.sweep),
-            (self.parallelButton, actions.parallel),
-            (self.transferButton, actions.transfer),
-            (self.lessonButton, actions.lesson),
-            (self.logScaleCheck, actions.log_scale),
-            (self.clearRunsButton, actions.clear_runs),
-        ):
-            bind(button, action)
-        for action, slot in (
-            (actions.start, run.start_training),
-            (actions.stop, run.stop),
-            (actions.pause, run.toggle_pause),
-            (actions.step, run.step),
-            (actions.compare, run.start_compare),
-            (actions.sweep, run.start_sweep),
-            (actions.parallel, run.start_parallel),
-            (actions.transfer, run.start_transfer),
-            (actions.profile, run.start_profile),
-            (actions.clear_runs, self.session.clear),
-            (actions.export_losses, self.files.export_losses),
-            (actions.export_plot, self.files.export_shown_plot),
-            (actions.save_model, self.files.save_model),
-            (actions.load_model, self.files.load_model),
-            (actions.open_data, self.files.open_data),
-            (actions.quit, self.close),
-            (actions.help, partial(show_help, self)),
-            (actions.lesson, self.lesson.open),
-            (actions.about, partial(show_about, self)),
-        ):
-            action.triggered.connect(slot)
-        for code, action in actions.language_actions.items():
-            action.triggered.connect(lambda checked=False, code=code: self.set_language(code))
-        for action, choice in (
-            (actions.theme_system, theme.SYSTEM),
-            (actions.theme_light, theme.LIGHT_KEY),
-            (actions.theme_dark, theme.DARK_KEY),
-        ):
-            action.triggered.connect(lambda checked=False, choice=choice: self.set_theme(choice))
-        self.trainingPanel.startRequested.connect(run.start_training)
-        self.job.phaseChanged.connect(self.codePanel.mark)
-        self.job.pausedAt.connect(self.codePanel.mark_paused)
-        self.measurements.status.connect(self.runStatus.say)
-        self.measurements.progressed.connect(self.runStatus.measuring)
-        self.measurements.deviceBusy.connect(self.memory.follow)
-        self.memory.read.connect(self.devicePanel.show_memory)
+        wire(self)
         self._unsubscribe = self.session.subscribe(
             added=self._on_runs_changed, changed=self._on_runs_changed, removed=self._on_runs_changed
         )
-        for chosen in (run.update_actions, self.predictionPanel.set_run, self.landscapeView.show_run):
-            view.chosenChanged.connect(chosen)
         self.predictionPanel.predicted.connect(self._on_predicted)
-        self.trainingView.digitsView.imagePicked.connect(self.predictionPanel.predict_image)
         self.viewTabs.currentChanged.connect(self._on_tab)
-        for changed in (self.trainingPanel.changed, self.predictInput.textChanged, self.devicePanel.deviceChanged):
-            changed.connect(self._update_script)
-        self._update_script()
+        self.update_script()
         if self.session.runs:  # rebuilt over runs: the chosen one predicts and draws its landscape
-            view.chosenChanged.emit(view.chosen())
+            self.trainingView.chosenChanged.emit(self.trainingView.chosen())
 
     def _read_config(self) -> TrainingConfig:
         """The run the settings describe; raises InvalidSetting naming the bad field."""
         return self.trainingPanel.config(self.devicePanel.current().id)
 
     @Slot()
-    def _update_script(self) -> None:
+    def update_script(self) -> None:
         """Show the script for the settings as they are; keep the last one while a value is bad."""
         try:
             self.codePanel.show_settings(self._read_config(), self.predictInput.text())
@@ -319,11 +182,8 @@ class MainWindow(QMainWindow):
         self.setStyleSheet(style_sheet(applied.dark))
         self.codePanel.set_dark(applied.dark)
         self.theme_choice = choice
-        {
-            theme.SYSTEM: self.actions.theme_system,
-            theme.LIGHT_KEY: self.actions.theme_light,
-            theme.DARK_KEY: self.actions.theme_dark,
-        }[choice].setChecked(True)
+        chosen = {theme.SYSTEM: "theme_system", theme.LIGHT_KEY: "theme_light", theme.DARK_KEY: "theme_dark"}[choice]
+        getattr(self.actions, chosen).setChecked(True)
 
     def set_language(self, language: str) -> MainWindow:
         """Show the window in `language` (i18n.LANGUAGES) at once: returns the window that shows it

@@ -1,4 +1,5 @@
-"""The data-parallel script behind a run: the same training with DistributedDataParallel, for torchrun.
+"""The data-parallel script behind a run: the same training with DistributedDataParallel, for torchrun,
+its step written as the single-device script writes it (precision and compile included).
 
 Run with `torchrun --nproc-per-node N gpudemo_ddp.py` (one machine) it trains on N workers as
 `gpudemo parallel --workers N` does, the same shards and steps, and rank 0 prints the same
@@ -14,6 +15,7 @@ from gpudemo.core.config import TrainingConfig
 from gpudemo.core.messages import QT_TRANSLATE_NOOP
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import problem_for
+from gpudemo.core.script import precision_lines, step_lines
 
 COMMENTS = {
     "title": QT_TRANSLATE_NOOP("script", "# gpudemo: the data-parallel PyTorch script behind this run."),
@@ -96,8 +98,10 @@ def generate_parallel_script(
         "",
         say["wrap"],
         'model = DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda" else None)',
+        *(["model = torch.compile(model)  # compiled on its first call"] if config.compile else []),
         f"criterion = torch.nn.{type(problem.make_loss()).__name__}().to(device)",
         f"optimizer = {optimizer}",
+        *precision_lines(config),
         "",
         say["train"].format(epochs=f"{config.epochs:,}"),
         f"for epoch in range({config.epochs}):",
@@ -109,21 +113,13 @@ def generate_parallel_script(
             "    total, batches = 0.0, 0",
             "    for start in range(0, len(order), batch_size):",
             "        index = order[start:start + batch_size]",
-            "        optimizer.zero_grad()",
-            "        loss = criterion(model(x_train[index]), y_train[index])",
-            "        loss.backward()",
-            "        optimizer.step()",
+            *step_lines(config, "x_train[index]", "y_train[index]", "        "),
             "        total = total + loss.detach()",
             "        batches += 1",
             "    loss = total / batches",
         ]
     else:
-        lines += [
-            "    optimizer.zero_grad()",
-            "    loss = criterion(model(x_train), y_train)",
-            "    loss.backward()",
-            "    optimizer.step()",
-        ]
+        lines += step_lines(config, "x_train", "y_train", "    ")
     lines += [
         "",
         say["result"],

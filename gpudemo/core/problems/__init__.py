@@ -1,11 +1,11 @@
 """The problems gpudemo can train on, each looked up by its key.
 
-A problem owns everything about itself: its data (made on the chosen device from the
-seed), its model (built on the CPU right after the seed is set, as the tutorial
+A problem owns everything about itself: its data (drawn on the CPU from the seed, then
+moved to the run's device), its model (built on the CPU right after the seed is set, as the tutorial
 does), its loss, how to describe what was learned, the x range its fit is drawn
 over, and its part of the generated script. The window, the command line and the
 script read all of it from here. A new problem joins by adding a module and an
-entry to PROBLEMS (and its key to settings.PROBLEM_KEYS).
+entry to PROBLEMS (and its key to rules.PROBLEM_KEYS).
 
 A person's own data ("data") is a problem made from the file the config names: look a
 config's problem up with `problem_for(config)`, which reads that file (kept while unchanged).

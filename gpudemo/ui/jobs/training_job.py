@@ -1,5 +1,5 @@
 """A run started from the window: the session's run on the worker thread, pause and step, and what
-is drawn of it while it goes (at most 20 frames a second: painting holds the GIL the loop needs)."""
+is drawn of it while it goes (at most 10 frames a second: painting holds the GIL the loop needs)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,8 @@
 Every signal of the worker reaches the controller through a slot of the controller,
 a QObject that lives in the GUI thread, so Qt queues it to the GUI thread. (A signal
 connected to a lambda or a plain function would run in the worker's thread.)
-Stopping is cooperative: a flag the loop checks before every epoch.
+Stopping is cooperative: the loop asks its RunControl (core/control.py) before every epoch and
+between minibatches; a measurement asks its stop flag at every step.
 """
 
 from __future__ import annotations

@@ -16,8 +16,6 @@ from gpudemo.core import units as fmt
 from gpudemo.core.devices import DeviceInfo, DeviceList, MemoryReading, with_free_memory
 from gpudemo.ui.base.i18n import say
 
-DEVICE_ROLE = Qt.ItemDataRole.UserRole + 1
-
 
 class DevicePanel(QGroupBox):
     deviceChanged = Signal(str)  # the id of the device now picked
@@ -30,7 +28,6 @@ class DevicePanel(QGroupBox):
         self._model = QStandardItemModel(self)
         for device in devices:
             item = QStandardItem(f"{device.id}  —  {devices.label(device)}\n      {self._summary(device)}")
-            item.setData(device.id, DEVICE_ROLE)
             item.setEditable(False)
             item.setToolTip(self._details(device))
             self._model.appendRow(item)

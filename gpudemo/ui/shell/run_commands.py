@@ -1,4 +1,5 @@
-"""Run: start a run, a comparison, a sweep or a profile; stop, pause and step; one job at a time.
+"""Run: start a run, a comparison, a sweep, a profile, a data-parallel run or a copy timing; stop, pause
+and step; one job at a time.
 
 The Run menu's and the buttons' commands, and what the window looks like while a job goes
 (the form and the device list locked, the actions' state, the memory line, the tab shown).

@@ -1,1 +1,2 @@
-"""The tabs: the loss and the fit, the landscape, compare, sweep, the step profile, and their plots."""
+"""The tabs: the loss and the fit (or the boundary, or the digits), the landscape, compare, sweep and roofline,
+the step profile and its timeline, data parallel, moving data; and their plots."""

@@ -59,3 +59,13 @@ def test_the_compile_check_compiles_the_run_and_its_script(qtbot):
     assert "compiled first in 12.3 s, not counted" in window.rateLabel.text()
     window.trainingPanel.set_values({"compile": False})
     assert not window.compileCheck.isChecked()
+
+
+def test_the_form_holds_every_setting_of_the_table_and_gives_it_back(window):
+    from gpudemo.core.config import SETTINGS, TrainingConfig
+
+    assert set(window.trainingPanel.fields) == {setting.name for setting in SETTINGS} - {"data"}  # data: File menu
+    config = TrainingConfig(problem="sine", samples=321, noise=0.25, width=7, depth=3, batch_size=30,
+                            optimizer="adam", precision="bf16", compile=True, epochs=77, lr=0.003, seed=12)  # fmt: skip
+    window.trainingPanel.set_config(config)
+    assert window.trainingPanel.config("cpu") == config

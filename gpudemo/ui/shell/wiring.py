@@ -1,0 +1,54 @@
+"""How the window's parts talk: each button shows its action, each action runs its command, and the
+jobs, the views and the panels hear each other. Called once by the window it wires."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from gpudemo.ui.base import theme
+from gpudemo.ui.shell.actions import bind
+from gpudemo.ui.shell.dialogs import show_about, show_help
+
+# A button (by object name) and the action it shows.
+BUTTONS = {
+    "startButton": "start", "stopButton": "stop", "pauseButton": "pause", "stepButton": "step",
+    "compareButton": "compare", "profileButton": "profile", "sweepButton": "sweep", "parallelButton": "parallel",
+    "transferButton": "transfer", "lessonButton": "lesson", "logScaleCheck": "log_scale",
+    "clearRunsButton": "clear_runs",
+}  # fmt: skip
+
+
+def wire(window) -> None:
+    actions, run, files = window.actions, window.run_commands, window.files
+    for button, action in BUTTONS.items():
+        bind(getattr(window, button), getattr(actions, action))
+    commands = {
+        actions.start: run.start_training, actions.stop: run.stop, actions.pause: run.toggle_pause,
+        actions.step: run.step, actions.compare: run.start_compare, actions.sweep: run.start_sweep,
+        actions.parallel: run.start_parallel, actions.transfer: run.start_transfer, actions.profile: run.start_profile,
+        actions.clear_runs: window.session.clear, actions.export_losses: files.export_losses,
+        actions.export_plot: files.export_shown_plot, actions.save_model: files.save_model,
+        actions.load_model: files.load_model, actions.open_data: files.open_data, actions.quit: window.close,
+        actions.help: partial(show_help, window), actions.lesson: window.lesson.open,
+        actions.about: partial(show_about, window),
+    }  # fmt: skip
+    for action, slot in commands.items():
+        action.triggered.connect(slot)
+    for code, action in actions.language_actions.items():
+        action.triggered.connect(lambda checked=False, code=code: window.set_language(code))
+    for action, choice in ((actions.theme_system, theme.SYSTEM), (actions.theme_light, theme.LIGHT_KEY),
+                           (actions.theme_dark, theme.DARK_KEY)):  # fmt: skip
+        action.triggered.connect(lambda checked=False, choice=choice: window.set_theme(choice))
+    window.trainingPanel.startRequested.connect(run.start_training)
+    window.job.phaseChanged.connect(window.codePanel.mark)
+    window.job.pausedAt.connect(window.codePanel.mark_paused)
+    window.measurements.status.connect(window.runStatus.say)
+    window.measurements.progressed.connect(window.runStatus.measuring)
+    window.measurements.deviceBusy.connect(window.memory.follow)
+    window.memory.read.connect(window.devicePanel.show_memory)
+    view = window.trainingView
+    for chosen in (run.update_actions, window.predictionPanel.set_run, window.landscapeView.show_run):
+        view.chosenChanged.connect(chosen)
+    view.digitsView.imagePicked.connect(window.predictionPanel.predict_image)
+    for changed in (window.trainingPanel.changed, window.predictInput.textChanged, window.devicePanel.deviceChanged):
+        changed.connect(window.update_script)
