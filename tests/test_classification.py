@@ -293,5 +293,5 @@ def test_profile_and_compare_run_the_classes():
     for problem in ("circles", "digits"):
         out = gpudemo("profile", "--device", "cpu", "--problem", problem, "--steps", "3", "--json")
         assert out.returncode == 0 and json.loads(out.stdout)["steps"] == 3
-        out = gpudemo("compare", "--problem", problem, "--epochs", "3", "--json")
+        out = gpudemo("compare", "--device", "cpu", "--problem", problem, "--epochs", "3", "--json")
         assert out.returncode == 0 and json.loads(out.stdout)[0]["final_loss"] > 0

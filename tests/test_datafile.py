@@ -186,7 +186,7 @@ def test_the_cli_trains_on_your_data_and_refuses_a_bad_file_with_status_2(circle
     assert out.returncode == 2 and "argument --data: line 2: 'x' is not a finite number" in out.stderr
     out = gpudemo("train", "--device", "cpu", "--problem", "data")
     assert out.returncode == 2 and "give it with --data PATH" in out.stderr
-    out = gpudemo("compare", "--data", str(circle_file), "--epochs", "5", "--json")
+    out = gpudemo("compare", "--device", "cpu", "--data", str(circle_file), "--epochs", "5", "--json")
     assert out.returncode == 0 and json.loads(out.stdout)[0]["status"] == "completed"
-    out = gpudemo("sweep", "--data", str(circle_file), "--max-size", "100", "--json")
+    out = gpudemo("sweep", "--device", "cpu", "--data", str(circle_file), "--max-size", "100", "--json")
     assert out.returncode == 0 and len(json.loads(out.stdout)["rows"]) == 2

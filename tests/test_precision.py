@@ -7,7 +7,7 @@ import torch
 
 from gpudemo.core import precision
 from gpudemo.core.config import TrainingConfig
-from gpudemo.core.measure.compare import FAILED, compare_devices
+from gpudemo.core.measure.compare import REFUSED, compare_devices
 from gpudemo.core.precision import PrecisionRefused
 from gpudemo.core.rules import InvalidSetting
 from gpudemo.core.training import train
@@ -78,23 +78,27 @@ def test_compare_runs_precisions_side_by_side():
     )
     assert [(t.device, t.precision) for t in timings] == [("cpu", "fp32"), ("cpu", "bf16"), ("cpu", "fp16")]
     assert timings[0].speedup_vs_cpu == 1.0 and timings[1].epochs_per_second > 0
-    assert timings[2].status == FAILED and "needs a CUDA GPU" in str(timings[2].message)
+    assert timings[2].status == REFUSED and "needs a CUDA GPU" in str(timings[2].message)
     assert [t.label for t in timings] == ["cpu", "cpu · bf16", "cpu · fp16"]
     out = gpudemo(
-        "compare",
-        "--problem",
-        "line",
-        "--samples",
-        "500",
-        "--epochs",
-        "5",
-        "--precision",
-        "fp32",
-        "--precision",
-        "bf16",
-        "--json",
-    )
+        "compare", "--device", "cpu", "--problem", "line", "--samples", "500", "--epochs", "5",
+        "--precision", "fp32", "--precision", "bf16", "--json",
+    )  # fmt: skip
     assert [(row["device"], row["precision"]) for row in json.loads(out.stdout)] == [("cpu", "fp32"), ("cpu", "bf16")]
+
+
+def test_a_precision_a_device_refuses_is_a_row_with_its_reason_not_a_failed_command():
+    args = ["compare", "--device", "cpu", "--problem", "line", "--samples", "200", "--epochs", "3"]
+    args += [f"--precision={kind}" for kind in ("fp32", "tf32", "bf16", "fp16")]
+    out = gpudemo(*args, "--json")
+    assert out.returncode == 0, out.stderr
+    rows = {row["precision"]: row for row in json.loads(out.stdout)}
+    assert rows["fp32"]["status"] == rows["bf16"]["status"] == "completed"
+    assert rows["tf32"]["status"] == rows["fp16"]["status"] == "refused" and "CUDA" in rows["fp16"]["message"]
+    text = gpudemo(*args)
+    assert text.returncode == 0 and "cpu · tf32: not run: tf32 is a format of NVIDIA tensor cores" in text.stdout
+    none_ran = gpudemo("compare", "--device", "cpu", "--epochs", "3", "--precision", "fp16", "--json")
+    assert none_ran.returncode == 1  # nothing ran: nothing was compared
 
 
 def test_a_bad_precision_is_named():

@@ -77,12 +77,12 @@ def test_a_roofline_sweep_counts_each_row_and_finds_each_devices_peaks():
 
 
 def test_the_command_prints_the_roofline_as_json_and_in_words():
-    out = gpudemo("sweep", "--kind", "matmul", "--max-size", "64", "--roofline", "--json")
+    out = gpudemo("sweep", "--device", "cpu", "--kind", "matmul", "--max-size", "64", "--roofline", "--json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert set(data["rows"][0]) >= {"flops", "bytes", "flops_per_second", "bytes_per_second"}
     assert set(data["peaks"]["cpu"]) == {"flops_per_second", "bytes_per_second", "source", "detail"}
-    out = gpudemo("sweep", "--max-size", "100", "--roofline")
+    out = gpudemo("sweep", "--device", "cpu", "--max-size", "100", "--roofline")
     assert out.returncode == 0, out.stderr
     assert "FLOP/BYTE" in out.stdout and "OF ROOF" in out.stdout
     assert "cpu peaks (measured" in out.stdout and "a step waits on memory" in out.stdout

@@ -105,3 +105,61 @@ def test_a_timeline_json_links_kernels_by_index():
     data = Timeline("cuda:0", 10.0, (Span("aten::mm", 0, 4),), (Span("k", 5, 2, launched_by=0),), True).to_json()
     assert data["device_kernels"] == [{"name": "k", "start_us": 5, "duration_us": 2, "launched_by": 0}]
     assert data["busy_share"] == pytest.approx(0.2)
+
+
+def torch_2_11_trace():
+    """The middle step as torch 2.11 gives it: no `linked_correlation_id`; a kernel's id is the CUPTI correlation
+    id of the runtime call that launched it, whose parent is the operator. The operator ids (the profiler's
+    counter) collide with the runtime calls' (CUPTI's): addmm and mse_loss's launch share an id."""
+
+    def bare(name, start, end, device=CPU, id=0, parent=None, annotation=False):
+        made = event(name, start, end, device, id, parent=parent, annotation=annotation)
+        del made.linked_correlation_id
+        return made
+
+    events = []
+    for n, begin in enumerate((0.0, 100.0, 200.0)):
+        step = bare(STEP_LABEL, begin, begin + 60, annotation=True, id=10 * n + 1)
+        addmm = bare("aten::addmm", begin + 5, begin + 15, id=10 * n + 7, parent=step)
+        loss = bare("aten::mse_loss", begin + 20, begin + 40, id=10 * n + 8, parent=step)
+        events += [
+            step,
+            addmm,
+            bare("cudaLaunchKernel", begin + 10, begin + 14, id=10 * n + 3, parent=addmm),
+            loss,
+            bare("cudaLaunchKernel", begin + 22, begin + 24, id=10 * n + 7, parent=loss),
+            bare("gemv", begin + 16, begin + 18, CUDA, id=10 * n + 3),
+            bare("sub_kernel", begin + 30, begin + 33, CUDA, id=10 * n + 7),
+        ]
+    return events
+
+
+def test_kernels_link_to_their_operator_through_the_launch_call_on_torch_2_11():
+    timeline = from_events(torch_2_11_trace(), "cuda:0", on_gpu=True)
+    assert [span.name for span in timeline.kernels] == ["gemv", "sub_kernel"]
+    assert [timeline.host[span.launched_by].name for span in timeline.kernels] == ["aten::addmm", "aten::mse_loss"]
+
+
+def test_real_profiler_events_without_the_link_attribute_are_linked_too():
+    from torch.autograd import DeviceType
+    from torch.autograd.profiler_util import FunctionEvent
+
+    def made(id, name, start, end, device=DeviceType.CPU, parent=None, **options):
+        made = FunctionEvent(id, name, thread=0, start_us=start, end_us=end, device_type=device, **options)
+        if parent is not None:
+            made.set_cpu_parent(parent)
+        del made.linked_correlation_id  # as torch 2.11 makes them: no such attribute
+        return made
+
+    events = []
+    for n, begin in enumerate((0, 100, 200)):
+        step = made(10 * n + 1, STEP_LABEL, begin, begin + 60, is_user_annotation=True)
+        mm = made(10 * n + 2, "aten::mm", begin + 5, begin + 15, parent=step)
+        launch = made(10 * n + 4, "cudaLaunchKernel", begin + 8, begin + 12, parent=mm)
+        kernel = made(10 * n + 4, "gemm_kernel", begin + 13, begin + 30, device=DeviceType.CUDA)
+        events += [step, mm, launch, kernel]
+    timeline = from_events(events, "cuda:0", on_gpu=True)
+    assert [(span.name, timeline.host[span.launched_by].name) for span in timeline.kernels] == [
+        ("gemm_kernel", "aten::mm")
+    ]
+    assert timeline.busy_share == pytest.approx(17 / 60)

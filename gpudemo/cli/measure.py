@@ -20,7 +20,7 @@ PRECISIONS = {
 
 
 def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingConfig) -> int:
-    from gpudemo.core.measure.compare import FAILED, compare_devices
+    from gpudemo.core.measure.compare import FAILED, REFUSED, compare_devices
 
     with stop_on_ctrl_c() as stop:
         timings = compare_devices(config, devices, stop.is_set, precisions=precisions(args))
@@ -47,13 +47,16 @@ def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingCo
                     f"{timing.label}: timed while other programs took the cores its threads needed: its figure"
                     " is too slow. Close them and compare again."
                 )
+            if timing.status == REFUSED:
+                print(f"{timing.label}: not run: {timing.message}")
     for timing in timings:
         if timing.status == FAILED:
             print(f"gpudemo: {timing.label}: {timing.message}", file=sys.stderr)
     if stop.is_set():
         print("gpudemo: stopped by the user", file=sys.stderr)
         return EXIT_INTERRUPTED
-    return EXIT_FAILED if any(t.status == FAILED for t in timings) else EXIT_OK
+    ran = any(t.status not in (FAILED, REFUSED) for t in timings)
+    return EXIT_FAILED if not ran or any(t.status == FAILED for t in timings) else EXIT_OK
 
 
 def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConfig) -> int:

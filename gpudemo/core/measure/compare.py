@@ -33,6 +33,7 @@ from gpudemo.core.training import COMPLETED, FAILED, STOPPED, LossBatch, train
 
 WARM_UP_SECONDS = 0.2
 NOT_RUN = "not run"  # stopped before its turn
+REFUSED = "refused"  # a precision this device cannot do: not run, with the reason (not a failure)
 
 
 @dataclass(frozen=True)
@@ -55,13 +56,13 @@ class CompareProgress:
 @dataclass(frozen=True)
 class DeviceTiming:
     device: str
-    status: str  # completed, stopped, diverged, failed or not run
+    status: str  # completed, stopped, diverged, failed, refused or not run
     epochs_per_second: float | None = None
     seconds: float | None = None
     final_loss: float | None = None
     speedup_vs_cpu: float | None = None
     busy: bool = False  # other processes took cores its threads needed while it was timed
-    message: Message | None = None  # why it failed (str() for English)
+    message: Message | None = None  # why it failed or was refused (str() for English)
     curve: tuple[np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0))  # (seconds, loss) at each read-back
     precision: str = "fp32"
 
@@ -103,7 +104,7 @@ def compare_devices(
     """Run `config` on each device in turn; one DeviceTiming per device, the speedups against the CPU's.
 
     With `precisions`, each device runs in each of them, side by side (a precision a device cannot
-    do is a failed entry with the reason); the speedups are against the CPU in the first one."""
+    do is a REFUSED entry with the reason); the speedups are against the CPU in the first one."""
     timings: list[DeviceTiming] = []
     for device in devices_to_compare(devices):
         for kind in precisions or [config.precision]:
@@ -113,7 +114,7 @@ def compare_devices(
             try:
                 precision.check(kind, device)
             except precision.PrecisionRefused as refused:
-                timings.append(DeviceTiming(device, FAILED, message=refused.message, precision=kind))
+                timings.append(DeviceTiming(device, REFUSED, message=refused.message, precision=kind))
                 continue
             timings.append(
                 _time_one(dataclasses.replace(config, device=device, precision=kind), should_stop, on_progress)

@@ -18,7 +18,7 @@ middle one of the profiled steps, whose neighbours' work cannot spill into it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 STEP_LABEL = "gpudemo step"
@@ -100,9 +100,40 @@ def _depth(event) -> int:
     return depth
 
 
+def _is_runtime_call(event) -> bool:
+    """A CUDA (or HIP) runtime or driver call on the host: cudaLaunchKernel, cuLaunchKernel, hipMemcpyAsync..."""
+    return event.name.startswith(("cuda", "cu", "hip"))
+
+
+def _launchers(host_events: Sequence, index_of: dict[int, int]) -> Callable[[object], int | None]:
+    """How a device kernel finds the host operator that launched it (its index in the host row), on every torch.
+
+    A kernel's `id` is its CUPTI correlation id, the same as the runtime call that launched it
+    (cudaLaunchKernel, whose `cpu_parent` is the operator): that link holds on every torch. torch
+    2.12 and later also give a kernel `linked_correlation_id`, the operator's own id, used first. The
+    operators' ids and the runtime calls' ids come from two counters that can collide, so each has
+    its own map.
+    """
+    operators, calls = {}, {}
+    for event in host_events:
+        if _is_runtime_call(event):
+            parent = event.cpu_parent
+            calls.setdefault(event.id, index_of.get(id(parent), index_of[id(event)]) if parent else index_of[id(event)])
+        else:
+            operators.setdefault(event.id, index_of[id(event)])
+
+    def launched_by(kernel) -> int | None:
+        linked = getattr(kernel, "linked_correlation_id", 0)  # absent before torch 2.12
+        found = operators.get(linked) if linked else None
+        return found if found is not None else calls.get(kernel.id)
+
+    return launched_by
+
+
 def from_events(events: Sequence, device: str, on_gpu: bool) -> Timeline | None:
     """The timeline of the middle step marked STEP_LABEL among the profiler's `events`
-    (torch's FunctionEvents: name, time_range, device_type, id, linked_correlation_id, cpu_parent);
+    (torch's FunctionEvents: name, time_range, device_type, id, cpu_parent; linked_correlation_id from torch
+    2.12 on);
     None when no step was marked."""
     steps = sorted((e for e in events if e.name == STEP_LABEL and not _is_device(e)), key=lambda e: e.time_range.start)
     if not steps:
@@ -125,7 +156,7 @@ def from_events(events: Sequence, device: str, on_gpu: bool) -> Timeline | None:
         ),
         key=lambda e: e.time_range.start,
     )
-    host, by_id = [], {}
+    host, index_of = [], {}
     for event in host_events:
         depth = _depth(event)
         lane = depth - step_depth - 1 if depth > step_depth else depth  # autograd's own thread: its own nesting
@@ -137,13 +168,14 @@ def from_events(events: Sequence, device: str, on_gpu: bool) -> Timeline | None:
                 min(max(lane, 0), LANES - 1),
             )
         )
-        by_id.setdefault(event.id, len(host) - 1)
+        index_of[id(event)] = len(host) - 1
     kernels = []
     if on_gpu:
+        launched_by = _launchers(host_events, index_of)
         for event in events:
             if not _is_device(event) or getattr(event, "is_user_annotation", False):
                 continue
-            launcher = by_id.get(event.linked_correlation_id)
+            launcher = launched_by(event)
             if launcher is None:
                 continue
             kernels.append(

@@ -1456,6 +1456,10 @@
         <translation>失败</translation>
     </message>
     <message>
+        <source>refused</source>
+        <translation>不支持</translation>
+    </message>
+    <message>
         <source>loaded</source>
         <translation>已载入</translation>
     </message>

@@ -76,6 +76,7 @@ STATUSES = {
     "stopped": QT_TRANSLATE_NOOP("Status", "stopped"),
     "diverged": QT_TRANSLATE_NOOP("Status", "diverged"),
     "failed": QT_TRANSLATE_NOOP("Status", "failed"),
+    "refused": QT_TRANSLATE_NOOP("Status", "refused"),
     "loaded": QT_TRANSLATE_NOOP("Status", "loaded"),
 }
 NAMES = {
