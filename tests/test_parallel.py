@@ -15,6 +15,7 @@ from torch.utils.data import DistributedSampler
 
 from gpudemo.core.config import TrainingConfig, to_argv
 from gpudemo.core.distributed.launcher import PREFIX, ParallelError, free_port, run_parallel
+from gpudemo.core.distributed.script import generate_parallel_script
 from gpudemo.core.distributed.worker import shard_indices
 from gpudemo.core.precision import PrecisionRefused
 from gpudemo.core.training import train
@@ -159,6 +160,23 @@ def test_the_cli_reports_workers_speedup_and_communication():
     } <= set(report)
     assert report["workers"] == 2 and report["backend"] == "gloo" and report["speedup_vs_one"] > 0
     assert report["final_loss"] == pytest.approx(report["one_worker_final_loss"], rel=1e-5)
+    # the clock starts after epoch 1, whose first-step costs (and the first all-reduce's) it leaves out
+    assert report["epochs_run"] == 30 and report["timed_epochs"] == 29
+    assert report["epochs_per_second"] == pytest.approx(29 / report["seconds"])
+
+
+def test_nccl_without_a_gpu_for_the_worker_says_so_plainly(monkeypatch, capsys):
+    from gpudemo.core.distributed import worker
+
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setenv("LOCAL_RANK", "1")
+    assert worker.main(["--backend", "nccl", "--epochs", "1"]) == 2
+    said = capsys.readouterr().err
+    assert "local rank 1 has none, this machine has 1 GPU(s)" in said and "--nproc-per-node 1" in said
+    script = generate_parallel_script(TrainingConfig(), 2, backend="nccl")
+    assert "torch.cuda.set_device(device)" in script and 'init_process_group("nccl", device_id=device)' in script
+    assert "if local >= torch.cuda.device_count():" in script
 
 
 @pytest.mark.parametrize(

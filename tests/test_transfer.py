@@ -10,6 +10,7 @@ from gpudemo.core.measure.transfer import (
     DEVICE_TO_HOST,
     HOST_TO_DEVICE,
     Copier,
+    Overlap,
     TransferRow,
     measure_transfers,
 )
@@ -109,3 +110,13 @@ def test_on_a_gpu_pinned_copies_are_faster_and_large_copies_level_off():
     assert large.gb_per_second > 20 * small.gb_per_second  # the fixed cost dominates a 1 KiB copy
     pageable = [row for row in result.series(HOST_TO_DEVICE, False) if row.bytes == 64 * 2**20][0]
     assert large.gb_per_second >= pageable.gb_per_second * 0.9
+
+
+def test_the_overlap_says_which_part_hid_behind_the_other():
+    # A 64 MiB copy of 2 ms beside 0.35 ms of compute: the compute hid, not the copy.
+    short_compute = Overlap(64 << 20, copy_seconds=2e-3, compute_seconds=0.35e-3, serial_seconds=2.35e-3,
+                            overlapped_seconds=2.0e-3)  # fmt: skip
+    assert short_compute.hidden_part == "compute" and short_compute.hidden == pytest.approx(1.0)
+    assert short_compute.to_json()["hidden_part"] == "compute"
+    even = Overlap(64 << 20, 2e-3, 2.2e-3, 4.2e-3, 3.0e-3)
+    assert even.hidden_part == "copy" and even.hidden == pytest.approx(0.6)

@@ -224,6 +224,7 @@ def run_parallel_command(args: argparse.Namespace, config: TrainingConfig) -> in
                     "backend": many.backend,
                     "status": many.status,
                     "epochs_run": many.epochs_run,
+                    "timed_epochs": many.timed_epochs,  # epoch 1 is not timed: its one-time costs
                     "epochs_per_second": many.epochs_per_second,
                     "seconds": many.seconds,
                     "final_loss": many.final_loss,
@@ -299,7 +300,8 @@ def run_transfer(args: argparse.Namespace, device: str) -> int:
                 f"non_blocking=True from pinned memory: a {units.power_of_two_bytes(o.bytes)} copy"
                 f" ({o.copy_seconds * 1e3:,.2f} ms)"
                 f" beside compute ({o.compute_seconds * 1e3:,.2f} ms): {o.serial_seconds * 1e3:,.2f} ms one after"
-                f" the other, {o.overlapped_seconds * 1e3:,.2f} ms at once ({o.hidden:.0%} of the copy hidden)"
+                f" the other, {o.overlapped_seconds * 1e3:,.2f} ms at once ({o.hidden:.0%} of the {o.hidden_part}"
+                f" hidden behind the {'compute' if o.hidden_part == 'copy' else 'copy'})"
             )
     if not result.complete:
         print("gpudemo: stopped by the user", file=sys.stderr)

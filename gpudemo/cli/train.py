@@ -110,6 +110,7 @@ def _result_json(result, predictions: list[dict]) -> dict:
         "to_device_seconds": result.to_device_seconds,
         "warm_up_seconds": result.warm_up_seconds,
         "compile_seconds": result.compile_seconds,
+        "recompiles": result.recompiles,
     }
 
 

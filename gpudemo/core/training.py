@@ -134,6 +134,7 @@ class TrainingResult:
     accuracy: float | None = None
     test_accuracy: float | None = None
     compile_seconds: float = 0.0  # torch.compile's first compile of the step, before the clock (not in `seconds`)
+    recompiles: int = 0  # graphs torch.compile built after the clock started (0: every shape was warmed before)
 
     @property
     def epochs_run(self) -> int:
@@ -274,20 +275,24 @@ class _Run:
         return time.perf_counter() - began
 
     def compile_now(self) -> float:
-        """Compile the step before the clock: one forward and backward on the run's own model, the
-        gradients then dropped (no step, no random numbers: the run is as it was); the seconds it took."""
+        """Compile the step before the clock, for every shape the run will meet: the batch, a last minibatch
+        of another size, and under no_grad the fit's grid and the test set. Forward and backward on the run's
+        own model, the gradients then dropped (no step, no random numbers: the run is as it was); the seconds
+        it took. (A shape first met inside the clock recompiled there: 1.17 s of 1.18 timed, on the CPU.)"""
         began = time.perf_counter()
-        x, y = self.x_train, self.y_train
-        if self.batch < self.samples:
-            index = torch.arange(self.batch, device=self.device)
-            x, y = x[index], y[index]
-        with self.step.casting():
-            loss = self.loss_of(self.forward(x), y)
-        loss.backward()
-        self.step.zero_grad()
-        if self.grid is not None:
-            with torch.no_grad():
-                self.forward(self.grid)
+        sizes = [self.samples] if self.batch >= self.samples else [self.batch]
+        if self.batch < self.samples and self.samples % self.batch:
+            sizes.append(self.samples % self.batch)
+        for size in sizes:
+            index = torch.arange(size, device=self.device)
+            with self.step.casting():
+                loss = self.loss_of(self.forward(self.x_train[index]), self.y_train[index])
+            loss.backward()
+            self.step.zero_grad()
+        with torch.no_grad():
+            for x in (self.grid, self.x_test):
+                if x is not None:
+                    self.forward(x)
         synchronize(self.device)
         return time.perf_counter() - began
 
@@ -325,6 +330,13 @@ class _Run:
         self.__dict__.clear()
         if device is not None and not keep_cache:
             release_cache(device)
+
+
+def compiled_graphs() -> int:
+    """How many graphs torch.compile has built in this process so far."""
+    from torch._dynamo.utils import counters  # loaded with torch.compile; only a compiled run asks
+
+    return int(counters["stats"]["unique_graphs"])
 
 
 def _failure(config: TrainingConfig, run: _Run | None, error: BaseException, epochs: int) -> TrainingError:
@@ -539,10 +551,11 @@ def _run_training(
         warm_up_seconds = run.warm_up()  # ends synchronised: the clock starts on an idle, warm device
     except (RuntimeError, MemoryError) as error:
         raise _failure(config, run, error, 0) from None
-    compile_seconds = 0.0
+    compile_seconds, graphs_before = 0.0, 0
     if config.compile:
         try:
             compile_seconds = run.compile_now()
+            graphs_before = compiled_graphs()
         except Exception as error:  # no compiler, an unsupported platform or model: say so, plainly
             reason = str(error).strip().splitlines()[0][:300] if str(error).strip() else type(error).__name__
             run.release()
@@ -591,6 +604,7 @@ def _run_training(
         if diverged_at is not None:
             status = DIVERGED
         seconds = time.perf_counter() - start - paused
+        recompiles = compiled_graphs() - graphs_before if config.compile else 0
         final_accuracy = test_accuracy = None
         if accuracy is not None:  # the final model's, measured after the clock
             final_accuracy = run.accuracy(run.x_train, run.y_train)
@@ -631,6 +645,7 @@ def _run_training(
         final_accuracy,
         test_accuracy,
         compile_seconds,
+        recompiles,
     )
 
 

@@ -68,14 +68,15 @@ class ParallelResult:
     backend: str
     status: str  # completed, stopped or diverged
     epochs_run: int
-    seconds: float
+    seconds: float  # the clock: from after epoch 1 (its one-time costs left out) to the last read-back
     final_loss: float | None
     allreduce_share: float
     losses: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
+    timed_epochs: int | None = None  # the epochs the clock covers: all but the first (None: all)
 
     @property
     def epochs_per_second(self) -> float:
-        return pace.rate(self.epochs_run, self.seconds)
+        return pace.rate(self.epochs_run if self.timed_epochs is None else self.timed_epochs, self.seconds)
 
 
 def free_port() -> int:
@@ -295,6 +296,7 @@ def run_parallel(
         result["final_loss"],
         result["allreduce_share"],
         history,
+        result["timed_epochs"],
     )
 
 

@@ -70,10 +70,19 @@ def generate_parallel_script(
         "from torch.utils.data import DistributedSampler",
         "",
         say["group"],
-        f'dist.init_process_group("{backend}")',
+        *(
+            [
+                'local = int(os.environ["LOCAL_RANK"])',
+                "if local >= torch.cuda.device_count():  # nccl: one GPU per worker",
+                '    raise SystemExit(f"nccl needs one GPU per worker: local rank {local} has none here")',
+                'device = torch.device("cuda", local)',
+                "torch.cuda.set_device(device)",
+                'dist.init_process_group("nccl", device_id=device)',
+            ]
+            if backend == "nccl"
+            else ['device = torch.device("cpu")', f'dist.init_process_group("{backend}")']
+        ),
         "rank, world = dist.get_rank(), dist.get_world_size()",
-        'device = torch.device("cuda", int(os.environ["LOCAL_RANK"])) if ' + f'"{backend}" == "nccl" else '
-        'torch.device("cpu")',
         "",
         say["model"],
         f"torch.manual_seed({config.seed})",

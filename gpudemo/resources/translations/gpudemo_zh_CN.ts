@@ -1899,6 +1899,10 @@
         <translation>用 non_blocking=True 从锁页内存拷贝时，拷贝的 {hidden} 藏在了计算背后（先后进行 {serial} ms，同时进行 {together} ms）。</translation>
     </message>
     <message>
+        <source>With non_blocking=True from pinned memory, {hidden} of the compute hid behind a longer copy ({serial} ms one after the other, {together} ms at once).</source>
+        <translation>用 non_blocking=True 从锁页内存拷贝时，计算的 {hidden} 藏在了更长的拷贝背后（先后进行 {serial} ms，同时进行 {together} ms）。</translation>
+    </message>
+    <message>
         <source>Stopped. </source>
         <translation>已停止。</translation>
     </message>

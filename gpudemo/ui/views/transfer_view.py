@@ -94,10 +94,18 @@ class TransferView(MeasurementTab):
         ).format(us=f"{(fixed or 0) * 1e6:,.1f}", ms=f"{(fixed or 0) * 1e3:,.1f}", peak=f"{peak or 0:,.1f}")
         overlap = result.overlap
         if overlap is not None:
-            text += " " + self.tr(
-                "With non_blocking=True from pinned memory, {hidden} of a copy hid behind compute"
-                " ({serial} ms one after the other, {together} ms at once)."
-            ).format(
+            sentence = (
+                self.tr(
+                    "With non_blocking=True from pinned memory, {hidden} of a copy hid behind compute"
+                    " ({serial} ms one after the other, {together} ms at once)."
+                )
+                if overlap.hidden_part == "copy"
+                else self.tr(
+                    "With non_blocking=True from pinned memory, {hidden} of the compute hid behind a longer copy"
+                    " ({serial} ms one after the other, {together} ms at once)."
+                )
+            )
+            text += " " + sentence.format(
                 hidden=f"{overlap.hidden:.0%}",
                 serial=f"{overlap.serial_seconds * 1e3:,.2f}",
                 together=f"{overlap.overlapped_seconds * 1e3:,.2f}",

@@ -40,3 +40,14 @@ def test_copies_are_drawn_as_they_come_and_explained(qtbot, monkeypatch):
     assert list(x) == [1024, 1024**2, 1024**3] and y[-1] > 40 * y[0]
     note = window.transferView.note.text()
     assert "5.1 µs" in note and "GB/s" in note
+
+
+def test_the_overlap_sentence_names_what_hid_behind_what(qtbot):
+    from gpudemo.core.measure.transfer import Overlap
+
+    window = open_window(qtbot)
+    rows = [TransferRow(HOST_TO_DEVICE, True, 1024, 1e-5), TransferRow(HOST_TO_DEVICE, True, 1024**2, 1e-4)]
+    window.transferView.show_result(TransferResult("cuda:0", rows, Overlap(1 << 26, 2e-3, 0.35e-3, 2.35e-3, 2e-3)))
+    assert "100% of the compute hid behind a longer copy" in window.transferView.note.text()
+    window.transferView.show_result(TransferResult("cuda:0", rows, Overlap(1 << 26, 2e-3, 2.2e-3, 4.2e-3, 3e-3)))
+    assert "60% of a copy hid behind compute" in window.transferView.note.text()
