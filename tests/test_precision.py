@@ -7,7 +7,7 @@ import torch
 
 from gpudemo.core import precision
 from gpudemo.core.config import TrainingConfig
-from gpudemo.core.measure.compare import REFUSED, compare_devices
+from gpudemo.core.measure.compare import REFUSED, DeviceTiming, compare_devices
 from gpudemo.core.precision import PrecisionRefused
 from gpudemo.core.rules import InvalidSetting
 from gpudemo.core.training import train
@@ -58,6 +58,28 @@ def test_an_older_gpu_is_refused_tf32_and_bf16(monkeypatch):
     with pytest.raises(PrecisionRefused, match="cannot compute in bfloat16"):
         precision.check("bf16", "cuda:0")
     precision.check("fp16", "cuda:0")  # fp16 runs on any CUDA GPU
+
+
+def test_bf16_is_checked_on_the_chosen_gpu_and_emulation_does_not_count(monkeypatch):
+    capability = {0: (9, 0), 1: (7, 0)}  # an H100 beside a V100, which torch "supports" bf16 on by emulation
+    monkeypatch.setattr(torch.cuda, "get_device_capability", lambda device=None: capability[torch.device(device).index])
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *args, **kwargs: True)
+    precision.check("bf16", "cuda:0")
+    with pytest.raises(PrecisionRefused, match="cuda:1 cannot compute in bfloat16"):
+        precision.check("bf16", "cuda:1")
+
+
+def test_an_fp16_row_says_its_scaler_syncs_every_step(monkeypatch):
+    from gpudemo.core.measure import compare
+
+    monkeypatch.setattr(compare.precision, "check", lambda kind, device: None)
+
+    def timed(config, *rest):
+        return DeviceTiming(config.device, "completed", 100.0, 1.0, precision=config.precision)
+
+    monkeypatch.setattr(compare, "_time_one", timed)
+    timings = compare_devices(TrainingConfig(), ["cpu"], precisions=["fp32", "fp16"])
+    assert timings[0].message is None and "GradScaler reads one value back" in str(timings[1].message)
 
 
 def test_tf32_is_set_for_the_run_and_restored():

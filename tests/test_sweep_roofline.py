@@ -58,6 +58,30 @@ def test_known_gpus_have_published_peaks_for_their_precisions():
     assert published("Some Future GPU", "float32") is None
 
 
+@pytest.mark.parametrize(
+    "name, row",
+    [
+        ("NVIDIA H200", "H200"),
+        ("NVIDIA H200 NVL", "H200 NVL"),
+        ("NVIDIA H100 80GB HBM3", "H100"),
+        ("NVIDIA H100 NVL", "H100 NVL"),
+        ("NVIDIA H100 PCIe", "H100 PCIe"),
+        ("NVIDIA A100-SXM4-80GB", "A100-SXM4-80GB"),
+        ("NVIDIA A100-SXM4-40GB", "A100"),
+        ("NVIDIA A100 80GB PCIe", "A100 80GB PCIe"),
+        ("NVIDIA L40S", "L40S"),
+        ("NVIDIA L40", "L40"),
+        ("NVIDIA L4", "L4"),
+        ("Tesla V100-SXM2-16GB", "V100"),
+        ("NVIDIA GH200 480GB", None),  # a Grace Hopper is no H200: measured
+        ("NVIDIA GeForce RTX 4090", None),
+    ],
+)
+def test_a_device_name_matches_its_own_row_by_whole_words(name, row):
+    found = published(name, "float32")
+    assert (found.detail if found else None) == (f"NVIDIA {row} data sheet, dense" if row else None)
+
+
 def test_the_cpus_peaks_are_measured():
     peak = measure("cpu", "float32")
     assert peak.source == MEASURED and peak.flops_per_second > 1e8 and peak.bytes_per_second > 1e8

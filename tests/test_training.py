@@ -1,3 +1,4 @@
+import dataclasses
 import itertools
 import time
 from types import SimpleNamespace
@@ -187,6 +188,7 @@ def _offset_clock(monkeypatch):
     [
         TrainingConfig(epochs=30),
         TrainingConfig(problem="sine", samples=300, batch_size=64, epochs=5, optimizer="adam", lr=0.01),
+        TrainingConfig(problem="circles", samples=300, batch_size=64, width=8, epochs=5),
     ],
 )
 def test_the_warm_up_step_is_untimed_and_changes_nothing(monkeypatch, config):
@@ -206,6 +208,24 @@ def test_the_warm_up_step_is_untimed_and_changes_nothing(monkeypatch, config):
     assert warmed.losses.tobytes() == plain.losses.tobytes()  # same model, optimizer and random numbers
     for a, b in zip(warmed.model.parameters(), plain.model.parameters(), strict=True):
         assert torch.equal(a, b)
+
+
+def test_the_warm_up_launches_what_the_loop_will_fp16_scaler_shuffle_count_and_read_back(monkeypatch):
+    monkeypatch.setattr(training, "WARMED_DEVICE_TYPES", frozenset({"cpu"}))
+    config = TrainingConfig(problem="circles", samples=200, batch_size=50, width=8, epochs=3)
+    # fp16 on the CPU, which a run refuses: here only to take the GradScaler's path on this machine.
+    run = training._Run(dataclasses.replace(config, precision="fp16"), lambda: False)
+    calls = []
+    for name, cls in (("update", torch.amp.GradScaler), ("randperm", torch)):
+        real = getattr(cls, name)
+        monkeypatch.setattr(cls, name, lambda *a, real=real, name=name, **k: calls.append(name) or real(*a, **k))
+    hits = training._Run._hits
+    monkeypatch.setattr(training._Run, "_hits", staticmethod(lambda *a: calls.append("_hits") or hits(*a)))
+    state = run.generator.get_state()
+    assert run.warm_up() > 0
+    assert {"update", "randperm", "_hits"} <= set(calls)
+    assert torch.equal(run.generator.get_state(), state)  # the run's shuffles are untouched
+    run.release()
 
 
 def test_moving_the_data_is_timed_apart(monkeypatch):

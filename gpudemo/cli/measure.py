@@ -49,6 +49,8 @@ def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingCo
                 )
             if timing.status == REFUSED:
                 print(f"{timing.label}: not run: {timing.message}")
+            elif timing.message is not None and timing.status != FAILED:
+                print(f"{timing.label}: {timing.message}")
     for timing in timings:
         if timing.status == FAILED:
             print(f"gpudemo: {timing.label}: {timing.message}", file=sys.stderr)

@@ -67,7 +67,9 @@ def check(precision: str, device: str) -> None:
             )
         return
     if precision == BF16:
-        if kind == "cuda" and not torch.cuda.is_bf16_supported():
+        # The chosen GPU's own capability: torch.cuda.is_bf16_supported() asks the current device, and
+        # counts the emulation of older GPUs (a T4 or a V100 "supports" bf16 at a fraction of fp32's speed).
+        if kind == "cuda" and torch.cuda.get_device_capability(torch.device(device)) < (8, 0):
             raise PrecisionRefused(
                 message(
                     QT_TRANSLATE_NOOP(

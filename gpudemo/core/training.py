@@ -9,6 +9,7 @@ worker thread, sees the same numbers the tutorial's own loop computes.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import threading
 import time
 import traceback
@@ -250,27 +251,34 @@ class _Run:
         A device's first step pays once for what later steps reuse: on a GPU the CUDA context's
         first use, the cuBLAS handle and workspace, kernel modules loaded on first launch and
         the first allocations (the caching allocator keeps them for the run). None of that
-        belongs in the run's epochs per second. The copy, with an optimizer of its own, leaves
-        the run's model, optimizer state and random numbers exactly as they were.
+        belongs in the run's epochs per second. So the copy takes every kernel the timed loop
+        launches: a minibatch's shuffle and gather, the step as the run takes it (autocast, and
+        fp16's GradScaler with its overflow check), a classification's count of right answers,
+        the read-back's stack and copy, and the fit's grid. The copy, with an optimizer, a
+        scaler and a random generator of its own, leaves the run's model, optimizer state and
+        random numbers exactly as they were.
         """
         if self.device.type not in WARMED_DEVICE_TYPES:
             return 0.0  # the CPU loads nothing per device (the optimizer's import is warm_up()'s)
         began = time.perf_counter()
         model = copy.deepcopy(self.model)
         optimizer = OPTIMIZERS[self.config.optimizer].make(model.parameters(), self.config.lr)
+        # Not compiled: compile_now compiles the run's own step, once.
+        step = Step(model, self.criterion, optimizer, dataclasses.replace(self.config, compile=False), self.device)
         x, y = self.x_train, self.y_train
-        if self.batch < self.samples:  # the same kernels as a minibatch: a gather by index
-            index = torch.arange(self.batch, device=self.device)
+        if self.batch < self.samples:  # the same kernels as a minibatch: a shuffle, then a gather by index
+            generator = torch.Generator(device=self.device).manual_seed(0)
+            index = torch.randperm(self.samples, generator=generator, device=self.device)[: self.batch]
             x, y = x[index], y[index]
-        optimizer.zero_grad()
-        with self.step.casting():
-            loss = self.loss_of(model(x), y)
-        loss.backward()
-        optimizer.step()
+        outputs, loss = step.take(x, y)
+        losses = torch.stack([loss.detach(), loss.detach()]).float()
+        if self.classes:
+            losses = torch.cat((losses, torch.stack([self._hits(outputs, y)]).float()))
+        losses.to("cpu", torch.float32)
         if self.grid is not None:
             with torch.no_grad():
                 model(self.grid)
-        del model, optimizer, x, y
+        del model, optimizer, step, x, y, outputs, loss, losses
         synchronize(self.device)
         return time.perf_counter() - began
 

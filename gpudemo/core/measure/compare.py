@@ -28,10 +28,18 @@ from gpudemo.core.control import never
 from gpudemo.core.devices import release_cache
 from gpudemo.core.errors import TrainingError
 from gpudemo.core.measure.busy import OtherLoad
-from gpudemo.core.messages import Message
+from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message
 from gpudemo.core.training import COMPLETED, FAILED, STOPPED, LossBatch, train
 
 WARM_UP_SECONDS = 0.2
+# What an fp16 row's rate carries that the others do not: on a small, host-bound step it is the cost.
+FP16_NOTE = Message(
+    QT_TRANSLATE_NOOP(
+        "core",
+        "fp16's GradScaler reads one value back from the device every step (did a gradient overflow?): a host"
+        " sync that a small step pays for, not fp16 arithmetic",
+    )
+)
 NOT_RUN = "not run"  # stopped before its turn
 REFUSED = "refused"  # a precision this device cannot do: not run, with the reason (not a failure)
 
@@ -116,9 +124,10 @@ def compare_devices(
             except precision.PrecisionRefused as refused:
                 timings.append(DeviceTiming(device, REFUSED, message=refused.message, precision=kind))
                 continue
-            timings.append(
-                _time_one(dataclasses.replace(config, device=device, precision=kind), should_stop, on_progress)
-            )
+            timing = _time_one(dataclasses.replace(config, device=device, precision=kind), should_stop, on_progress)
+            if kind == precision.FP16 and timing.message is None:
+                timing = dataclasses.replace(timing, message=FP16_NOTE)
+            timings.append(timing)
     first = (precisions or [config.precision])[0]
     cpu = next(t for t in timings if t.device == "cpu" and t.precision == first)
     base = cpu.epochs_per_second if cpu.status in (COMPLETED, STOPPED) else None

@@ -21,6 +21,7 @@ otherwise, the CPU included, measured here with a large matmul and a large copy.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -138,15 +139,20 @@ def matmul_work(size: int, dtype: torch.dtype) -> Work:
     return Work(2.0 * size**3, 3.0 * size * size * dtype.itemsize)
 
 
-# Dense figures from NVIDIA's data sheets: (name fragment, FP32, TF32 tensor, BF16 tensor, bytes/s).
-# First match wins: the more specific names first. None: the precision has no such units.
+# Dense figures from NVIDIA's data sheets: (name, FP32, TF32 tensor, BF16 tensor, bytes/s). A row matches
+# whole words of the device's name (an L40 is not an L4, a GH200 is no H200); the first match wins, so the
+# more specific names come first. None: the precision has no such units. No match: the peaks are measured.
 GPUS = (
+    ("H200 NVL", 60e12, 417.5e12, 835.5e12, 4.8e12),
     ("H200", 67e12, 494.5e12, 989.5e12, 4.8e12),
+    ("H100 NVL", 60e12, 417.5e12, 835.5e12, 3.9e12),
     ("H100 PCIe", 51e12, 378e12, 756e12, 2.0e12),
     ("H100", 67e12, 494.5e12, 989.5e12, 3.35e12),
     ("A100-SXM4-80GB", 19.5e12, 156e12, 312e12, 2.039e12),
     ("A100 80GB PCIe", 19.5e12, 156e12, 312e12, 1.935e12),
     ("A100", 19.5e12, 156e12, 312e12, 1.555e12),
+    ("L40S", 91.6e12, 183e12, 362e12, 864e9),
+    ("L40", 90.5e12, 90.5e12, 181e12, 864e9),
     ("L4", 30.3e12, 60e12, 121e12, 300e9),
     ("T4", 8.1e12, None, None, 320e9),
     ("V100", 15.7e12, None, None, 900e9),
@@ -156,7 +162,7 @@ COLUMN = {"float32": 1, "tf32": 2, "bfloat16": 3}
 
 def published(name: str, dtype: str) -> Peak | None:
     for row in GPUS:
-        if row[0] in name:
+        if re.search(rf"\b{re.escape(row[0])}\b", name):
             flops = row[COLUMN[dtype]]
             if flops is None:
                 return None

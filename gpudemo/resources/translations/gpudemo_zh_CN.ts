@@ -2257,6 +2257,10 @@
         <source>fp16 training with a GradScaler needs a CUDA GPU; on {device} use bf16 (the same speed-up where it has one, and no scaling)</source>
         <translation>使用 GradScaler 的 fp16 训练需要 CUDA GPU；在 {device} 上请用 bf16（有加速时效果相同，而且不需要缩放）</translation>
     </message>
+    <message>
+        <source>fp16&apos;s GradScaler reads one value back from the device every step (did a gradient overflow?): a host sync that a small step pays for, not fp16 arithmetic</source>
+        <translation>fp16 的 GradScaler 每一步都要从设备读回一个值（有梯度溢出吗？）：这是一次主机同步，小步骤为它付出代价，而不是 fp16 运算本身</translation>
+    </message>
 </context>
 <context>
     <name>script</name>
