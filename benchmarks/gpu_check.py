@@ -1,6 +1,7 @@
 """The GPU check: everything gpudemo can show on a CUDA machine without Qt, in one command.
 
-    python -m benchmarks.gpu_check [--out DIR]
+    python -m benchmarks.gpu_check [--out DIR]          # everything: 7-9 minutes on one H200
+    python -m benchmarks.gpu_check --quick-gpu [--out DIR]  # what never ran on a GPU: about 4 minutes
 
 Made for a machine with a CUDA GPU, torch and pytest but no Qt (a GPU server), in under
 8 minutes on one GPU. Each step writes what it printed to NAME.txt in DIR (default
@@ -15,6 +16,12 @@ failed or was skipped, with times:
 4. cli: `gpudemo devices/train/compare/sweep/profile/transfer/parallel` on the GPU, the tutorial, the line
    at 1,000,000 samples, four precisions side by side, the digits and the circles;
 5. benchmarks: `python -m benchmarks --only gpu`.
+
+--quick-gpu runs, at small sizes, only the paths that have never run on a GPU (the 4 December run
+measured the rest, the CPU baselines among them): the torch API the code relies on (`api`), the
+`cuda` tests, a profile with its timeline, a roofline sweep, transfer, four precisions side by
+side, the digits and the circles, a compiled run with a last minibatch of another size, data
+parallel with nccl on every GPU, and the lesson's timed move; each step's time printed as it ends.
 
 Without a GPU it runs the parts the CPU can (the environment, the CLI on the CPU at small
 sizes) and says of each other step that it was skipped and why: the suite runs it that way
@@ -80,8 +87,56 @@ def _run(out: Path, name: str, command: list[str], timeout: float) -> tuple[bool
     return done.returncode == 0, (said[-1].strip()[:100] if said and not said[-1].startswith(" ") else "")
 
 
+def _gpus() -> str:
+    """Every GPU here, one worker each (data parallel across GPUs where there are several)."""
+    import torch
+
+    return str(max(1, torch.cuda.device_count()))
+
+
 def gpudemo(*args: str) -> list[str]:
     return [sys.executable, "-m", "gpudemo", *args]
+
+
+# The steps of --quick-gpu, in order (each a few seconds to a minute on an H200; ~4 minutes in all).
+QUICK_GPU = (
+    "env",
+    "api",
+    "cuda-tests",
+    "cli-profile-line",
+    "cli-sweep-roofline",
+    "cli-transfer",
+    "cli-compare-precisions",
+    "cli-train-digits",
+    "cli-compare-circles",
+    "cli-train-compile",
+    "cli-parallel",
+    "lesson-timing",
+)
+
+API = r"""
+import inspect, json, torch
+from torch.autograd.profiler_util import FunctionEvent
+found = {"torch": torch.__version__,
+         "function_event_has_linked_correlation_id": "linked_correlation_id" in inspect.signature(
+             FunctionEvent.__init__).parameters}
+if torch.cuda.is_available():
+    from gpudemo.core.measure.roofline import published
+    for index in range(torch.cuda.device_count()):
+        props = torch.cuda.get_device_properties(index)
+        peak = published(props.name, "bfloat16")
+        found[f"cuda:{index}"] = {"name": props.name, "capability": [props.major, props.minor],
+                                  "bf16_supported_with_emulation": torch.cuda.is_bf16_supported(),
+                                  "roofline_row": peak.detail if peak else None}
+print(json.dumps(found, indent=2))
+"""
+
+LESSON_TIMING = r"""
+import dataclasses, json, sys
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.lesson import time_move
+print(json.dumps(dataclasses.asdict(time_move(TrainingConfig(device=sys.argv[1]))), indent=2))
+"""
 
 
 def cli_commands(device: str, quick: bool) -> dict[str, list[str]]:
@@ -170,10 +225,15 @@ def cli_commands(device: str, quick: bool) -> dict[str, list[str]]:
                 "--epochs",
                 epochs,
                 "--json",
-                *(["--backend", "nccl", "--workers", "1"] if device.startswith("cuda") else ["--workers", "2"]),
+                *(["--backend", "nccl", "--workers", _gpus()] if device.startswith("cuda") else ["--workers", "2"]),
+            ),
+            # 100,000 samples in batches of 30,000 end with one of 10,000: compiled before the clock too
+            "cli-train-compile": gpudemo(
+                "train", "--device", device, "--problem", "line", "--samples", "100000" if not quick else "1000",
+                "--batch-size", "30000" if not quick else "300", "--epochs", "20", "--compile", "--json",
             ),
         }
-    )
+    )  # fmt: skip
     for dtype in ("float32", "tf32", "bfloat16"):
         commands[f"cli-sweep-matmul-{dtype}"] = gpudemo(
             "sweep",
@@ -275,20 +335,20 @@ print(json.dumps(found, indent=2))
 """
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.gpu_check", description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, help="the folder for every output (default gpu-check-<time>)")
-    parser.add_argument("--quick", action="store_true", help="small sizes for the CLI (the CPU's dry run uses them)")
-    parser.add_argument("--steps", metavar="NAME,...", help="run only these steps (by the names summary.txt gives)")
-    args = parser.parse_args(argv)
-    out = args.out or ROOT / time.strftime("gpu-check-%Y%m%d-%H%M%S")
-    out.mkdir(parents=True, exist_ok=True)
-    cuda = _has_cuda()
-    quick = args.quick or not cuda
-    device = "cuda:0" if cuda else "cpu"
+def all_steps(device: str, cuda: bool, quick: bool, out: Path) -> list[tuple[str, list[str] | None, float, str]]:
+    """Every step of the check: (name, command or None where it cannot run here, timeout, why not)."""
     no_gpu = "skipped: torch sees no CUDA GPU here"
-    steps: list[tuple[str, list[str] | None, float, str]] = [
+    steps = [
         ("env", [sys.executable, "-c", ENV], 60, ""),
+        ("api", [sys.executable, "-c", API], 60, ""),
+        (
+            "cuda-tests",
+            [sys.executable, "-m", "pytest", "-m", "cuda", "-p", "no:cacheprovider", "-p", "no:benchmark", "-q", "-rs"]
+            if cuda
+            else None,
+            150,
+            no_gpu,
+        ),
         ("nvidia-smi", ["nvidia-smi", "-q"] if cuda else None, 30, no_gpu),
         ("probes", [sys.executable, "-c", PROBES] if cuda else None, 120, no_gpu),
         (
@@ -307,6 +367,27 @@ def main(argv: list[str] | None = None) -> int:
             no_gpu,
         ),
     ]
+    steps.append(("lesson-timing", [sys.executable, "-c", LESSON_TIMING, device], 60, ""))
+    return steps
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.gpu_check", description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, help="the folder for every output (default gpu-check-<time>)")
+    parser.add_argument("--quick", action="store_true", help="small sizes for the CLI (the CPU's dry run uses them)")
+    parser.add_argument("--steps", metavar="NAME,...", help="run only these steps (by the names summary.txt gives)")
+    parser.add_argument(
+        "--quick-gpu", action="store_true", help="only what never ran on a GPU, at small sizes (about 4 minutes)"
+    )
+    args = parser.parse_args(argv)
+    out = args.out or ROOT / time.strftime("gpu-check-%Y%m%d-%H%M%S")
+    out.mkdir(parents=True, exist_ok=True)
+    cuda = _has_cuda()
+    quick = args.quick or args.quick_gpu or not cuda
+    device = "cuda:0" if cuda else "cpu"
+    steps = all_steps(device, cuda, quick, out)
+    if args.quick_gpu and not args.steps:
+        args.steps = ",".join(QUICK_GPU)
     if args.steps:
         wanted = set(args.steps.split(","))
         unknown = wanted - {name for name, *_ in steps}
