@@ -223,6 +223,8 @@ def resolve_devices(args: argparse.Namespace) -> list[str]:
 
 def resolve_config(args: argparse.Namespace) -> TrainingConfig:
     """The validated run the arguments ask for; a bad device or data file ends with exit status 2."""
+    if args.data is not None and not args.data.strip():
+        args.parser.error("argument --data: no file given: an empty path")
     if args.problem == "data" and not args.data:
         args.parser.error("argument --problem: data trains on your own file: give it with --data PATH")
     if args.data and args.problem not in (None, "data"):

@@ -11,6 +11,7 @@ import sys
 from gpudemo.cli.arguments import resolve_config, resolve_inputs
 from gpudemo.cli.output import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, ProgressBar, stop_on_ctrl_c, table
 from gpudemo.core import units
+from gpudemo.core.files import CannotWrite, check_writable, write_atomically
 
 
 def _finite(value: float | None) -> float | None:
@@ -139,12 +140,7 @@ def _summary(result, predictions: list[dict]) -> str:
 def run_train(args: argparse.Namespace) -> int:
     config = resolve_config(args)
     inputs = resolve_inputs(args, config, args.predict)
-    csv_file = None
-    if args.loss_csv:
-        try:
-            csv_file = open(args.loss_csv, "w", encoding="utf-8", newline="")
-        except OSError as error:
-            args.parser.error(f"argument --loss-csv: cannot write {args.loss_csv!r}: {error.strerror}")
+    check_outputs(args, ("--loss-csv", args.loss_csv), ("--save", args.save))  # before hours of training
 
     from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TrainingError, train
 
@@ -162,18 +158,19 @@ def run_train(args: argparse.Namespace) -> int:
             bar.close()
 
     predictions = predictions_json(result.model, inputs)
-    if args.save:
+    if args.loss_csv is not None:  # first: a checkpoint that fails after it leaves these losses whole
+
+        def write_losses(out) -> None:
+            out.write("epoch,loss\n")
+            out.writelines(f"{epoch},{loss!r}\n" for epoch, loss in enumerate(result.losses.tolist(), 1))
+
+        if not written(args.loss_csv, "the loss CSV", lambda path: write_atomically(path, write_losses)):
+            return EXIT_FAILED
+    if args.save is not None:
         from gpudemo.core.checkpoint import save
 
-        try:
-            save(args.save, result.model, config, result.epochs_run)
-        except OSError as error:
-            print(f"gpudemo: cannot write the checkpoint {args.save!r}: {error.strerror}", file=sys.stderr)
+        if not written(args.save, "the checkpoint", lambda path: save(path, result.model, config, result.epochs_run)):
             return EXIT_FAILED
-    if csv_file is not None:
-        with csv_file:
-            csv_file.write("epoch,loss\n")
-            csv_file.writelines(f"{epoch},{loss!r}\n" for epoch, loss in enumerate(result.losses.tolist(), 1))
     if args.json:
         print(json.dumps(_result_json(result, predictions), indent=2))
     else:
@@ -201,6 +198,8 @@ def run_predict(args: argparse.Namespace) -> int:
         print(f"gpudemo: {error}", file=sys.stderr)
         return EXIT_FAILED
     config = checkpoint.config
+    if checkpoint.note is not None:
+        print(f"gpudemo: note: {checkpoint.note}", file=sys.stderr)
     predictions = predictions_json(checkpoint.model, resolve_inputs(args, config, args.values, "X"))
     if args.json:
         print(
@@ -229,9 +228,32 @@ def run_code(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(script.text)
         return EXIT_OK
+    check_outputs(args, ("--output", args.output))
+    written_ok = written(
+        args.output, "the script", lambda path: write_atomically(path, lambda out: out.write(script.text))
+    )
+    return EXIT_OK if written_ok else EXIT_FAILED
+
+
+def check_outputs(args: argparse.Namespace, *outputs: tuple[str, str | None]) -> None:
+    """Every output path given can be written (its folder exists and takes files, it is no folder), checked
+    before any work; else exit 2 naming the option and the reason."""
+    for option, path in outputs:
+        if path is None:
+            continue
+        try:
+            check_writable(path)
+        except CannotWrite as error:
+            args.parser.error(f"argument {option}: {error}")
+
+
+def written(path: str, what: str, write) -> bool:
+    """`write(path)`, all or nothing; a failure (a full disk, a folder gone since the check) is one line on
+    stderr naming the file and the reason, never a traceback."""
     try:
-        with open(args.output, "w", encoding="utf-8") as out:
-            out.write(script.text)
+        write(path)
     except OSError as error:
-        args.parser.error(f"argument --output: cannot write {args.output!r}: {error.strerror}")
-    return EXIT_OK
+        reason = error.strerror or str(error)
+        print(f"gpudemo: cannot write {what} {path!r}: {reason}; what was there is as it was", file=sys.stderr)
+        return False
+    return True

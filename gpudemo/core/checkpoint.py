@@ -11,6 +11,7 @@ that is renamed over the target only when complete, so a crash never leaves half
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 import pickle
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from torch import nn
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.datafile import DataFileError
 from gpudemo.core.files import write_atomically
-from gpudemo.core.messages import QT_TRANSLATE_NOOP, PersonError, message
+from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, PersonError, message
 from gpudemo.core.problems import problem_for
 from gpudemo.core.rules import InvalidSetting
 
@@ -40,12 +41,24 @@ class Checkpoint:
     model: nn.Module  # on the CPU
     config: TrainingConfig
     epochs: int  # the epochs it was trained for
+    note: Message | None = None  # something to tell: the data file it was trained on has changed since
+
+
+def _fingerprint(path: str) -> str:
+    """The SHA-256 of a data file's bytes: a checkpoint tells later whether its data is still the same."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as data:
+        for block in iter(lambda: data.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def save(path: str | os.PathLike, model: nn.Module, config: TrainingConfig, epochs: int) -> None:
     """Write the model (its CPU weights) and its settings to `path`, all or nothing."""
     settings = dataclasses.asdict(config)
     settings["device"] = "cpu"  # where it loads; the device it trained on is kept apart
+    if config.data:  # the file wherever it was named from: predict works from any folder
+        settings["data"] = str(Path(config.data).expanduser().resolve())
     data = {
         "format": FORMAT,
         "version": VERSION,
@@ -54,12 +67,16 @@ def save(path: str | os.PathLike, model: nn.Module, config: TrainingConfig, epoc
         "epochs": int(epochs),
         "state_dict": {name: tensor.detach().to("cpu").clone() for name, tensor in model.state_dict().items()},
     }
+    if config.data:
+        data["data_sha256"] = _fingerprint(settings["data"])
     write_atomically(path, lambda out: torch.save(data, out), binary=True)
 
 
 def load(path: str | os.PathLike) -> Checkpoint:
     """The model and settings in `path`; raises CheckpointError with a reason for any file that is not one."""
     target = Path(path)
+    if target.is_dir():
+        raise _refuse(QT_TRANSLATE_NOOP("core", "{path} is a folder, not a checkpoint"), target)
     try:
         size = target.stat().st_size
     except OSError as error:
@@ -107,7 +124,7 @@ def load(path: str | os.PathLike) -> Checkpoint:
             version=VERSION,
         )
     settings, weights, epochs = data.get("config"), data.get("state_dict"), data.get("epochs")
-    if not isinstance(settings, dict) or not isinstance(weights, dict) or not isinstance(epochs, int) or epochs < 0:
+    if not isinstance(settings, dict) or not isinstance(weights, dict) or type(epochs) is not int or epochs < 0:
         raise _refuse(QT_TRANSLATE_NOOP("core", "{path} is missing its settings, weights or epochs"), target)
     fields = {field.name for field in dataclasses.fields(TrainingConfig)}
     try:
@@ -141,8 +158,26 @@ def load(path: str | os.PathLike) -> Checkpoint:
             problem=config.problem,
             reason=_first_line(error),
         ) from None
+    if not all(torch.isfinite(tensor).all() for tensor in model.state_dict().values() if tensor.is_floating_point()):
+        raise _refuse(
+            QT_TRANSLATE_NOOP("core", "{path}'s weights are not all finite numbers (NaN or infinity); not loaded"),
+            target,
+        )
     model.eval()
-    return Checkpoint(model, config, epochs)
+    note = None
+    if config.data and data.get("data_sha256") not in (None, _fingerprint_or_none(config.data)):
+        note = message(
+            QT_TRANSLATE_NOOP("core", "{data} has changed since this model was trained on it; it predicts as trained"),
+            data=config.data,
+        )
+    return Checkpoint(model, config, epochs, note)
+
+
+def _fingerprint_or_none(path: str) -> str | None:
+    try:
+        return _fingerprint(path)
+    except OSError:
+        return None
 
 
 def _refuse(template: str, path: Path, **fields: object) -> CheckpointError:

@@ -210,7 +210,7 @@ def add_arguments(
         if setting.switch:
             parser.add_argument(setting.flag, action="store_true", help=help)
         elif setting.name == "data":  # read and checked against the problem once both are known
-            parser.add_argument(setting.flag, metavar=setting.metavar, default="", help=help)
+            parser.add_argument(setting.flag, metavar=setting.metavar, help=help)
         else:
             # No default here: a setting not given is the config's default, and one a person
             # gave is told apart from it (the problem "data" is implied by --data).

@@ -15,6 +15,7 @@ and sweep of the same data does not read it again.
 
 from __future__ import annotations
 
+import errno
 import io
 import math
 import os
@@ -123,8 +124,15 @@ def _parse(path: Path) -> DataSet:
             path=path.name,
             reason=error.strerror or str(error),
         ) from None
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16's byte-order mark, and its NULs after every ASCII letter
+        raise _refuse(QT_TRANSLATE_NOOP("core", "{path} is UTF-16 text; save it as CSV in UTF-8"), path=path.name)
     if b"\0" in raw[:SNIFF_BYTES]:
         raise _refuse(QT_TRANSLATE_NOOP("core", "{path} is a binary file, not CSV text"), path=path.name)
+    if b"\r" in raw and b"\n" not in raw:
+        raise _refuse(
+            QT_TRANSLATE_NOOP("core", "{path} ends its lines with CR alone (old Mac); save it with LF or CRLF"),
+            path=path.name,
+        )
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -228,9 +236,15 @@ _lock = threading.Lock()
 
 def read_data(path: str | os.PathLike) -> DataSet:
     """The data in `path`, read whole or refused with a DataFileError that says why."""
-    resolved = Path(path).expanduser().resolve()
     try:
+        resolved = Path(path).expanduser().resolve()  # a symlink loop: RuntimeError on Python 3.11, OSError after
         stat = resolved.stat()
+    except RuntimeError:
+        raise _refuse(
+            QT_TRANSLATE_NOOP("core", "cannot read {path}: {reason}"),
+            path=Path(path).name,
+            reason=os.strerror(errno.ELOOP),
+        ) from None
     except OSError as error:
         raise _refuse(
             QT_TRANSLATE_NOOP("core", "cannot read {path}: {reason}"),

@@ -132,7 +132,7 @@ def _whole_number(setting: str, value: object, low: int, high: int, unit: Messag
         number = value
     elif isinstance(value, float) and value.is_integer():
         number = int(value)
-    elif isinstance(value, str) and re.fullmatch(r"[+-]?\d+", text):
+    elif isinstance(value, str) and re.fullmatch(r"[+-]?[0-9]+", text):
         number = _integer(text)
     else:
         raise _refuse(
@@ -243,6 +243,11 @@ def parse_workers(value: object) -> int:
     return _whole_number("workers", value, 1, WORKERS_MAX)
 
 
+# A number as typed anywhere in gpudemo (and as its CSV reader reads it): ASCII digits, a point, an
+# exponent; "inf" and "nan" are numbers too, refused as not finite.
+NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
+
+
 def _finite_float(setting: str, value: object) -> float:
     text = _text(value)
     if isinstance(value, bool):
@@ -250,6 +255,8 @@ def _finite_float(setting: str, value: object) -> float:
             setting, QT_TRANSLATE_NOOP("core", "{setting} must be a number, not {value}"), value=quoted(value)
         )
     try:
+        if not isinstance(value, (int, float)) and not NUMBER.fullmatch(text):
+            raise ValueError(text)  # float() takes "1_0" and other scripts' digits; a person's number is ASCII
         number = float(value) if isinstance(value, (int, float)) else float(text)
     except (TypeError, ValueError):
         raise _refuse(
@@ -297,7 +304,7 @@ def parse_seed(value: object) -> int:
     text = _text(value)
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
-    elif isinstance(value, str) and re.fullmatch(r"\+?\d+", text):
+    elif isinstance(value, str) and re.fullmatch(r"\+?[0-9]+", text):
         number = _integer(text)
     else:
         raise _refuse(

@@ -1910,6 +1910,10 @@
 <context>
     <name>core</name>
     <message>
+        <source>{path} is a folder, not a checkpoint</source>
+        <translation>{path} 是文件夹，不是检查点文件</translation>
+    </message>
+    <message>
         <source>cannot read {path}: {reason}</source>
         <translation>无法读取 {path}：{reason}</translation>
     </message>
@@ -1956,6 +1960,14 @@
     <message>
         <source>{path}&apos;s weights do not fit the {problem} model its settings describe: {reason}</source>
         <translation>{path} 的权重与其设置所描述的 {problem} 模型不符：{reason}</translation>
+    </message>
+    <message>
+        <source>{path}&apos;s weights are not all finite numbers (NaN or infinity); not loaded</source>
+        <translation>{path} 的权重不全是有限数（有 NaN 或无穷大）；未加载</translation>
+    </message>
+    <message>
+        <source>{data} has changed since this model was trained on it; it predicts as trained</source>
+        <translation>{data} 在训练这个模型之后已经改变；模型按训练时的样子预测</translation>
     </message>
     <message>
         <source>the device is empty; choose one of: {choices}</source>
@@ -2190,8 +2202,16 @@
         <translation>{path} 有 {size} MiB：超过 gpudemo 能读取的大小（{limit} MiB）；未载入</translation>
     </message>
     <message>
+        <source>{path} is UTF-16 text; save it as CSV in UTF-8</source>
+        <translation>{path} 是 UTF-16 文本；请另存为 UTF-8 编码的 CSV</translation>
+    </message>
+    <message>
         <source>{path} is a binary file, not CSV text</source>
         <translation>{path} 是二进制文件，不是 CSV 文本</translation>
+    </message>
+    <message>
+        <source>{path} ends its lines with CR alone (old Mac); save it with LF or CRLF</source>
+        <translation>{path} 的行只以 CR 结尾（旧 Mac 格式）；请用 LF 或 CRLF 换行保存</translation>
     </message>
     <message>
         <source>{path} is not UTF-8 text (byte {offset}); save it as CSV in UTF-8</source>
@@ -2260,6 +2280,14 @@
     <message>
         <source>fp16&apos;s GradScaler reads one value back from the device every step (did a gradient overflow?): a host sync that a small step pays for, not fp16 arithmetic</source>
         <translation>fp16 的 GradScaler 每一步都要从设备读回一个值（有梯度溢出吗？）：这是一次主机同步，小步骤为它付出代价，而不是 fp16 运算本身</translation>
+    </message>
+    <message>
+        <source>cannot write {path}: {reason}</source>
+        <translation>无法写入 {path}：{reason}</translation>
+    </message>
+    <message>
+        <source>no file given: an empty path</source>
+        <translation>没有给出文件：路径为空</translation>
     </message>
 </context>
 <context>

@@ -154,11 +154,10 @@ class FileCommands(QObject):
         config = loaded.config
         window.trainingPanel.set_config(config)
         run = window.session.add_loaded(config, loaded.model, loaded.epochs)
-        return self._say(
-            self.tr("Loaded {path} as run #{number}: {problem}, {epochs} epochs; Predict uses it.").format(
-                path=Path(path).name, number=run.number, problem=name_text(config.problem), epochs=f"{loaded.epochs:,}"
-            )
+        said = self.tr("Loaded {path} as run #{number}: {problem}, {epochs} epochs; Predict uses it.").format(
+            path=Path(path).name, number=run.number, problem=name_text(config.problem), epochs=f"{loaded.epochs:,}"
         )
+        return self._say(said + (f" {say(loaded.note)}." if loaded.note is not None else ""))
 
     @Slot()
     def open_data(self, path: str | None = None) -> bool:
