@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import QEventLoop, QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
 from gpudemo.core.config import TrainingConfig
@@ -223,6 +223,9 @@ class MainWindow(QMainWindow):
             self._preferences.save(self)
         for unsubscribe in (self._unsubscribe, self.trainingView.detach, self.landscapeView.detach):
             unsubscribe()
+        if self.is_busy():  # a job ends at its next step; torch.compile cannot stop mid-compile (up to 19 s
+            self.hide()  # measured): the window goes at once, the process ends when the job has
+            QApplication.processEvents(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
         self.memory.halt()
         self.job.shutdown()
         self.measurements.shutdown()

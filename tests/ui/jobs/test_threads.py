@@ -5,6 +5,7 @@ not grow from run to run."""
 import gc
 
 import pytest
+import torch
 
 from gpudemo.core.devices import process_resident_bytes
 from tests.conftest import running_qthreads
@@ -118,3 +119,41 @@ def test_memory_does_not_grow_from_run_to_run(qtbot, window):
     growth = readings[1] - readings[0]
     print(f"resident memory after run 25: {readings[0] / 2**20:.1f} MiB, after run 50: {readings[1] / 2**20:.1f} MiB")
     assert growth < 16 * 2**20, f"memory grew by {growth / 2**20:.1f} MiB over 25 runs"
+
+
+def test_closing_during_a_compile_hides_the_window_at_once(qtbot, window, monkeypatch):
+    # A compile cannot be stopped: the fake one below ends only once it sees the window gone (or after 30 s,
+    # which is how long the close would have frozen the window before it hid first).
+    import threading
+    import time
+
+    from gpudemo.core import training
+
+    compiling, hidden = threading.Event(), threading.Event()
+
+    def slow_compile(run):
+        compiling.set()
+        deadline = time.monotonic() + 30
+        while not hidden.is_set() and time.monotonic() < deadline:
+            hidden.wait(0.01)
+        return 0.0
+
+    def watch():  # from another thread: the GUI thread is busy closing
+        compiling.wait(60)
+        while window.isVisible() and not hidden.is_set():
+            time.sleep(0.01)
+        hidden.set()
+
+    monkeypatch.setattr(training._Run, "compile_now", slow_compile)
+    monkeypatch.setattr(torch, "compile", lambda module: module)  # the compiler itself stays out of this process
+    window.compileCheck.setChecked(True)
+    window.epochsSpin.setValue(10_000_000)
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    window.startButton.click()
+    qtbot.waitUntil(compiling.is_set, timeout=60_000)
+    began = time.monotonic()
+    window.close()
+    watcher.join(timeout=60)
+    assert time.monotonic() - began < 15 and not window.isVisible() and not window.is_busy()
+    assert running_qthreads() == []
