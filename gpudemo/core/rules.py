@@ -40,7 +40,7 @@ DEFAULT_NOISE = 0.1
 # same (a test checks it); they are named here too so that `gpudemo --help` needs no torch.
 PROBLEM_KEYS = ("tutorial", "line", "sine", "circles", "xor", "spiral", "digits", "data")  # data: a person's file
 OPTIMIZER_KEYS = ("sgd", "momentum", "adam")
-SWEEP_KINDS = ("step", "matmul")  # core/sweep.py
+SWEEP_KINDS = ("step", "matmul")  # core/measure/sweep.py
 DTYPE_KEYS = ("float32", "tf32", "bfloat16")  # float32 with TF32 off; tf32: float32 data, TF32 matmuls
 PRECISION_KEYS = ("fp32", "tf32", "bf16", "fp16")  # core/precision.py
 DEFAULT_PRECISION = "fp32"

@@ -1,6 +1,6 @@
 """Data parallel: one run on N workers with torch.distributed and DistributedDataParallel.
 
-`run_parallel` starts N worker processes (core/parallel_worker.py) the way torchrun starts
+`run_parallel` starts N worker processes (core/distributed/worker.py) the way torchrun starts
 them: RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR=127.0.0.1 and a free MASTER_PORT in each
 one's environment (env:// rendezvous), `gloo` between CPU processes or `nccl` with one process
 per GPU. It reads rank 0's batches of losses as they come and returns the result.

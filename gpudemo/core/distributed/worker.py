@@ -1,7 +1,7 @@
 """One worker of a data-parallel run: `python -m gpudemo.core.distributed.worker [training options]`.
 
 It is started the way `torchrun` starts workers (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR and
-MASTER_PORT in its environment, env:// rendezvous), by gpudemo's launcher (core/parallel.py) or
+MASTER_PORT in its environment, env:// rendezvous), by gpudemo's launcher (core/distributed/launcher.py) or
 by torchrun itself, on one machine or several:
 
     torchrun --nnodes 2 --nproc-per-node 1 --node-rank 0 --rdzv-backend c10d \\

@@ -20,7 +20,7 @@ cores (no effect on the CPU); `bfloat16` stores and multiplies in bfloat16.
 
 A CPU figure under 25 ms is also timed on one thread: when all threads are much
 slower than one, another process took a core and torch's threads waited for it at every
-operator (see core/load.py). Such a row is marked `busy`, its one-thread time beside it.
+operator (see core/measure/busy.py). Such a row is marked `busy`, its one-thread time beside it.
 """
 
 from __future__ import annotations

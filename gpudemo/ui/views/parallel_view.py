@@ -1,7 +1,7 @@
 """Data parallel: the form's run on 1, 2, ... workers in turn, epochs/s against workers beside ideal scaling.
 
 Each worker is a process with its shard of the data; DistributedDataParallel all-reduces
-the gradients at every step (core/parallel.py). The table says what each count gained and
+the gradients at every step (core/distributed/launcher.py). The table says what each count gained and
 what share of a step went to the all-reduce: the lesson is that more workers only pay when
 each one's step is large beside that cost.
 """
