@@ -2,7 +2,7 @@
 
 Rooms: `arguments` (every command's options and the checks that turn them into a run),
 `train` (devices, train, predict, code), `measure` (compare, sweep, profile, transfer,
-parallel), `window` (no command: the window), `output` (tables, exit statuses, Ctrl-C, the
+parallel), `window` (no command: the window), `desktop` (the menu entry), `output` (tables, exit statuses, Ctrl-C, the
 progress bar). Only this module dispatches to the commands.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from gpudemo.cli import measure, train, window
+from gpudemo.cli import desktop, measure, train, window
 from gpudemo.cli.arguments import parse, resolve_config, resolve_devices
 from gpudemo.cli.output import EXIT_INTERRUPTED
 
@@ -37,6 +37,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return measure.run_transfer(args, resolve_devices(args)[0])
         if args.command == "parallel":
             return measure.run_parallel_command(args, resolve_config(args))
+        if args.command == "desktop-entry":
+            return desktop.run_desktop_entry(args)
         return window.run_window()
     except KeyboardInterrupt:
         print("gpudemo: interrupted", file=sys.stderr)

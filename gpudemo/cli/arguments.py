@@ -8,6 +8,7 @@ import argparse
 from collections.abc import Sequence
 
 from gpudemo import __version__
+from gpudemo.cli import desktop
 from gpudemo.core import config as settings
 from gpudemo.core import rules
 from gpudemo.core.config import TrainingConfig, argparse_type
@@ -121,6 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
         " (a known GPU's published figures, else measured)",
     )
     sweep.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+
+    desktop.add_arguments(commands)
     return parser
 
 

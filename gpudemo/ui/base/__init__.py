@@ -1,1 +1,1 @@
-"""What every part of the window uses: its language, theme, style sheet, shipped files and number formats."""
+"""What every part of the window uses: its language, theme, style sheet, shipped files and the lesson's frames."""
