@@ -1146,12 +1146,16 @@
         <translation>概率</translation>
     </message>
     <message>
-        <source>image</source>
-        <translation>图像</translation>
+        <source>image no.</source>
+        <translation>图像编号</translation>
     </message>
     <message>
-        <source>class (true)</source>
-        <translation>类别（真实）</translation>
+        <source>predicted digit</source>
+        <translation>预测的数字</translation>
+    </message>
+    <message>
+        <source>true digit</source>
+        <translation>真实的数字</translation>
     </message>
     <message>
         <source>No model yet: train one first, then predict.</source>

@@ -95,7 +95,8 @@ class PredictionPanel(QGroupBox):
         headers = {
             VALUES: [self.tr("x"), self.tr("predicted y")],
             POINTS: [self.tr("x1, x2"), self.tr("class"), self.tr("probability")],
-            IMAGES: [self.tr("image"), self.tr("class (true)"), self.tr("probability")],
+            # The image's number apart from the digits, so that no one reads it as a digit.
+            IMAGES: [self.tr("image no."), self.tr("predicted digit"), self.tr("true digit"), self.tr("probability")],
         }[kind]
         self.table.setRowCount(0)
         self.table.setColumnCount(len(headers))
@@ -147,12 +148,14 @@ class PredictionPanel(QGroupBox):
             x_test, y_test = problem_for(run.config).make_test_data(run.config)
             probabilities = classify(run.model, x_test[inputs])
             rows = [
-                (f"{index + 1}", f"{int(p.argmax())} ({int(y_test[index])})", f"{float(p.max()):.1%}")
+                (f"{index + 1}", str(int(p.argmax())), str(int(y_test[index])), f"{float(p.max()):.1%}")
                 for index, p in zip(inputs, probabilities, strict=True)
             ]
-            if every_class or len(inputs) == 1:  # one image: every class's probability, most likely first
+            if every_class or len(inputs) == 1:  # one image: every digit's probability, most likely first
                 chances = probabilities[0]
-                rows += [("", str(k), f"{float(chances[k]):.1%}") for k in chances.argsort(descending=True).tolist()]
+                rows += [
+                    ("", str(k), "", f"{float(chances[k]):.1%}") for k in chances.argsort(descending=True).tolist()
+                ]
         self.table.setRowCount(len(rows))
         for row, cells in enumerate(rows):
             for column, value in enumerate(cells):

@@ -131,8 +131,14 @@ def test_a_clicked_test_image_shows_every_class_probability(qtbot):
     QApplication.processEvents()
     table = window.predictionTable
     assert window.predictInput.text() == "4" and table.rowCount() == 11
-    probabilities = [float(table.item(row, 2).text().rstrip("%")) for row in range(1, 11)]
+    headers = [table.horizontalHeaderItem(column).text() for column in range(table.columnCount())]
+    assert headers == ["image no.", "predicted digit", "true digit", "probability"]
+    x_test, y_test = PROBLEMS["digits"].make_test_data(window.session.current.config)
+    assert table.item(0, 0).text() == "4" and table.item(0, 2).text() == str(int(y_test[3]))
+    assert table.item(0, 1).text() == str(int(classify(window.session.current.model, x_test[3:4]).argmax()))
+    probabilities = [float(table.item(row, 3).text().rstrip("%")) for row in range(1, 11)]
     assert sorted(probabilities, reverse=True) == probabilities and abs(sum(probabilities) - 100) < 0.5
+    assert sorted(int(table.item(row, 1).text()) for row in range(1, 11)) == list(range(10))
     window.predictInput.setText("361")
     window.predictButton.click()
     assert "from 1 to 360, not '361'" in window.predictMessage.text()
