@@ -1146,16 +1146,22 @@
         <translation>概率</translation>
     </message>
     <message>
-        <source>image no.</source>
-        <translation>图像编号</translation>
+        <source>image
+no.</source>
+        <translation>图像
+编号</translation>
     </message>
     <message>
-        <source>predicted digit</source>
-        <translation>预测的数字</translation>
+        <source>predicted
+digit</source>
+        <translation>预测的
+数字</translation>
     </message>
     <message>
-        <source>true digit</source>
-        <translation>真实的数字</translation>
+        <source>true
+digit</source>
+        <translation>真实的
+数字</translation>
     </message>
     <message>
         <source>No model yet: train one first, then predict.</source>

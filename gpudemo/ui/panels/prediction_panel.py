@@ -96,7 +96,13 @@ class PredictionPanel(QGroupBox):
             VALUES: [self.tr("x"), self.tr("predicted y")],
             POINTS: [self.tr("x1, x2"), self.tr("class"), self.tr("probability")],
             # The image's number apart from the digits, so that no one reads it as a digit.
-            IMAGES: [self.tr("image no."), self.tr("predicted digit"), self.tr("true digit"), self.tr("probability")],
+            # On two lines each: four columns share the left column's width.
+            IMAGES: [
+                self.tr("image\nno."),
+                self.tr("predicted\ndigit"),
+                self.tr("true\ndigit"),
+                self.tr("probability"),
+            ],
         }[kind]
         self.table.setRowCount(0)
         self.table.setColumnCount(len(headers))

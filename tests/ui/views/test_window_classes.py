@@ -131,7 +131,7 @@ def test_a_clicked_test_image_shows_every_class_probability(qtbot):
     QApplication.processEvents()
     table = window.predictionTable
     assert window.predictInput.text() == "4" and table.rowCount() == 11
-    headers = [table.horizontalHeaderItem(column).text() for column in range(table.columnCount())]
+    headers = [table.horizontalHeaderItem(column).text().replace("\n", " ") for column in range(table.columnCount())]
     assert headers == ["image no.", "predicted digit", "true digit", "probability"]
     x_test, y_test = PROBLEMS["digits"].make_test_data(window.session.current.config)
     assert table.item(0, 0).text() == "4" and table.item(0, 2).text() == str(int(y_test[3]))
