@@ -269,34 +269,29 @@ def _finite_float(setting: str, value: object) -> float:
     return number
 
 
-def parse_learning_rate(value: object) -> float:
-    """Learning rate: a finite number from 1e-8 to 1000; '1e-3' and the like are fine."""
-    number = _finite_float("learning rate", value)
-    if not LR_MIN <= number <= LR_MAX:
+def _finite_in(setting: str, value: object, low: float, high: float) -> float:
+    """A finite number from `low` to `high`; the message names the value and the range."""
+    number = _finite_float(setting, value)
+    if not low <= number <= high:
         raise _refuse(
-            "learning rate",
+            setting,
             QT_TRANSLATE_NOOP("core", "{setting} must be from {low} to {high}{unit}, not {value}"),
-            low=short_number(LR_MIN),
-            high=short_number(LR_MAX),
+            low=short_number(low),
+            high=short_number(high),
             unit="",
             value=quoted(_text(value)),
         )
     return number
+
+
+def parse_learning_rate(value: object) -> float:
+    """Learning rate: a finite number from 1e-8 to 1000; '1e-3' and the like are fine."""
+    return _finite_in("learning rate", value, LR_MIN, LR_MAX)
 
 
 def parse_noise(value: object) -> float:
     """Noise: the standard deviation added to each 2-D point, 0 to 1 (the data spans about -1.5 to 1.5)."""
-    number = _finite_float("noise", value)
-    if not NOISE_MIN <= number <= NOISE_MAX:
-        raise _refuse(
-            "noise",
-            QT_TRANSLATE_NOOP("core", "{setting} must be from {low} to {high}{unit}, not {value}"),
-            low=short_number(NOISE_MIN),
-            high=short_number(NOISE_MAX),
-            unit="",
-            value=quoted(_text(value)),
-        )
-    return number
+    return _finite_in("noise", value, NOISE_MIN, NOISE_MAX)
 
 
 def parse_seed(value: object) -> int:
