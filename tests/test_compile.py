@@ -24,7 +24,8 @@ def test_a_compiled_run_gives_the_same_losses_and_times_its_compile_apart():
         "1000",
         "--epochs",
         "50",
-        "--compile",
+        "--step",
+        "compiled",
         "--json",
         module=True,
         timeout=600,
@@ -43,7 +44,7 @@ def test_no_shape_is_first_compiled_inside_the_clock():
     # timed epoch (1.17 s of 1.18 timed); now it is warmed with the rest, and nothing compiles after.
     out = gpudemo(
         "train", "--device", "cpu", "--problem", "line", "--samples", "1000", "--batch-size", "300",
-        "--epochs", "3", "--compile", "--json", module=True, timeout=600,
+        "--epochs", "3", "--step", "compiled", "--json", module=True, timeout=600,
     )  # fmt: skip
     assert out.returncode == 0, out.stderr[-2000:]
     report = json.loads(out.stdout)
@@ -60,11 +61,12 @@ def test_a_compiler_that_fails_is_named(monkeypatch):
 
     monkeypatch.setattr(torch, "compile", broken)
     with pytest.raises(TrainingError, match="torch.compile could not compile this step on cpu: InductorError: no C"):
-        train(TrainingConfig(compile=True, epochs=2))
-    out = gpudemo("train", "--device", "cpu", "--compile", "--epochs", "2")
+        train(TrainingConfig(step="compiled", epochs=2))
+    out = gpudemo("train", "--device", "cpu", "--step", "compiled", "--epochs", "2")
     assert out.returncode == 1 and "train without compiling" in out.stderr
 
 
-def test_compile_is_on_or_off():
-    with pytest.raises(InvalidSetting, match="compile must be on or off"):
-        TrainingConfig(compile="yes")
+def test_the_step_mode_is_one_of_three():
+    with pytest.raises(InvalidSetting, match="step mode must be one of eager, compiled, graph, not 'yes'"):
+        TrainingConfig(step="yes")
+    assert TrainingConfig(step=" Graph ").step == "graph"

@@ -20,7 +20,7 @@ configs = st.builds(
     batch_size=st.integers(0, rules.BATCH_MAX),
     optimizer=st.sampled_from(rules.OPTIMIZER_KEYS),
     precision=st.sampled_from(rules.PRECISION_KEYS),
-    compile=st.booleans(),
+    step=st.sampled_from(rules.STEP_KEYS),
     epochs=st.integers(rules.EPOCHS_MIN, rules.EPOCHS_MAX),
     lr=st.floats(rules.LR_MIN, rules.LR_MAX),
     seed=st.integers(rules.SEED_MIN, rules.SEED_MAX),
@@ -50,7 +50,7 @@ def test_a_config_through_the_preferences_is_the_same_config(made):
     values, skipped = config.from_texts(config.to_texts(dataclasses.asdict(made)))
     assert skipped == []
     forgotten = {setting.name for setting in SETTINGS if not setting.remembered}
-    assert forgotten == {"data", "compile"}
+    assert forgotten == {"data", "step"}
     assert TrainingConfig(**values, **{name: getattr(made, name) for name in forgotten}) == made
 
 
@@ -60,8 +60,8 @@ def test_every_field_but_the_device_is_in_the_table():
 
 
 def test_a_remembered_value_that_fails_its_rule_is_skipped_and_named():
-    values, skipped = config.from_texts({"epochs": "-5", "lr": "banana", "seed": "7", "compile": "on"})
-    assert values == {"seed": 7} and skipped == ["epochs", "lr"]  # compile is never read back
+    values, skipped = config.from_texts({"epochs": "-5", "lr": "banana", "seed": "7", "step": "compiled"})
+    assert values == {"seed": 7} and skipped == ["epochs", "lr"]  # the step mode is never read back
 
 
 def test_a_step_only_parser_leaves_the_runs_length_at_its_defaults():

@@ -89,6 +89,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="steps to profile, after 5 that are not (default 20)",
     )
+    profile.add_argument(
+        "--compare-steps",
+        action="store_true",
+        help="profile the step in every step mode (eager, compiled, graph) side by side; a mode this device"
+        " cannot take is shown refused, with the reason",
+    )
     profile.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
     sweep = commands.add_parser("sweep", help="time per step on each device as the size grows: where a GPU wins")
@@ -143,9 +149,14 @@ def add_training_arguments(
         parser.add_argument("--device", metavar="ID", help="cpu, cuda:0, ... (default: the best one here)")
     settings.add_arguments(
         parser,
-        repeatable=("precision",) if many_devices else (),
+        repeatable=("precision", "step") if many_devices else (),
         per_step_only=model_only,
-        help_suffix={"precision": "; repeat it to compare precisions side by side"} if many_devices else None,
+        help_suffix={
+            "precision": "; repeat it to compare precisions side by side",
+            "step": "; repeat it to compare step modes side by side (compare)",
+        }
+        if many_devices
+        else None,
     )
     if model_only:
         parser.set_defaults(predict=None)
@@ -233,13 +244,15 @@ def resolve_config(args: argparse.Namespace) -> TrainingConfig:
     if args.data and args.problem not in (None, "data"):
         args.parser.error(f"argument --data: a data file is its own problem; leave out --problem {args.problem}")
     config = settings.from_arguments(args, resolve_devices(args)[0])
-    if not getattr(args, "many_devices", False):
-        from gpudemo.core.precision import PrecisionRefused, check
+    # compare and sweep mark each device that cannot; parallel's workers check their own device (cli/measure.py)
+    if not getattr(args, "many_devices", False) and getattr(args, "command", None) != "parallel":
+        from gpudemo.core.capture import check
+        from gpudemo.core.errors import RunRefused
 
         try:
-            check(config.precision, config.device)
-        except PrecisionRefused as refused:
-            args.parser.error(f"argument --precision: {refused}")
+            check(config)
+        except RunRefused as refused:
+            args.parser.error(f"argument --{refused.setting}: {refused}")
     if args.data:
         from gpudemo.core.datafile import DataFileError, read_data
 
@@ -252,9 +265,18 @@ def resolve_config(args: argparse.Namespace) -> TrainingConfig:
 
 def precisions(args: argparse.Namespace) -> list[str]:
     """The precisions asked for (compare and sweep may take several); fp32 when none."""
-    given = getattr(args, "precision", None)
+    return _repeated(args, "precision", rules.DEFAULT_PRECISION)
+
+
+def step_modes(args: argparse.Namespace) -> list[str]:
+    """The step modes asked for (compare may take several); eager when none."""
+    return _repeated(args, "step", rules.DEFAULT_STEP)
+
+
+def _repeated(args: argparse.Namespace, name: str, default: str) -> list[str]:
+    given = getattr(args, name, None)
     if not given:
-        return [rules.DEFAULT_PRECISION]
+        return [default]
     return list(dict.fromkeys(given)) if isinstance(given, list) else [given]
 
 

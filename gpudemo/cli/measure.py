@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 
-from gpudemo.cli.arguments import precisions
+from gpudemo.cli.arguments import precisions, step_modes
 from gpudemo.cli.output import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, number, stop_on_ctrl_c, table
 from gpudemo.core import units
 from gpudemo.core.config import TrainingConfig
@@ -23,7 +23,7 @@ def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingCo
     from gpudemo.core.measure.compare import FAILED, REFUSED, compare_devices
 
     with stop_on_ctrl_c() as stop:
-        timings = compare_devices(config, devices, stop.is_set, precisions=precisions(args))
+        timings = compare_devices(config, devices, stop.is_set, precisions=precisions(args), steps=step_modes(args))
     if args.json:
         print(json.dumps([timing.to_json() for timing in timings], indent=2))
     else:
@@ -65,6 +65,8 @@ def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConf
     from gpudemo.core.measure.sweep import STEP, sized, sweep
     from gpudemo.core.precision import SWEEP_DTYPE
 
+    if len(step_modes(args)) > 1:
+        args.parser.error("argument --step: a sweep measures one step mode at a time: run it once for each")
     asked = precisions(args)[0]
     if asked != "fp32":  # the sweep's own precisions, by their dtype names
         if asked not in SWEEP_DTYPE:
@@ -82,9 +84,15 @@ def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConf
         print(json.dumps(result.to_json(), indent=2))
     else:
         unit = "SAMPLES/S" if args.kind == STEP else "GFLOP/S"
-        rows = [("DEVICE", "SIZE", "US/STEP", unit)]
+        rows = [("DEVICE", "STEP", "SIZE", "US/STEP", unit)]
         rows += [
-            (r.device, f"{r.size:,}", f"{r.seconds * 1e6:,.1f}" + (" *" if r.busy else ""), f"{r.throughput:,.3g}")
+            (
+                r.device,
+                r.step,
+                f"{r.size:,}",
+                f"{r.seconds * 1e6:,.1f}" + (" *" if r.busy else ""),
+                f"{r.throughput:,.3g}",
+            )
             for r in result.rows
         ]
         if args.roofline:
@@ -133,9 +141,66 @@ def _roofline_cells(row, peak, flops: bool) -> tuple[str, ...]:
     )
 
 
+def run_compare_steps(args: argparse.Namespace, config: TrainingConfig) -> int:
+    """Every step mode profiled on the device: wall time, device time, kernels and launches per step."""
+    from gpudemo.core.errors import RunRefused, TrainingError
+    from gpudemo.core.measure.profile import compare_steps
+    from gpudemo.core.rules import STEP_KEYS
+
+    try:
+        profiles = compare_steps(config, args.steps)
+    except TrainingError as error:
+        print(f"gpudemo: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    if args.json:
+        print(
+            json.dumps(
+                [
+                    {"step": mode, "status": "refused", "message": str(p)}
+                    if isinstance(p, RunRefused)
+                    else {"status": "completed", **p.to_json()}
+                    for mode, p in zip(STEP_KEYS, profiles, strict=True)
+                ],
+                indent=2,
+            )
+        )
+        return EXIT_OK
+    unit = "KERNELS" if config.device.startswith("cuda") else "OPERATORS"
+    rows = [("STEP", "US/STEP", "DEVICE US", "BUSY", unit, "LAUNCHES", "HOST US/LAUNCH", "VS EAGER")]
+    eager = profiles[0] if not isinstance(profiles[0], RunRefused) else None
+    refused = []
+    for mode, p in zip(STEP_KEYS, profiles, strict=True):
+        if isinstance(p, RunRefused):
+            rows.append((mode, "refused", "-", "-", "-", "-", "-", "-"))
+            refused.append(f"{mode}: {p}")
+            continue
+        rows.append(
+            (
+                mode,
+                f"{p.wall_us:,.1f}",
+                f"{p.device_us:,.1f}",
+                f"{p.busy_share:.0%}",
+                f"{p.kernels:,.1f}",
+                f"{p.launches:,.1f}",
+                f"{p.host_us_per_launch:,.2f}",
+                f"{eager.wall_us / p.wall_us:.2f}x" if eager is not None and p.wall_us > 0 else "-",
+            )
+        )
+    print(
+        f"a step of {config.problem} on {config.device} in each step mode, per step (compiles and captures not counted)"
+    )
+    print(table(rows, numbers_right=True))
+    for line in refused:
+        print(line)
+    return EXIT_OK
+
+
 def run_profile(args: argparse.Namespace, config: TrainingConfig) -> int:
     from gpudemo.core.errors import TrainingError
     from gpudemo.core.measure.profile import WARM_UP_STEPS, profile_steps
+
+    if args.compare_steps:
+        return run_compare_steps(args, config)
 
     try:
         profile = profile_steps(config, args.steps)
@@ -145,7 +210,10 @@ def run_profile(args: argparse.Namespace, config: TrainingConfig) -> int:
     if args.json:
         print(json.dumps(profile.to_json(), indent=2))
         return EXIT_OK
-    print(f"{profile.steps} steps of {config.problem} on {config.device}, after {WARM_UP_STEPS} that are not profiled")
+    print(
+        f"{profile.steps} steps of {config.problem} on {config.device} ({config.step}), after {WARM_UP_STEPS} that are"
+        " not profiled" + (f", and the {config.step} step prepared first" if config.step != "eager" else "")
+    )
     if profile.on_gpu:
         print(
             f"per step: {profile.cpu_us:,.1f} us on the CPU side to issue it, {profile.device_us:,.1f} us of GPU work"
@@ -158,6 +226,10 @@ def run_profile(args: argparse.Namespace, config: TrainingConfig) -> int:
             f" {profile.kernels:,.0f} PyTorch operator calls ({profile.per_kernel_us:,.1f} us each)"
         )
     print(explain(profile))
+    print(
+        f"launches: {profile.launches:,.1f} a step, {profile.host_us_per_launch:,.2f} us of the host's time each"
+        + (" (a graph's replay is one launch for all its epochs)" if config.step == "graph" else "")
+    )
     if profile.on_gpu:
         print(
             f"timed without torch.cuda.synchronize(): {profile.cpu_us:,.1f} us a step; with it: {profile.wall_us:,.1f}"
@@ -194,8 +266,8 @@ def explain(profile) -> str:
 def run_parallel_command(args: argparse.Namespace, config: TrainingConfig) -> int:
     """N workers, then the same settings on one, both timed here: epochs/s, speedup, communication share."""
     from gpudemo.core.control import DIVERGED
-    from gpudemo.core.distributed.launcher import ParallelError, max_workers, run_parallel, worker_device
-    from gpudemo.core.precision import PrecisionRefused, check
+    from gpudemo.core.distributed.launcher import ParallelError, check, max_workers, run_parallel, worker_device
+    from gpudemo.core.errors import RunRefused
 
     if args.workers > max_workers(args.backend):
         where = "GPUs" if args.backend == "nccl" else "CPUs"
@@ -204,10 +276,10 @@ def run_parallel_command(args: argparse.Namespace, config: TrainingConfig) -> in
             f" {max_workers(args.backend)} {where} for {args.backend}"
         )
     try:
-        check(config.precision, worker_device(args.backend))
-    except PrecisionRefused as refused:
+        check(config, args.workers, args.backend)
+    except RunRefused as refused:
         args.parser.error(
-            f"argument --precision: {args.backend} workers train on"
+            f"argument --{refused.setting}: {args.backend} workers train on"
             f" {worker_device(args.backend).split(':')[0]}: {refused}"
         )
     try:

@@ -100,6 +100,7 @@ def _result_json(result, predictions: list[dict]) -> dict:
         "batch_size": result.config.batch_size,
         "noise": result.config.noise,
         "precision": result.config.precision,
+        "step": result.config.step,
         "final_loss": _finite(result.final_loss),
         "accuracy": result.accuracy,
         "test_accuracy": result.test_accuracy,
@@ -122,7 +123,10 @@ def _summary(result, predictions: list[dict]) -> str:
         f"final loss  {result.final_loss:.6g}" if result.final_loss is not None else "final loss  -",
         f"not timed   moving model and data to {result.config.device} {result.to_device_seconds * 1e3:.3g} ms,"
         f" a warm-up step {result.warm_up_seconds * 1e3:.3g} ms"
-        + (f", compiling the step {result.compile_seconds:.3g} s" if result.config.compile else ""),
+        + {
+            "compiled": f", compiling the step {result.compile_seconds:.3g} s",
+            "graph": f", capturing the step in CUDA graphs {result.compile_seconds * 1e3:.3g} ms",
+        }.get(result.config.step, ""),
     ]
     if result.accuracy is not None:
         test = f", test {result.test_accuracy:.1%}" if result.test_accuracy is not None else ""

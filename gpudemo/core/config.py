@@ -34,11 +34,6 @@ class Setting:
     def flag(self) -> str:
         return "--" + self.name.replace("_", "-")
 
-    @property
-    def switch(self) -> bool:
-        """On or off: a flag without a value on the command line."""
-        return isinstance(self.default, bool)
-
 
 def _setting(default: object, parse: Callable[[object], object], help: str, **options: object):
     return field(default=default, metadata={"setting": dict(parse=parse, default=default, help=help, **options)})
@@ -126,12 +121,15 @@ class TrainingConfig:
         " torch.autocast; fp16 with a GradScaler); refused where the device cannot",
     )
     # Not remembered: a first compile takes tens of seconds, which the next session should not
-    # spring on a person who ticked it once.
-    compile: bool = _setting(
-        False,
-        rules.parse_compile,
+    # spring on a person who chose it once.
+    step: str = _setting(
+        rules.DEFAULT_STEP,
+        rules.parse_step,
+        metavar=_choices(rules.STEP_KEYS),
         remembered=False,
-        help="run the model through torch.compile (its first compile, tens of seconds, is timed apart)",
+        help="how each step is launched: eager (op by op, the tutorial's loop; default), compiled (the whole"
+        " step under torch.compile, with CUDA graphs on a GPU; its first compile is timed apart) or graph"
+        " (CUDA only: the whole step captured by hand with torch.cuda.graph, several epochs per replay)",
     )
     epochs: int = _setting(
         rules.DEFAULT_EPOCHS,
@@ -173,8 +171,6 @@ BY_NAME: dict[str, Setting] = {setting.name: setting for setting in SETTINGS}
 
 def text(value: object) -> str:
     """A setting's value as text its rule reads back to the same value (floats exactly)."""
-    if isinstance(value, bool):
-        return "on" if value else "off"
     return repr(value) if isinstance(value, float) else str(value)
 
 
@@ -207,9 +203,7 @@ def add_arguments(
             parser.set_defaults(**{setting.name: setting.default})
             continue
         help = setting.help + (help_suffix or {}).get(setting.name, "")
-        if setting.switch:
-            parser.add_argument(setting.flag, action="store_true", help=help)
-        elif setting.name == "data":  # read and checked against the problem once both are known
+        if setting.name == "data":  # read and checked against the problem once both are known
             parser.add_argument(setting.flag, metavar=setting.metavar, help=help)
         else:
             # No default here: a setting not given is the config's default, and one a person
@@ -231,7 +225,7 @@ def given(args: argparse.Namespace) -> dict[str, object]:
         value = getattr(args, setting.name, None)
         if isinstance(value, list):
             value = value[0] if value else None
-        if value is not None and value != "" and (value is not False or not setting.switch):
+        if value is not None and value != "":
             values[setting.name] = value
     if values.get("data") and "problem" not in values:
         values["problem"] = "data"
@@ -248,9 +242,7 @@ def to_argv(config: TrainingConfig) -> list[str]:
     argv: list[str] = []
     for setting in SETTINGS:
         value = getattr(config, setting.name)
-        if setting.switch:
-            argv += [setting.flag] if value else []
-        elif value != "" or setting.name != "data":
+        if value != "" or setting.name != "data":
             argv.append(f"{setting.flag}={text(value)}")  # joined: a value may start with '-'
     return argv
 

@@ -29,6 +29,15 @@ class RunControl:
                 self._paused = True
         return self._paused
 
+    def epochs_before_hold(self, epochs_done: int, most: int) -> int:
+        """How many epochs may run at once before the run must ask again: one while paused (a step), up to
+        a `pause_after` that is due, else `most`. (A captured step runs many epochs per launch.)"""
+        if self._paused:
+            return 1
+        if self._pause_at is not None:
+            return max(1, min(most, self._pause_at - epochs_done))
+        return most
+
     def stop(self) -> None:
         """End the run at its next check, paused or not."""
         with self._condition:

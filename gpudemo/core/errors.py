@@ -9,3 +9,10 @@ class TrainingError(PersonError, RuntimeError):
     `str(error)` is a sentence for a person, `error.message` the same to translate; the run's memory is
     already freed.
     """
+
+
+class RunRefused(PersonError, ValueError):
+    """A run this device cannot take as asked, refused before it starts; `setting` names the setting at fault
+    ("precision", "step"), so the command line can name its option and the window its field."""
+
+    setting = ""

@@ -24,7 +24,8 @@ from collections.abc import Iterator
 
 import torch
 
-from gpudemo.core.messages import QT_TRANSLATE_NOOP, PersonError, message
+from gpudemo.core.errors import RunRefused
+from gpudemo.core.messages import QT_TRANSLATE_NOOP, message
 
 FP32, TF32, BF16, FP16 = "fp32", "tf32", "bf16", "fp16"
 AUTOCAST = {BF16: torch.bfloat16, FP16: torch.float16}
@@ -32,8 +33,10 @@ STORAGE = {"float32": torch.float32, "tf32": torch.float32, "bfloat16": torch.bf
 SWEEP_DTYPE = {FP32: "float32", TF32: "tf32", BF16: "bfloat16"}
 
 
-class PrecisionRefused(PersonError, ValueError):
+class PrecisionRefused(RunRefused):
     """This device cannot compute in this precision; the message says why and what would do."""
+
+    setting = "precision"
 
 
 def check(precision: str, device: str) -> None:
@@ -117,10 +120,11 @@ def matmul_precision(precision: str) -> Iterator[None]:
         torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = saved
 
 
-def autocast(precision: str, device: torch.device):
-    """The autocast context for a step's forward and loss, or None for a float32 step."""
+def autocast(precision: str, device: torch.device, cache: bool = True):
+    """The autocast context for a step's forward and loss, or None for a float32 step. `cache`: off for
+    a step captured in a CUDA graph, whose casts of the weights must be redone at every replay."""
     dtype = AUTOCAST.get(precision)
-    return None if dtype is None else torch.autocast(device_type=device.type, dtype=dtype)
+    return None if dtype is None else torch.autocast(device_type=device.type, dtype=dtype, cache_enabled=cache)
 
 
 def grad_scaler(precision: str, device: torch.device) -> torch.amp.GradScaler | None:

@@ -44,6 +44,8 @@ SWEEP_KINDS = ("step", "matmul")  # core/measure/sweep.py
 DTYPE_KEYS = ("float32", "tf32", "bfloat16")  # float32 with TF32 off; tf32: float32 data, TF32 matmuls
 PRECISION_KEYS = ("fp32", "tf32", "bf16", "fp16")  # core/precision.py
 DEFAULT_PRECISION = "fp32"
+STEP_KEYS = ("eager", "compiled", "graph")  # core/step.py: how a step is launched
+DEFAULT_STEP = "eager"
 BACKEND_KEYS = ("gloo", "nccl")  # torch.distributed: gloo between CPU processes, nccl between GPUs
 WORKERS_MAX = 64  # data-parallel workers; the machine's CPUs or GPUs bound them further
 
@@ -63,7 +65,7 @@ NAMES = {
     "dtype": QT_TRANSLATE_NOOP("core", "dtype"),
     "backend": QT_TRANSLATE_NOOP("core", "backend"),
     "precision": QT_TRANSLATE_NOOP("core", "precision"),
-    "compile": QT_TRANSLATE_NOOP("core", "compile"),
+    "step": QT_TRANSLATE_NOOP("core", "step mode"),
     "workers": QT_TRANSLATE_NOOP("core", "workers"),
     "learning rate": QT_TRANSLATE_NOOP("core", "learning rate"),
     "seed": QT_TRANSLATE_NOOP("core", "seed"),
@@ -321,14 +323,9 @@ def parse_seed(value: object) -> int:
     return number
 
 
-def parse_compile(value: object) -> bool:
-    """Compile on or off: True or False, or the words "on" and "off" (as the window remembers it)."""
-    if isinstance(value, bool):
-        return value
-    text = value.strip().lower() if isinstance(value, str) else None
-    if text in ("on", "off"):
-        return text == "on"
-    raise _refuse("compile", QT_TRANSLATE_NOOP("core", "{setting} must be on or off, not {value}"), value=quoted(value))
+def parse_step(value: object) -> str:
+    """How each step is launched: eager (op by op), compiled (torch.compile) or graph (a captured CUDA graph)."""
+    return _choice("step", value, STEP_KEYS)
 
 
 def parse_values(text: str) -> list[float]:

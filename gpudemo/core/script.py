@@ -12,10 +12,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gpudemo.core.budget import batch_size
+from gpudemo.core.capture import EPOCHS_PER_REPLAY, WARM_UP_STEPS
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.messages import QT_TRANSLATE_NOOP
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import problem_for
+from gpudemo.core.step import COMPILED, GRAPH
 from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING
 
 PREDICTING = "predicting"  # the last phase: the window predicts after the run
@@ -42,6 +44,20 @@ COMMENTS = {
         "# 3. Train: {epochs} epochs; each one passes over the data in shuffled"
         " batches of {batch},\n#    and its loss is the mean over its batches"
         " (added up on the device: no sync).",
+    ),
+    "compiled": QT_TRANSLATE_NOOP(
+        "script",
+        "#    The whole step compiled by torch.compile on its first call (on a GPU, replayed as CUDA graphs).",
+    ),
+    "graph": QT_TRANSLATE_NOOP(
+        "script",
+        "# 3. Train: {epochs} epochs, the step captured once in a CUDA graph, then replayed:\n"
+        "#    {replay} epochs per launch, each epoch's loss written into a buffer on the GPU.",
+    ),
+    "warm_up": QT_TRANSLATE_NOOP(
+        "script",
+        "#    A few steps on a side stream first (they make the optimizer's state and cuBLAS's workspace),\n"
+        "#    then back to the starting weights and a fresh optimizer, in place: the capture needs fixed tensors.",
     ),
     "to_cpu": QT_TRANSLATE_NOOP("script", "# 4. Bring the model back to the CPU."),
     "predicting": QT_TRANSLATE_NOOP("script", "# 5. Predict on the CPU for new x."),
@@ -90,17 +106,46 @@ def _device_lines(device: str) -> list[str]:
 AUTOCAST_DTYPES = {"bf16": "torch.bfloat16", "fp16": "torch.float16"}
 
 
-def step_lines(config: TrainingConfig, x: str, y: str, indent: str) -> list[str]:
-    """zero_grad, forward and loss (under autocast for bf16 and fp16), backward and step (fp16's scaled)."""
+def step_lines(config: TrainingConfig, x: str, y: str, indent: str, captured: bool = False) -> list[str]:
+    """zero_grad, forward and loss (under autocast for bf16 and fp16), backward and step (fp16's scaled).
+    `captured`: for a CUDA graph, the gradients zeroed in place and autocast without its cache."""
     dtype = AUTOCAST_DTYPES.get(config.precision)
     body = [f"outputs = model({x})", f"loss = criterion(outputs, {y})"]
     if dtype is not None:
-        body = [f"with torch.autocast(device_type=device.type, dtype={dtype}):", *("    " + line for line in body)]
+        cache = ", cache_enabled=False" if captured else ""
+        body = [
+            f"with torch.autocast(device_type=device.type, dtype={dtype}{cache}):",
+            *("    " + line for line in body),
+        ]
     if config.precision == "fp16":
         tail = ["scaler.scale(loss).backward()", "scaler.step(optimizer)", "scaler.update()"]
     else:
         tail = ["loss.backward()", "optimizer.step()"]
-    return [indent + line for line in ("optimizer.zero_grad()", *body, *tail)]
+    zero = "optimizer.zero_grad(set_to_none=False)" if captured else "optimizer.zero_grad()"
+    return [indent + line for line in (zero, *body, *tail)]
+
+
+def compiled_step_lines(config: TrainingConfig, say: dict[str, str], cuda_graphs: bool = True) -> list[str]:
+    """The step as a function, compiled whole (core/step.py's compiled mode); with `cuda_graphs`, replayed as
+    CUDA graphs on a GPU (not for data parallel, whose all-reduce runs between the graphs)."""
+    return [
+        say["compiled"],
+        "def train_step(x, y):",
+        *step_lines(config, "x", "y", "    "),
+        "    return loss",
+        "",
+        *(['mode = "reduce-overhead" if device.type == "cuda" else None'] if cuda_graphs else ["mode = None"]),
+        "train_step = torch.compile(train_step, mode=mode)",
+        "",
+    ]
+
+
+def take_step_lines(config: TrainingConfig, x: str, y: str, indent: str, cuda_graphs: bool = True) -> list[str]:
+    """A step of the loop: the statements themselves, or a call of the compiled step."""
+    if config.step != COMPILED:
+        return step_lines(config, x, y, indent)
+    mark = ['if device.type == "cuda":', "    torch.compiler.cudagraph_mark_step_begin()  # a new step of the graphs"]
+    return [indent + line for line in (*(mark if cuda_graphs else []), f"loss = train_step({x}, {y})")]
 
 
 def precision_lines(config: TrainingConfig) -> list[str]:
@@ -114,21 +159,66 @@ def precision_lines(config: TrainingConfig) -> list[str]:
 def _full_batch_loop(config: TrainingConfig, say: dict[str, str]) -> list[str]:
     return [
         say["training"].format(epochs=f"{config.epochs:,}"),
+        *(compiled_step_lines(config, say) if config.step == COMPILED else []),
         f"for epoch in range({config.epochs}):",
-        *step_lines(config, "x_train", "y_train", "    "),
+        *take_step_lines(config, "x_train", "y_train", "    "),
+    ]
+
+
+def _graph_loop(config: TrainingConfig, say: dict[str, str]) -> list[str]:
+    """core/capture.py's graph step, as a person would write it."""
+    replay = min(EPOCHS_PER_REPLAY, config.epochs)
+    whole, rest = divmod(config.epochs, replay)
+    return [
+        say["graph"].format(epochs=f"{config.epochs:,}", replay=f"{replay:,}"),
+        "def train_step():",
+        *step_lines(config, "x_train", "y_train", "    ", captured=True),
+        "    return loss.detach().float()",
+        "",
+        say["warm_up"],
+        "saved = [p.detach().clone() for p in model.parameters()]",
+        "side = torch.cuda.Stream()",
+        "side.wait_stream(torch.cuda.current_stream())",
+        "with torch.cuda.stream(side):",
+        f"    for _ in range({WARM_UP_STEPS}):",
+        "        train_step()",
+        "torch.cuda.current_stream().wait_stream(side)",
+        "with torch.no_grad():",
+        "    for p, value in zip(model.parameters(), saved):",
+        "        p.copy_(value)",
+        "        p.grad.zero_()",
+        "    for state in optimizer.state.values():",
+        "        for value in state.values():",
+        "            if torch.is_tensor(value):",
+        "                value.zero_()",
+        "",
+        f"losses = torch.empty({replay}, device=device)",
+        "graph = torch.cuda.CUDAGraph()",
+        "with torch.cuda.graph(graph):",
+        f"    for i in range({replay}):",
+        "        losses[i].copy_(train_step())",
+        "last = torch.empty(1, device=device)  # one epoch, for what is left over",
+        "one = torch.cuda.CUDAGraph()",
+        "with torch.cuda.graph(one):",
+        "    last[0].copy_(train_step())",
+        "",
+        f"for replay in range({whole}):",
+        "    graph.replay()  # one launch for all its epochs",
+        *([f"for epoch in range({rest}):", "    one.replay()", "loss = last[0]"] if rest else ["loss = losses[-1]"]),
     ]
 
 
 def _minibatch_loop(config: TrainingConfig, batch: int, say: dict[str, str]) -> list[str]:
     return [
         say["minibatch"].format(epochs=f"{config.epochs:,}", batch=f"{batch:,}"),
+        *(compiled_step_lines(config, say) if config.step == COMPILED else []),
         f"batch_size = {batch}",
         f"for epoch in range({config.epochs}):",
         "    order = torch.randperm(len(x_train), generator=shuffle, device=device)",
         "    total, batches = 0.0, 0",
         "    for start in range(0, len(x_train), batch_size):",
         "        index = order[start:start + batch_size]",
-        *step_lines(config, "x_train[index]", "y_train[index]", "        "),
+        *take_step_lines(config, "x_train[index]", "y_train[index]", "        "),
         "        total = total + loss.detach()",
         "        batches += 1",
         "    loss = total / batches",
@@ -183,7 +273,7 @@ def generate_script(
         generator = [say["generator"], f"generator = torch.Generator().manual_seed({config.seed})"]
     if minibatch:
         generator += [say["shuffle"], f"shuffle = torch.Generator(device=device).manual_seed({config.seed})"]
-    optimizer = OPTIMIZERS[config.optimizer].script.format(lr=repr(config.lr))
+    optimizer = OPTIMIZERS[config.optimizer].line(config.lr, capturable=config.step == GRAPH)
     sections: list[tuple[str | None, list[str]]] = [
         (None, [say["title"], say["run"].format(filename=filename), *problem.script_imports(), "import torch", ""]),
         (
@@ -196,7 +286,6 @@ def generate_script(
                 "",
                 say["to_device"],
                 *problem.script_model(config),
-                *(["model = torch.compile(model)  # compiled on its first call"] if config.compile else []),
                 *generator,
                 *problem.script_data(config),
                 f"criterion = torch.nn.{type(problem.make_loss()).__name__}().to(device)",
@@ -208,7 +297,13 @@ def generate_script(
         (
             TRAINING,
             [
-                *(_minibatch_loop(config, batch, say) if minibatch else _full_batch_loop(config, say)),
+                *(
+                    _graph_loop(config, say)
+                    if config.step == GRAPH
+                    else _minibatch_loop(config, batch, say)
+                    if minibatch
+                    else _full_batch_loop(config, say)
+                ),
                 'print("device", device)',
                 'print("final loss", loss.item())',
                 "",

@@ -1,8 +1,10 @@
 """One optimizer step on (x, y), chosen once for a run: in float32, or in mixed precision under
-torch.autocast (fp16 with a GradScaler that scales the loss), the forward compiled or not.
+torch.autocast (fp16 with a GradScaler that scales the loss); launched op by op (eager), or the
+whole step compiled by torch.compile (compiled). The third mode, a step captured in a CUDA graph,
+replays this same step: see core/capture.py.
 
 The one-device loop (core/training.py) and every data-parallel worker (core/distributed/
-worker.py) take their steps through this class, so a precision or a compile asked for is the
+worker.py) take their steps through this class, so a precision or a step mode asked for is the
 one trained in, wherever the run goes. The statements are those of the generated script.
 """
 
@@ -14,8 +16,17 @@ from collections.abc import Callable
 import torch
 from torch import nn
 
-from gpudemo.core import precision
+from gpudemo.core import precision, rules
 from gpudemo.core.hookless import direct_call, step_function, zero_grad_function
+
+EAGER, COMPILED, GRAPH = rules.STEP_KEYS
+
+
+def compile_mode(device: torch.device, module: nn.Module | None = None) -> str | None:
+    """torch.compile's mode for a compiled step: on CUDA "reduce-overhead" (the compiled graphs replayed
+    as CUDA graphs: one launch each instead of one per kernel), elsewhere the default. Not for a data-
+    parallel module, whose all-reduce hooks run between the graphs."""
+    return "reduce-overhead" if device.type == "cuda" and module is None else None
 
 
 class Step:
@@ -23,7 +34,11 @@ class Step:
 
     `module` is what the forward calls when it is not the model itself (DistributedDataParallel's
     wrapper, whose forward does the all-reduce's bookkeeping); without one, the model is called
-    without its hook lookups where none is registered (core/hookless.py).
+    without its hook lookups where none is registered (core/hookless.py). `forward` is always the
+    eager forward (for evaluations under no_grad); a compiled step compiles `take` as a whole.
+
+    `capture`: the step is to be captured in a CUDA graph, so autocast keeps no cache of cast weights
+    and the gradients are zeroed in place (a captured step must find them where the capture left them).
     """
 
     def __init__(
@@ -34,18 +49,33 @@ class Step:
         config,
         device: torch.device,
         module: nn.Module | None = None,
+        capture: bool = False,
     ):
+        self.model, self.mode = model, config.step
         self.forward: Callable = module if module is not None else direct_call(model)
-        if config.compile:  # the same module, its forward (and so its backward) compiled on the first call
-            self.forward = torch.compile(module if module is not None else model)
         self.loss_of = direct_call(criterion)
         self.optimizer = optimizer
-        self.zero_grad, self.optimizer_step = zero_grad_function(optimizer), step_function(optimizer)
-        self.autocast = precision.autocast(config.precision, device)  # None: float32
+        self.optimizer_step = step_function(optimizer)
+        self.zero_grad = (lambda: optimizer.zero_grad(set_to_none=False)) if capture else zero_grad_function(optimizer)
+        self.autocast = precision.autocast(config.precision, device, cache=not capture)  # None: float32
         self.scaler = precision.grad_scaler(config.precision, device)  # fp16's loss scaling
-        self.take: Callable[[torch.Tensor, torch.Tensor], tuple[torch.Tensor, torch.Tensor]] = (
-            self._plain if self.autocast is None else self._mixed
-        )  # chosen once
+        whole = self._plain if self.autocast is None else self._mixed
+        self.take: Callable[[torch.Tensor, torch.Tensor], tuple[torch.Tensor, torch.Tensor]] = whole  # chosen once
+        self.cuda_graphs = False
+        if self.mode == COMPILED:
+            # The public calls, which torch.compile knows how to trace (it graph-breaks at backward and
+            # compiles the optimizer's step as a graph of its own).
+            self.forward_called = module if module is not None else model
+            self.loss_of, self.optimizer_step = criterion, optimizer.step
+            self.zero_grad = lambda: optimizer.zero_grad(set_to_none=True)
+            # A fresh start for each run's compile: the last run's graphs guard on its model and optimizer,
+            # so each run would add graphs to the same code's cache, and past torch._dynamo.config's
+            # cache_size_limit (the 8th run in one window, measured) torch runs the step uncompiled, silently.
+            torch._dynamo.reset()
+            mode = compile_mode(device, module)
+            self.cuda_graphs = mode == "reduce-overhead"
+            compiled = torch.compile(self._compiled_plain if self.autocast is None else self._compiled_mixed, mode=mode)
+            self.take = self._with_mark(compiled) if self.cuda_graphs else compiled
 
     def casting(self) -> contextlib.AbstractContextManager:
         """The autocast of this step's forward and loss (nothing for float32)."""
@@ -72,3 +102,63 @@ class Step:
             loss.backward()
             self.optimizer_step()
         return outputs, loss.float()
+
+    # The compiled step: the same statements, with the module called as a module.
+
+    def _compiled_plain(self, x: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        self.zero_grad()
+        outputs = self.forward_called(x)
+        loss = self.loss_of(outputs, y)
+        loss.backward()
+        self.optimizer_step()
+        return outputs, loss
+
+    def _compiled_mixed(self, x: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        self.zero_grad()
+        with self.autocast:
+            outputs = self.forward_called(x)
+            loss = self.loss_of(outputs, y)
+        if self.scaler is not None:
+            self.scaler.scale(loss).backward()
+            self.scaler.step(self.optimizer)
+            self.scaler.update()
+        else:
+            loss.backward()
+            self.optimizer_step()
+        return outputs, loss.float()
+
+    @staticmethod
+    def _with_mark(compiled: Callable) -> Callable:
+        """A step whose graphs torch.compile replays as CUDA graphs: each call is a new step (so the last
+        one's outputs may be overwritten), and the loss is copied out before the next call overwrites it."""
+
+        def take(x: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            torch.compiler.cudagraph_mark_step_begin()
+            outputs, loss = compiled(x, y)
+            return outputs.detach().clone(), loss.detach().clone()
+
+        return take
+
+    # Untimed steps that leave no trace: a compile's or a capture's warm-up.
+
+    def saved(self) -> list[torch.Tensor]:
+        """The parameters as they stand (copies), for `rewind`."""
+        return [p.detach().clone() for p in self.model.parameters()]
+
+    def rewind(self, saved: list[torch.Tensor]) -> None:
+        """Back to the parameters `saved` and a fresh optimizer, in place (the same tensors, so that
+        compiled guards and captured addresses still hold): the optimizer's state zeroed, which is
+        the state of a fresh one (SGD's momentum buffer: 0.9 * 0 + grad is the first step's grad;
+        Adam's step count and moments start at 0), and a GradScaler back to its first scale."""
+        with torch.no_grad():
+            for parameter, value in zip(self.model.parameters(), saved, strict=True):
+                parameter.copy_(value)
+                if parameter.grad is not None:
+                    parameter.grad.zero_()
+            for state in self.optimizer.state.values():
+                for value in state.values():
+                    if isinstance(value, torch.Tensor):
+                        value.zero_()
+            if self.scaler is not None and getattr(self.scaler, "_scale", None) is not None:
+                self.scaler._scale.fill_(self.scaler._init_scale)
+                self.scaler._growth_tracker.zero_()

@@ -21,7 +21,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from gpudemo.core import pace, precision
+from gpudemo.core import capture, pace, precision
 from gpudemo.core.budget import batch_size, check_fits
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import COMPLETED, DIVERGED, FAILED, STOPPED, RunControl, never
@@ -39,7 +39,7 @@ from gpudemo.core.landscape import (
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, epochs_phrase, message
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import problem_for
-from gpudemo.core.step import Step
+from gpudemo.core.step import COMPILED, EAGER, GRAPH, Step
 
 __all__ = [
     "COMPLETED",
@@ -134,7 +134,7 @@ class TrainingResult:
     accuracies: np.ndarray | None = None
     accuracy: float | None = None
     test_accuracy: float | None = None
-    compile_seconds: float = 0.0  # torch.compile's first compile of the step, before the clock (not in `seconds`)
+    compile_seconds: float = 0.0  # compiling (torch.compile) or capturing (CUDA graphs) the step, before the clock
     recompiles: int = 0  # graphs torch.compile built after the clock started (0: every shape was warmed before)
 
     @property
@@ -182,8 +182,11 @@ class _Run:
         del x_train, y_train, test
         self.generator = torch.Generator(device=self.device).manual_seed(config.seed)  # the minibatch shuffles
         self.criterion = problem.make_loss().to(self.device)
-        self.optimizer = OPTIMIZERS[config.optimizer].make(self.model.parameters(), config.lr)
-        self.step = Step(self.model, self.criterion, self.optimizer, config, self.device)
+        graph = config.step == GRAPH
+        capturable = graph and self.device.type == "cuda"  # (the tests run the captured loop on the CPU too)
+        self.optimizer = OPTIMIZERS[config.optimizer].make(self.model.parameters(), config.lr, capturable=capturable)
+        self.step = Step(self.model, self.criterion, self.optimizer, config, self.device, capture=graph)
+        self.captured: capture.CapturedEpochs | None = None  # the graph step's, once captured (prepare_step)
         self.forward, self.loss_of, self.train_step = self.step.forward, self.step.loss_of, self.step.take
         _warm.set()
         self.classes = problem.classes
@@ -263,8 +266,8 @@ class _Run:
         began = time.perf_counter()
         model = copy.deepcopy(self.model)
         optimizer = OPTIMIZERS[self.config.optimizer].make(model.parameters(), self.config.lr)
-        # Not compiled: compile_now compiles the run's own step, once.
-        step = Step(model, self.criterion, optimizer, dataclasses.replace(self.config, compile=False), self.device)
+        # Eager: prepare_step compiles or captures the run's own step, once.
+        step = Step(model, self.criterion, optimizer, dataclasses.replace(self.config, step=EAGER), self.device)
         x, y = self.x_train, self.y_train
         if self.batch < self.samples:  # the same kernels as a minibatch: a shuffle, then a gather by index
             generator = torch.Generator(device=self.device).manual_seed(0)
@@ -282,27 +285,70 @@ class _Run:
         synchronize(self.device)
         return time.perf_counter() - began
 
-    def compile_now(self) -> float:
-        """Compile the step before the clock, for every shape the run will meet: the batch, a last minibatch
-        of another size, and under no_grad the fit's grid and the test set. Forward and backward on the run's
-        own model, the gradients then dropped (no step, no random numbers: the run is as it was); the seconds
-        it took. (A shape first met inside the clock recompiled there: 1.17 s of 1.18 timed, on the CPU.)"""
+    def prepare_step(self, with_path: bool) -> float:
+        """Compile or capture the step before the clock; the seconds it took (0 for an eager step).
+
+        Compiled: the step is taken twice for every shape the run will meet (the batch, and a last
+        minibatch of another size), then rewound (core/step.py): the run starts from the weights and
+        optimizer state it had, and no shape is first compiled inside the clock (one that was
+        recompiled there: 1.17 s of 1.18 timed, on the CPU). Graph: the epochs are captured
+        (core/capture.py), recording each epoch's loss, a classification's right answers and, for a
+        `with_path`, (w, b)."""
+        if self.config.step == EAGER:
+            return 0.0
         began = time.perf_counter()
-        sizes = [self.samples] if self.batch >= self.samples else [self.batch]
-        if self.batch < self.samples and self.samples % self.batch:
-            sizes.append(self.samples % self.batch)
-        for size in sizes:
-            index = torch.arange(size, device=self.device)
-            with self.step.casting():
-                loss = self.loss_of(self.forward(self.x_train[index]), self.y_train[index])
-            loss.backward()
-            self.step.zero_grad()
-        with torch.no_grad():
-            for x in (self.grid, self.x_test):
-                if x is not None:
-                    self.forward(x)
+        if self.config.step == COMPILED:
+            saved = self.step.saved()
+            sizes = [self.samples] if self.batch >= self.samples else [self.batch]
+            if self.batch < self.samples and self.samples % self.batch:
+                sizes.append(self.samples % self.batch)
+            for size in sizes:  # twice each: an optimizer's state is made on its first step (a second graph)
+                index = torch.arange(size, device=self.device)
+                for _ in range(2):
+                    self.train_step(self.x_train[index], self.y_train[index])
+            self.step.rewind(saved)
+        else:
+            self.captured = capture.CapturedEpochs(
+                self.step,
+                self.x_train,
+                self.y_train,
+                self._records(with_path),
+                self.config.epochs,
+                capture=capture.cuda_graph,
+                side_stream=self.device.type == "cuda",
+            )
         synchronize(self.device)
         return time.perf_counter() - began
+
+    def _records(self, with_path: bool) -> Callable[[torch.Tensor, torch.Tensor], list[torch.Tensor]]:
+        """What an epoch records, for the captured epochs: its loss, a classification's right answers, (w, b)."""
+
+        def records(outputs: torch.Tensor, loss: torch.Tensor) -> list[torch.Tensor]:
+            kept = [loss.detach().float()]
+            if self.classes:
+                kept.append(self._hits(outputs, self.y_train))
+            if with_path:
+                kept.append(self.position())
+            return kept
+
+        return records
+
+    def advance(self) -> int:
+        """Epochs as the run takes them, outside its loop (a profile): one replay of the captured epochs, or one
+        epoch; how many epochs it ran."""
+        if self.captured is not None:
+            return self.replay(self.captured.largest)[0]
+        self.epoch()
+        return 1
+
+    def replay(self, epochs: int) -> tuple[int, torch.Tensor, torch.Tensor | None, torch.Tensor | None]:
+        """The captured epochs: as many as fit in `epochs` (the captured run, or one); (how many, their
+        losses, a classification's right answers, the path's (w, b)), each stacked, on the device."""
+        size = self.captured.size_for(epochs)
+        records = iter(self.captured.replay(size))
+        losses = next(records)
+        hits = next(records) if self.classes else None
+        return size, losses, hits, next(records, None)
 
     def snapshot(self) -> nn.Module:
         """A CPU copy of the model as it stands, for predictions while the run is paused."""
@@ -393,6 +439,21 @@ def _failure(config: TrainingConfig, run: _Run | None, error: BaseException, epo
     return TrainingError(text)
 
 
+def not_prepared(config: TrainingConfig, error: Exception) -> TrainingError:
+    """The step could not be compiled or captured: the reason, in a sentence that names the mode."""
+    reason = str(error).strip().splitlines()[0][:300] if str(error).strip() else type(error).__name__
+    if config.step == COMPILED:
+        template = QT_TRANSLATE_NOOP(
+            "core", "torch.compile could not compile this step on {device}: {reason}; train without compiling"
+        )
+    else:
+        template = QT_TRANSLATE_NOOP(
+            "core",
+            "the step could not be captured in a CUDA graph on {device}: {reason}; use the eager or compiled step",
+        )
+    return TrainingError(message(template, device=config.device, reason=reason))
+
+
 def run_training(
     config: TrainingConfig,
     should_stop: Callable[[], bool] = never,
@@ -408,10 +469,11 @@ def run_training(
 ) -> Generator[LossBatch, None, TrainingResult]:
     """Train as the tutorial does, yielding losses in batches; returns the TrainingResult (see _run_training).
 
-    A precision the device cannot do is refused first (precision.PrecisionRefused); TF32 is
-    set as the precision says for the run, and restored after.
+    A precision the device cannot do, or a step mode the run cannot take, is refused first
+    (capture.check: precision.PrecisionRefused, capture.StepRefused); TF32 is set as the
+    precision says for the run, and restored after.
     """
-    precision.check(config.precision, config.device)
+    capture.check(config)
     with precision.matmul_precision(config.precision):
         return (
             yield from _run_training(
@@ -498,7 +560,8 @@ def _run_training(
     except Exception as error:  # a device fails to start in many ways ("Torch not compiled with CUDA" is an assert)
         raise _failure(config, run, error, 0) from None
 
-    pending: list[torch.Tensor] = []  # losses still on the device
+    pending: list[torch.Tensor] = []  # losses still on the device: one per epoch, or (graph) one row per replay
+    pending_epochs = 0  # the epochs of those losses
     pending_hits: list[torch.Tensor] = []  # a classification's right answers of those epochs
     positions: list[torch.Tensor] = []  # (w, b) after each of those epochs, with a path
     status = COMPLETED
@@ -506,17 +569,20 @@ def _run_training(
     next_fit = 0.0  # when the fit may be evaluated again
     paused = 0.0  # seconds spent paused or drawing landscapes, left out of the timing
 
+    join = torch.cat if config.step == GRAPH else torch.stack  # a graph's replays give rows of epochs
+
     def flush(final: bool = False, salvage: bool = False) -> LossBatch:
-        nonlocal diverged_at, data, next_fit, landscape, paused
+        nonlocal diverged_at, data, next_fit, landscape, paused, pending_epochs
         hits = None
         if pending_hits:  # one copy back for both: the hits ride with the losses
-            both = torch.cat((torch.stack(pending).float(), torch.stack(pending_hits).float()))
+            both = torch.cat((join(pending).float(), join(pending_hits).float()))
             values, hits = np.split(both.to("cpu", torch.float64).numpy(), 2)
             values, hits = values.astype(np.float32), hits[: len(values)] / run.samples
             pending_hits.clear()
         else:
-            values = torch.stack(pending).to("cpu", torch.float32).numpy()
+            values = join(pending).to("cpu", torch.float32).numpy()
         pending.clear()
+        pending_epochs = 0
         first = history.count + 1
         bad = ~np.isfinite(values)
         if bad.any():  # keep the losses up to and including the first bad one
@@ -524,7 +590,7 @@ def _run_training(
             values = values[: diverged_at - first + 1]
         new_landscape, landscape = landscape, None  # the first one rides on the first batch
         if path is not None:
-            path.extend(torch.stack(positions).to("cpu", torch.float32).numpy()[: len(values)])
+            path.extend(join(positions).to("cpu", torch.float32).numpy()[: len(values)])
             positions.clear()
             if not salvage and needs_new_grid(new_landscape or run.last_landscape, path):
                 began = time.perf_counter()
@@ -560,28 +626,19 @@ def _run_training(
     except (RuntimeError, MemoryError) as error:
         raise _failure(config, run, error, 0) from None
     compile_seconds, graphs_before = 0.0, 0
-    if config.compile:
+    if config.step != EAGER:
         try:
-            compile_seconds = run.compile_now()
-            graphs_before = compiled_graphs()
+            compile_seconds = run.prepare_step(path is not None)
+            graphs_before = compiled_graphs() if config.step == COMPILED else 0
         except Exception as error:  # no compiler, an unsupported platform or model: say so, plainly
-            reason = str(error).strip().splitlines()[0][:300] if str(error).strip() else type(error).__name__
             run.release()
-            raise TrainingError(
-                message(
-                    QT_TRANSLATE_NOOP(
-                        "core",
-                        "torch.compile could not compile this step on {device}: {reason}; train without compiling",
-                    ),
-                    device=config.device,
-                    reason=reason,
-                )
-            ) from None
+            raise not_prepared(config, error) from None
     start = time.perf_counter()
     next_flush = start  # due after the first epoch
     try:
-        for _epoch in range(config.epochs):
-            if control is not None and control.is_paused(history.count + len(pending)):
+        while history.count + pending_epochs < config.epochs:
+            done = history.count + pending_epochs
+            if control is not None and control.is_paused(done):
                 if pending:  # the plot shows every epoch up to the pause
                     yield flush(final=True)
                     if diverged_at is not None:
@@ -594,15 +651,30 @@ def _run_training(
                 status = STOPPED
                 break
             try:
-                pending.append(run.epoch())
-                if accuracy is not None:
-                    pending_hits.append(run.hits)
-                if path is not None:
-                    positions.append(run.position())
+                if run.captured is not None:  # as many epochs as may run before the next check, in one launch
+                    most = (
+                        config.epochs - done
+                        if control is None
+                        else control.epochs_before_hold(done, config.epochs - done)
+                    )
+                    count, losses, hits, position = run.replay(most)
+                    pending.append(losses)
+                    pending_epochs += count
+                    if accuracy is not None:
+                        pending_hits.append(hits)
+                    if path is not None:
+                        positions.append(position)
+                else:
+                    pending.append(run.epoch())
+                    pending_epochs += 1
+                    if accuracy is not None:
+                        pending_hits.append(run.hits)
+                    if path is not None:
+                        positions.append(run.position())
             except _Stopped:
                 status = STOPPED
                 break
-            if len(pending) >= FLUSH_EPOCHS or time.perf_counter() >= next_flush:
+            if pending_epochs >= FLUSH_EPOCHS or time.perf_counter() >= next_flush:
                 yield flush()
                 if diverged_at is not None:
                     break
@@ -612,7 +684,7 @@ def _run_training(
         if diverged_at is not None:
             status = DIVERGED
         seconds = time.perf_counter() - start - paused
-        recompiles = compiled_graphs() - graphs_before if config.compile else 0
+        recompiles = compiled_graphs() - graphs_before if config.step == COMPILED else 0
         final_accuracy = test_accuracy = None
         if accuracy is not None:  # the final model's, measured after the clock
             final_accuracy = run.accuracy(run.x_train, run.y_train)
@@ -704,7 +776,7 @@ def prepared(config: TrainingConfig) -> Iterator[_Run]:
     ends as the same TrainingError as in a run, with what it held freed.
     """
     check_fits(config)
-    precision.check(config.precision, config.device)
+    capture.check(config)
     try:
         run = _Run(config, never)
     except Exception as error:  # as in run_training: a device fails to start in many ways

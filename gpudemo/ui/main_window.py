@@ -45,7 +45,7 @@ from gpudemo.ui.views.transfer_view import TransferView
 
 # The parts' widgets that the tests, the preferences and the lesson find on the window by their object names.
 EXPOSED = """
-    problemCombo samplesSpin noiseSpin widthSpin depthSpin batchSpin optimizerCombo precisionCombo compileCheck
+    problemCombo samplesSpin noiseSpin widthSpin depthSpin batchSpin optimizerCombo precisionCombo stepCombo
     epochsSpin lrInput seedInput startButton stopButton compareButton pauseButton stepButton profileButton
     settingsError deviceList lessonButton predictInput predictButton predictMessage predictionTable
     statusLabel progressBar rateLabel resultLabel lossPlot fitPlot boundaryPlot digitsView confusionTable runsTable

@@ -37,9 +37,11 @@ import numpy as np
 
 from gpudemo.core import config as settings
 from gpudemo.core import pace, precision
+from gpudemo.core.capture import StepRefused
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import STOPPED, never
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, PersonError, message
+from gpudemo.core.step import GRAPH
 
 PREFIX = "GPUDEMO "  # rank 0's lines for the launcher: PREFIX, then one JSON object
 STOP_GRACE_S = 5.0  # a stopped run's workers get this long to reach their read-back, then are killed
@@ -102,7 +104,8 @@ def worker_device(backend: str) -> str:
 
 def check(config: TrainingConfig, workers: int, backend: str) -> None:
     """Refuse, before any worker starts, what the workers could not do: a precision their device
-    cannot compute in (precision.PrecisionRefused), more nccl workers than GPUs (ParallelError)."""
+    cannot compute in (precision.PrecisionRefused), a graph step (capture.StepRefused), more nccl workers
+    than GPUs (ParallelError)."""
     if backend == "nccl" and workers > max_workers("nccl"):
         raise ParallelError(
             message(
@@ -112,6 +115,14 @@ def check(config: TrainingConfig, workers: int, backend: str) -> None:
             )
         )
     precision.check(config.precision, worker_device(backend))
+    if config.step == GRAPH:
+        raise StepRefused(
+            QT_TRANSLATE_NOOP(
+                "core",
+                "data-parallel workers take eager or compiled steps: a graph step would have to capture the"
+                " all-reduce between them, which gpudemo does not do",
+            )
+        )
 
 
 def _ignore(batch: ParallelBatch) -> None:

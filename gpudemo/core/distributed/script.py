@@ -1,5 +1,5 @@
 """The data-parallel script behind a run: the same training with DistributedDataParallel, for torchrun,
-its step written as the single-device script writes it (precision and compile included).
+its step written as the single-device script writes it (precision and a compiled step included).
 
 Run with `torchrun --nproc-per-node N gpudemo_ddp.py` (one machine) it trains on N workers as
 `gpudemo parallel --workers N` does, the same shards and steps, and rank 0 prints the same
@@ -15,7 +15,9 @@ from gpudemo.core.config import TrainingConfig
 from gpudemo.core.messages import QT_TRANSLATE_NOOP
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import problem_for
-from gpudemo.core.script import precision_lines, step_lines
+from gpudemo.core.script import COMMENTS as SCRIPT_COMMENTS
+from gpudemo.core.script import compiled_step_lines, precision_lines, take_step_lines
+from gpudemo.core.step import COMPILED
 
 COMMENTS = {
     "title": QT_TRANSLATE_NOOP("script", "# gpudemo: the data-parallel PyTorch script behind this run."),
@@ -33,6 +35,7 @@ COMMENTS = {
     ),
     "train": QT_TRANSLATE_NOOP("script", "# 4. Train: {epochs} epochs, each worker on its shard."),
     "result": QT_TRANSLATE_NOOP("script", "# 5. The run's loss is the mean of the workers' losses."),
+    "compiled": SCRIPT_COMMENTS["compiled"],  # the single-device script's words for the same lines
 }
 
 
@@ -56,7 +59,7 @@ def generate_parallel_script(
     problem = problem_for(config)
     batch, samples = batch_size(config), problem.samples(config)
     minibatch = batch < samples
-    optimizer = OPTIMIZERS[config.optimizer].script.format(lr=repr(config.lr))
+    optimizer = OPTIMIZERS[config.optimizer].line(config.lr)
     generator = [f"generator = torch.Generator().manual_seed({config.seed})"] if problem.uses_generator(config) else []
     lines = [
         say["title"],
@@ -107,12 +110,12 @@ def generate_parallel_script(
         "",
         say["wrap"],
         'model = DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda" else None)',
-        *(["model = torch.compile(model)  # compiled on its first call"] if config.compile else []),
         f"criterion = torch.nn.{type(problem.make_loss()).__name__}().to(device)",
         f"optimizer = {optimizer}",
         *precision_lines(config),
         "",
         say["train"].format(epochs=f"{config.epochs:,}"),
+        *(compiled_step_lines(config, say, cuda_graphs=False) if config.step == COMPILED else []),
         f"for epoch in range({config.epochs}):",
     ]
     if minibatch:
@@ -122,13 +125,13 @@ def generate_parallel_script(
             "    total, batches = 0.0, 0",
             "    for start in range(0, len(order), batch_size):",
             "        index = order[start:start + batch_size]",
-            *step_lines(config, "x_train[index]", "y_train[index]", "        "),
+            *take_step_lines(config, "x_train[index]", "y_train[index]", "        ", cuda_graphs=False),
             "        total = total + loss.detach()",
             "        batches += 1",
             "    loss = total / batches",
         ]
     else:
-        lines += step_lines(config, "x_train", "y_train", "    ")
+        lines += take_step_lines(config, "x_train", "y_train", "    ", cuda_graphs=False)
     lines += [
         "",
         say["result"],

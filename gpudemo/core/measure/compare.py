@@ -23,12 +23,14 @@ import numpy as np
 import torch
 
 from gpudemo.core import precision
+from gpudemo.core.capture import check
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import never
 from gpudemo.core.devices import release_cache
-from gpudemo.core.errors import TrainingError
+from gpudemo.core.errors import RunRefused, TrainingError
 from gpudemo.core.measure.busy import OtherLoad
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message
+from gpudemo.core.step import EAGER
 from gpudemo.core.training import COMPLETED, FAILED, STOPPED, LossBatch, train
 
 WARM_UP_SECONDS = 0.2
@@ -41,7 +43,7 @@ FP16_NOTE = Message(
     )
 )
 NOT_RUN = "not run"  # stopped before its turn
-REFUSED = "refused"  # a precision this device cannot do: not run, with the reason (not a failure)
+REFUSED = "refused"  # a precision or step mode this device cannot do: not run, with the reason (not a failure)
 
 
 @dataclass(frozen=True)
@@ -54,11 +56,17 @@ class CompareProgress:
     seconds: float
     loss: float
     precision: str = "fp32"
+    step: str = EAGER
 
     @property
     def label(self) -> str:
-        """The device, and its precision when it is not float32 (as DeviceTiming.label)."""
-        return self.device if self.precision == "fp32" else f"{self.device} · {self.precision}"
+        """As DeviceTiming.label."""
+        return label(self.device, self.precision, self.step)
+
+
+def label(device: str, kind: str, step: str) -> str:
+    """The device, and its precision and step mode where they are not the defaults: 'cuda:0 · bf16 · graph'."""
+    return " · ".join([device, *([kind] if kind != "fp32" else []), *([step] if step != EAGER else [])])
 
 
 @dataclass(frozen=True)
@@ -73,11 +81,12 @@ class DeviceTiming:
     message: Message | None = None  # why it failed or was refused (str() for English)
     curve: tuple[np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0))  # (seconds, loss) at each read-back
     precision: str = "fp32"
+    step: str = EAGER
 
     @property
     def label(self) -> str:
-        """The device, and its precision when it is not float32: 'cuda:0 · bf16'."""
-        return self.device if self.precision == "fp32" else f"{self.device} · {self.precision}"
+        """The device, and its precision and step mode where they are not the defaults: 'cuda:0 · bf16 · graph'."""
+        return label(self.device, self.precision, self.step)
 
     def to_json(self) -> dict:
         def finite(value):
@@ -86,6 +95,7 @@ class DeviceTiming:
         return {
             "device": self.device,
             "precision": self.precision,
+            "step": self.step,
             "status": self.status,
             "epochs_per_second": self.epochs_per_second,
             "seconds": self.seconds,
@@ -108,28 +118,35 @@ def compare_devices(
     should_stop: Callable[[], bool] = never,
     on_progress: Callable[[CompareProgress], None] | None = None,
     precisions: Sequence[str] | None = None,
+    steps: Sequence[str] | None = None,
 ) -> list[DeviceTiming]:
     """Run `config` on each device in turn; one DeviceTiming per device, the speedups against the CPU's.
 
-    With `precisions`, each device runs in each of them, side by side (a precision a device cannot
-    do is a REFUSED entry with the reason); the speedups are against the CPU in the first one."""
+    With `precisions` and `steps` (step modes), each device runs in each of them, side by side (what
+    a device cannot do is a REFUSED entry with the reason); the speedups are against the CPU in the
+    first precision and the first step mode it could run."""
     timings: list[DeviceTiming] = []
     for device in devices_to_compare(devices):
         for kind in precisions or [config.precision]:
-            if should_stop():
-                timings.append(DeviceTiming(device, NOT_RUN, precision=kind))
-                continue
-            try:
-                precision.check(kind, device)
-            except precision.PrecisionRefused as refused:
-                timings.append(DeviceTiming(device, REFUSED, message=refused.message, precision=kind))
-                continue
-            timing = _time_one(dataclasses.replace(config, device=device, precision=kind), should_stop, on_progress)
-            if kind == precision.FP16 and timing.message is None:
-                timing = dataclasses.replace(timing, message=FP16_NOTE)
-            timings.append(timing)
+            for step in steps or [config.step]:
+                if should_stop():
+                    timings.append(DeviceTiming(device, NOT_RUN, precision=kind, step=step))
+                    continue
+                one = dataclasses.replace(config, device=device, precision=kind, step=step)
+                try:
+                    check(one)
+                except RunRefused as refused:
+                    timings.append(DeviceTiming(device, REFUSED, message=refused.message, precision=kind, step=step))
+                    continue
+                timing = _time_one(one, should_stop, on_progress)
+                if kind == precision.FP16 and timing.message is None:
+                    timing = dataclasses.replace(timing, message=FP16_NOTE)
+                timings.append(timing)
     first = (precisions or [config.precision])[0]
-    cpu = next(t for t in timings if t.device == "cpu" and t.precision == first)
+    cpu = next(
+        (t for t in timings if t.device == "cpu" and t.precision == first and t.status != REFUSED),
+        next(t for t in timings if t.device == "cpu"),
+    )
     base = cpu.epochs_per_second if cpu.status in (COMPLETED, STOPPED) else None
     return [
         dataclasses.replace(t, speedup_vs_cpu=t.epochs_per_second / base)
@@ -167,7 +184,13 @@ def _time_one(
         if on_progress is not None:
             on_progress(
                 CompareProgress(
-                    config.device, batch.last_epoch, config.epochs, batch.seconds, losses[-1], config.precision
+                    config.device,
+                    batch.last_epoch,
+                    config.epochs,
+                    batch.seconds,
+                    losses[-1],
+                    config.precision,
+                    config.step,
                 )
             )
 
@@ -176,7 +199,7 @@ def _time_one(
         with OtherLoad(torch.get_num_threads()) as other:
             result = train(config, should_stop, on_batch=on_batch)
     except TrainingError as error:
-        return DeviceTiming(config.device, FAILED, message=error.message, precision=config.precision)
+        return DeviceTiming(config.device, FAILED, message=error.message, precision=config.precision, step=config.step)
     finally:
         release_cache(config.device)  # the cache the warm-up filled for the timed run
     return DeviceTiming(
@@ -188,4 +211,5 @@ def _time_one(
         curve=(np.array(times), np.array(losses)),
         busy=other.busy,
         precision=config.precision,
+        step=config.step,
     )

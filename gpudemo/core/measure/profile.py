@@ -24,6 +24,7 @@ waiting, never as work.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 import time
@@ -32,10 +33,16 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+import torch
+
+from gpudemo.core.capture import check
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.devices import synchronize
+from gpudemo.core.errors import RunRefused
 from gpudemo.core.measure.timeline import STEP_LABEL, Timeline, from_events
-from gpudemo.core.training import prepared
+from gpudemo.core.rules import STEP_KEYS
+from gpudemo.core.step import EAGER
+from gpudemo.core.training import not_prepared, prepared
 
 WARM_UP_STEPS = 5
 STEPS = 20
@@ -67,6 +74,12 @@ class StepProfile:
     on_gpu: bool = False
     waiting_us: float = 0.0  # the host blocked in the runtime's synchronising calls, per step
     timeline: Timeline | None = None  # the middle profiled step, host and device against time
+    step: str = EAGER  # the step mode profiled
+    launches: float = 0.0  # the host's launches per step (a graph's replay is one for all its epochs' kernels)
+
+    @property
+    def host_us_per_launch(self) -> float:
+        return self.cpu_us / self.launches if self.launches else 0.0
 
     @property
     def per_kernel_us(self) -> float:
@@ -93,14 +106,18 @@ class StepProfile:
     def to_json(self) -> dict:
         return {
             "device": self.device,
+            "step": self.step,
             "steps": self.steps,
             "timing": {"without_sync_us": self.cpu_us, "with_sync_us": self.wall_us, "overstated": self.overstated},
             "per_step": {
                 "cpu_us": self.cpu_us,
                 "device_us": self.device_us,
                 "kernels": self.kernels,
+                "launches": self.launches,
+                "host_us_per_launch": self.host_us_per_launch,
                 "wall_us": self.wall_us,
                 "waiting_us": self.waiting_us,
+                "busy_share": self.busy_share,
             },
             "bound": self.bound,
             "ops": [
@@ -111,53 +128,100 @@ class StepProfile:
 
 
 def profile_steps(config: TrainingConfig, steps: int = STEPS, top: int = TOP) -> StepProfile:
-    """Run `steps` epochs of `config` (after an untimed warm-up) and say where their time went.
+    """Run `steps` epochs of `config` (after an untimed warm-up) and say where their time went, in the run's
+    step mode: compiled or captured first (not profiled), a graph's epochs replayed as the run replays them
+    (so `steps` is rounded up to whole replays).
 
-    Raises TrainingError, as a run does, when the device fails or runs out of memory."""
+    Raises TrainingError, as a run does, when the device fails or runs out of memory; a step that cannot be
+    compiled or captured too."""
     from torch.profiler import ProfilerActivity, profile, record_function
 
     on_gpu = config.device.startswith("cuda")
-    with prepared(config) as run:
+    with prepared(config) as run, _compiled_kernels_named():
+        try:
+            run.prepare_step(with_path=False)
+        except (MemoryError, torch.cuda.OutOfMemoryError):
+            raise
+        except Exception as error:  # as a run says it: no compiler, an unsupported model
+            raise not_prepared(config, error) from None
         for _ in range(WARM_UP_STEPS):
-            run.epoch()
+            run.advance()
         synchronize(run.device)
+        epochs = 0
         began = time.perf_counter()
-        for _ in range(steps):
-            run.epoch()
+        while epochs < steps:
+            epochs += run.advance()
         issued = time.perf_counter()
         synchronize(run.device)
         done = time.perf_counter()
         activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
+        profiled = 0
         with _quiet_stderr(), _one_cycle_warning_ignored(), profile(activities=activities) as profiler:
-            for _ in range(steps):
+            while profiled < epochs:
                 with record_function(STEP_LABEL):
-                    run.epoch()
+                    profiled += run.advance()
             synchronize(run.device)
     events = profiler.events()
-    device_us, kernels, ops, waiting_us = summarize(events, profiler.key_averages(), steps, on_gpu, top)
+    device_us, kernels, ops, waiting_us, launches = summarize(events, profiler.key_averages(), profiled, on_gpu, top)
     return StepProfile(
         config.device,
-        steps,
-        (issued - began) / steps * 1e6,
-        (done - began) / steps * 1e6,
+        epochs,
+        (issued - began) / epochs * 1e6,
+        (done - began) / epochs * 1e6,
         device_us,
         kernels,
         ops,
         on_gpu,
         waiting_us,
         from_events(events, config.device, on_gpu),
+        config.step,
+        launches,
     )
 
 
+def compare_steps(config: TrainingConfig, steps: int = STEPS, top: int = TOP) -> list[StepProfile | RunRefused]:
+    """`config` profiled in each step mode, side by side; a mode its device cannot take is its refusal."""
+    profiles: list[StepProfile | RunRefused] = []
+    for mode in STEP_KEYS:
+        one = dataclasses.replace(config, step=mode)
+        try:
+            check(one)
+        except RunRefused as refused:
+            profiles.append(refused)
+            continue
+        profiles.append(profile_steps(one, steps, top))
+    return profiles
+
+
+@contextmanager
+def _compiled_kernels_named() -> Iterator[None]:
+    """Inductor's CPU kernels each in a profiler range of its own name (cpp_fused_...), so that a compiled step's
+    kernels are counted; off again after."""
+    try:
+        from torch._inductor import config as inductor
+    except ImportError:  # no inductor: nothing compiled to name
+        yield
+        return
+    with inductor.patch({"cpp.enable_kernel_profile": True}):
+        yield
+
+
+# The CUDA runtime's calls that launch work: a kernel, a copy or a set, or a whole captured graph.
+LAUNCH_CALLS = frozenset(
+    {"cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel", "cuLaunchKernelEx", "cudaGraphLaunch",
+     "cudaMemcpyAsync", "cudaMemsetAsync"}
+)  # fmt: skip
 # The CUDA runtime's calls in which the host only waits for the device.
 WAITING_CALLS = ("cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize", "cudaStreamWaitEvent")
 
 
 def summarize(
     events: Iterable, averages: Iterable, steps: int, on_gpu: bool, top: int = TOP
-) -> tuple[float, float, tuple[OpTiming, ...], float]:
-    """(device µs, kernels, the costliest ATen operators, waiting µs), each per step, from the
-    profiler's events and key averages."""
+) -> tuple[float, float, tuple[OpTiming, ...], float, float]:
+    """(device µs, kernels, the costliest operators, waiting µs, launches), each per step, from the
+    profiler's events and key averages. On the CPU the kernels are ATen's operators and a compiled step's
+    fused kernels, and each is a launch; on a GPU the launches are the runtime's launch calls (a graph's
+    replay: one)."""
     from torch.autograd import DeviceType
 
     if on_gpu:  # kernels, memcpys and memsets once each; annotation ranges span them again
@@ -168,22 +232,28 @@ def summarize(
         ]
         device_us = sum(event.device_time for event in kernels)
     else:  # ATen's operators are the CPU's kernels: their own time is the arithmetic
-        kernels = [event for event in events if _is_aten(event.name)]
+        kernels = [event for event in events if _is_kernel(event.name)]
         device_us = sum(event.self_cpu_time_total for event in kernels)
+    launches = sum(1 for event in events if event.name in LAUNCH_CALLS) / steps if on_gpu else len(kernels) / steps
     ops, waiting_us = [], 0.0
     for average in averages:
         if average.key in WAITING_CALLS:
             waiting_us += average.self_cpu_time_total
-        if not _is_aten(average.key):
+        if not _is_kernel(average.key):
             continue
         device = average.self_device_time_total if on_gpu else average.self_cpu_time_total
         ops.append(OpTiming(average.key, average.count / steps, average.self_cpu_time_total / steps, device / steps))
     ops.sort(key=lambda op: op.cpu_us + op.device_us, reverse=True)
-    return device_us / steps, len(kernels) / steps, tuple(ops[:top]), waiting_us / steps
+    return device_us / steps, len(kernels) / steps, tuple(ops[:top]), waiting_us / steps, launches
 
 
 def _is_aten(name: str) -> bool:
     return name.startswith("aten::")
+
+
+def _is_kernel(name: str) -> bool:
+    """An ATen operator, or a kernel inductor fused for the CPU."""
+    return name.startswith(("aten::", "cpp_fused"))
 
 
 @contextmanager

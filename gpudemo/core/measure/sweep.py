@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 import torch
 
 from gpudemo.core.budget import estimate
+from gpudemo.core.capture import EPOCHS_PER_REPLAY, CapturedEpochs, StepRefused, check_step
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import never
 from gpudemo.core.devices import free_bytes, release_cache, synchronize
@@ -42,6 +43,7 @@ from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.precision import STORAGE, matmul_precision
 from gpudemo.core.problems import problem_for
 from gpudemo.core.rules import SWEEP_KINDS
+from gpudemo.core.step import COMPILED, EAGER, GRAPH, Step
 
 STEP, MATMUL = SWEEP_KINDS
 ONE_THREAD_BELOW_S = 0.025  # CPU steps shorter than this are timed on one thread too (a busy 10 us op took 16 ms)
@@ -62,6 +64,7 @@ class SweepRow:
     one_thread_seconds: float | None = None  # the CPU's short steps, timed on one thread as well
     busy: bool = False  # the CPU's threads waited for each other: another process took a core
     work: Work | None = None  # counted for a roofline: the step's FLOPs and bytes moved
+    step: str = EAGER  # how the step was launched (a device that cannot capture a graph runs eager)
 
     @property
     def flops_per_second(self) -> float | None:
@@ -80,6 +83,7 @@ class SweepRow:
             unit: self.throughput,
             "one_thread_seconds": self.one_thread_seconds,
             "busy": self.busy,
+            "step": self.step,
         }
         if self.work is not None:
             row.update(
@@ -166,7 +170,21 @@ def _samples(config: TrainingConfig, size: int) -> tuple[torch.Tensor, torch.Ten
     return x, y
 
 
-def _training_step(config: TrainingConfig, device: torch.device, dtype: torch.dtype) -> Callable[[], object]:
+def step_mode(config: TrainingConfig) -> str:
+    """The mode `config`'s device runs the sweep's step in: the one asked, or eager where a graph cannot be
+    captured (the CPU's, beside a GPU's graph)."""
+    try:
+        check_step(config)
+    except StepRefused:
+        return EAGER
+    return config.step
+
+
+def _training_step(
+    config: TrainingConfig, device: torch.device, dtype: torch.dtype
+) -> tuple[Callable[[], object], int]:
+    """A full-batch step of `config` stored in `dtype`, launched in its mode: (what to time, steps per call).
+    A compiled step is compiled before it is handed back; a graph's call replays EPOCHS_PER_REPLAY steps."""
     problem = problem_for(config)
     torch.manual_seed(config.seed)
     model = problem.make_model(config).to(device, dtype)
@@ -174,15 +192,17 @@ def _training_step(config: TrainingConfig, device: torch.device, dtype: torch.dt
     x = x.to(device, dtype)
     y = y.to(device) if problem.classes else y.to(device, dtype)
     criterion = problem.make_loss()
-    optimizer = OPTIMIZERS[config.optimizer].make(model.parameters(), config.lr)
-
-    def step():
-        optimizer.zero_grad()
-        loss = criterion(model(x), y)
-        loss.backward()
-        optimizer.step()
-
-    return step
+    graph = config.step == GRAPH
+    optimizer = OPTIMIZERS[config.optimizer].make(model.parameters(), config.lr, capturable=graph)
+    # The storage dtype is the sweep's: the step itself runs without autocast.
+    step = Step(model, criterion, optimizer, replace(config, precision="fp32"), device, capture=graph)
+    if graph:
+        captured = CapturedEpochs(step, x, y, lambda outputs, loss: [loss], EPOCHS_PER_REPLAY)
+        return (lambda: captured.replay(EPOCHS_PER_REPLAY)), EPOCHS_PER_REPLAY
+    if config.step == COMPILED:
+        for _ in range(2):  # compiled before the clock (an optimizer's state is made on the first step)
+            step.take(x, y)
+    return (lambda: step.take(x, y)), 1
 
 
 def _matmul(size: int, device: torch.device, dtype: torch.dtype) -> Callable[[], object]:
@@ -228,21 +248,27 @@ def sweep(
                 continue
             free = free_bytes(device)
             step_config = sized(replace(config, device=device), size)
+            step_config = replace(step_config, step=step_mode(step_config))
             if free is not None and _bytes_needed(kind, size, torch_dtype, step_config) > free:
                 growing[device] = False
                 continue
             torch_device = torch.device(device)
             try:
                 with matmul_precision(dtype):
-                    step = (
-                        _training_step(step_config, torch_device, torch_dtype)
-                        if kind == STEP
-                        else _matmul(size, torch_device, torch_dtype)
-                    )
-                    work = None
-                    if roofline:
-                        work = count_work(step) if kind == STEP else matmul_work(size, torch_dtype)
+                    work, per_call = None, 1
+                    if roofline:  # counted op by op: the same arithmetic in every mode
+                        eager = replace(step_config, step=EAGER)
+                        work = (
+                            count_work(_training_step(eager, torch_device, torch_dtype)[0])
+                            if kind == STEP
+                            else matmul_work(size, torch_dtype)
+                        )
+                    if kind == STEP:
+                        step, per_call = _training_step(step_config, torch_device, torch_dtype)
+                    else:
+                        step = _matmul(size, torch_device, torch_dtype)
                     seconds, one = _time(step, torch_device)
+                    seconds, one = seconds / per_call, one / per_call if one is not None else None
                     del step
             except (RuntimeError, MemoryError):  # out of memory, or a dtype the device lacks
                 growing[device] = False
@@ -250,7 +276,10 @@ def sweep(
             finally:
                 release_cache(torch_device)
             throughput = size / seconds if kind == STEP else 2 * size**3 / seconds / 1e9
-            row = SweepRow(device, size, seconds, throughput, one, one is not None and contended(seconds, one), work)
+            row = SweepRow(
+                device, size, seconds, throughput, one, one is not None and contended(seconds, one), work,
+                step_config.step if kind == STEP else EAGER,
+            )  # fmt: skip
             rows.append(row)
             if on_row is not None:
                 on_row(row)

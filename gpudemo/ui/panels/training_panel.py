@@ -13,7 +13,6 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
-    QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
@@ -27,10 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core import precision, rules
+from gpudemo.core import capture, rules
 from gpudemo.core.budget import RunTooLarge, check_fits
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.datafile import DataFileError
+from gpudemo.core.errors import RunRefused
 from gpudemo.core.problems import uses as problem_uses
 from gpudemo.core.rules import InvalidSetting
 from gpudemo.ui.base.i18n import say
@@ -38,11 +38,9 @@ from gpudemo.ui.base.style import set_style_flag
 
 
 def _read(widget: QWidget) -> object:
-    """A form widget's value: a combo's key, a box's number or state, a line's text (checked by the rules)."""
+    """A form widget's value: a combo's key, a box's number, a line's text (checked by the rules)."""
     if isinstance(widget, QComboBox):
         return widget.currentData()
-    if isinstance(widget, QCheckBox):
-        return widget.isChecked()
     if isinstance(widget, QLineEdit):
         return widget.text()
     return widget.value()
@@ -52,8 +50,6 @@ def _write(widget: QWidget, value: object) -> None:
     if isinstance(widget, QComboBox):
         if widget.findData(value) >= 0:
             widget.setCurrentIndex(widget.findData(value))
-    elif isinstance(widget, QCheckBox):
-        widget.setChecked(bool(value))
     elif isinstance(widget, QLineEdit):
         widget.setText(value if isinstance(value, str) else f"{value:g}" if isinstance(value, float) else str(value))
     else:
@@ -64,8 +60,6 @@ def _changed(widget: QWidget):
     """The signal a form widget sends when its value changes."""
     if isinstance(widget, QComboBox):
         return widget.currentIndexChanged
-    if isinstance(widget, QCheckBox):
-        return widget.toggled
     if isinstance(widget, QLineEdit):
         return widget.textChanged
     return widget.valueChanged
@@ -240,15 +234,25 @@ class TrainingPanel(QGroupBox):
         )
         self.precisionCombo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.precisionCombo.setMinimumContentsLength(12)
-        self.compileCheck = QCheckBox(self.tr("compile"), objectName="compileCheck")
-        self.compileCheck.setToolTip(
+        self.stepCombo = QComboBox(objectName="stepCombo")
+        for key, title in (
+            ("eager", self.tr("eager: op by op")),
+            ("compiled", self.tr("compiled: torch.compile")),
+            ("graph", self.tr("graph: captured CUDA graph")),
+        ):
+            self.stepCombo.addItem(title, key)
+        self.stepCombo.setToolTip(
             self.tr(
-                "Run the model through torch.compile: PyTorch traces the step once and fuses its operators into fewer,"
-                " larger kernels. The first compile takes seconds (tens of seconds on a small machine); it is"
-                " timed apart"
-                " from the epochs per second. Worth it for a large model on a GPU; on a tiny step it can be slower"
+                "How each step is launched. eager: op by op, as the tutorial writes it; on a small problem the"
+                " device waits on Python and on each kernel's launch. compiled: the whole step (forward, loss,"
+                " backward, optimizer) through torch.compile, its operators fused into fewer kernels, on a GPU"
+                " replayed as CUDA graphs; the first compile takes seconds and is timed apart. graph (CUDA"
+                " only, full batch): the whole step captured once with torch.cuda.graph and replayed, many epochs"
+                " per launch. Every mode trains the same numbers"
             )
         )
+        self.stepCombo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.stepCombo.setMinimumContentsLength(12)
         self.epochsSpin = _spin(
             "epochsSpin",
             rules.EPOCHS_MIN,
@@ -300,10 +304,8 @@ class TrainingPanel(QGroupBox):
         form.addRow(self.tr("MLP"), model_row)
         form.addRow(self.tr("Batch"), self.batchSpin)
         form.addRow(self.tr("Optimizer"), self.optimizerCombo)
-        precision_row = QHBoxLayout()
-        precision_row.addWidget(self.precisionCombo, 1)
-        precision_row.addWidget(self.compileCheck)
-        form.addRow(self.tr("Precision"), precision_row)
+        form.addRow(self.tr("Precision"), self.precisionCombo)
+        form.addRow(self.tr("Step"), self.stepCombo)
         form.addRow(self.tr("Epochs"), self.epochsSpin)
         form.addRow(self.tr("Learning rate"), self.lrInput)
         form.addRow(self.tr("Seed"), self.seedInput)
@@ -334,7 +336,7 @@ class TrainingPanel(QGroupBox):
             "batch_size": self.batchSpin,
             "optimizer": self.optimizerCombo,
             "precision": self.precisionCombo,
-            "compile": self.compileCheck,
+            "step": self.stepCombo,
             "epochs": self.epochsSpin,
             "lr": self.lrInput,
             "seed": self.seedInput,
@@ -395,8 +397,8 @@ class TrainingPanel(QGroupBox):
             return None
         config = self.config(device)
         try:
-            precision.check(config.precision, device)  # compare marks the devices that cannot, one by one
-        except precision.PrecisionRefused as refused:
+            capture.check(config)  # compare marks the devices that cannot, one by one
+        except RunRefused as refused:
             self.show_error(self.tr("Not started: {reason}.").format(reason=say(refused)))
             return None
         for each in devices or [device]:

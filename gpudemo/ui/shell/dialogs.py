@@ -110,7 +110,7 @@ def help_html(window: QMainWindow) -> str:
         (QCoreApplication.translate("Dialogs", "Batch"), panel.batchSpin),
         (QCoreApplication.translate("Dialogs", "Optimizer"), panel.optimizerCombo),
         (QCoreApplication.translate("Dialogs", "Precision"), panel.precisionCombo),
-        (QCoreApplication.translate("Dialogs", "compile"), panel.compileCheck),
+        (QCoreApplication.translate("Dialogs", "Step"), panel.stepCombo),
         (QCoreApplication.translate("Dialogs", "Epochs"), panel.epochsSpin),
         (QCoreApplication.translate("Dialogs", "Learning rate"), panel.lrInput),
         (QCoreApplication.translate("Dialogs", "Seed"), panel.seedInput),

@@ -38,7 +38,7 @@ from gpudemo.ui.panels.lesson_panel import LessonPanel
 
 PANEL_HEIGHT = 280
 BOTTOM_HEIGHT = 160
-FORM_KEYS = ("problem", "samples", "batch_size", "optimizer", "precision", "compile", "epochs", "lr", "seed")
+FORM_KEYS = ("problem", "samples", "batch_size", "optimizer", "precision", "step", "epochs", "lr", "seed")
 
 
 def _form_values(config) -> dict:

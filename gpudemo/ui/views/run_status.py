@@ -12,6 +12,7 @@ from gpudemo.core import units as fmt
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.messages import Message
 from gpudemo.core.runs import Run
+from gpudemo.core.step import COMPILED, GRAPH
 from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TrainingResult
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.base.style import set_style_flag
@@ -116,18 +117,22 @@ class RunStatus(QObject):
                 error=True,
             )
 
+    def _preparing(self, result: TrainingResult) -> str:
+        """What a compiled or captured step took before the clock, said after the rate."""
+        if result.config.step == COMPILED:
+            return " " + self.tr("(compiled first in {seconds} s, not counted)").format(
+                seconds=f"{result.compile_seconds:,.1f}"
+            )
+        if result.config.step == GRAPH:
+            return " " + self.tr("(captured in CUDA graphs first in {time}, not counted)").format(
+                time=fmt.short_time(result.compile_seconds)
+            )
+        return ""
+
     def show_result(self, result: TrainingResult) -> None:
         """The rate and the learned model of a finished run, under the plots."""
         self.rateLabel.setText(
-            self.tr("{rate} epochs/s").format(rate=fmt.rate(result.epochs_per_second))
-            + (
-                " "
-                + self.tr("(compiled first in {seconds} s, not counted)").format(
-                    seconds=f"{result.compile_seconds:,.1f}"
-                )
-                if result.config.compile
-                else ""
-            )
+            self.tr("{rate} epochs/s").format(rate=fmt.rate(result.epochs_per_second)) + self._preparing(result)
         )
         self.rateLabel.setToolTip(
             self.tr(

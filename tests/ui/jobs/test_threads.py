@@ -131,7 +131,7 @@ def test_closing_during_a_compile_hides_the_window_at_once(qtbot, window, monkey
 
     compiling, hidden = threading.Event(), threading.Event()
 
-    def slow_compile(run):
+    def slow_compile(run, with_path):
         compiling.set()
         deadline = time.monotonic() + 30
         while not hidden.is_set() and time.monotonic() < deadline:
@@ -144,9 +144,9 @@ def test_closing_during_a_compile_hides_the_window_at_once(qtbot, window, monkey
             time.sleep(0.01)
         hidden.set()
 
-    monkeypatch.setattr(training._Run, "compile_now", slow_compile)
-    monkeypatch.setattr(torch, "compile", lambda module: module)  # the compiler itself stays out of this process
-    window.compileCheck.setChecked(True)
+    monkeypatch.setattr(training._Run, "prepare_step", slow_compile)
+    monkeypatch.setattr(torch, "compile", lambda step, mode=None: step)  # the compiler stays out of this process
+    window.stepCombo.setCurrentIndex(window.stepCombo.findData("compiled"))
     window.epochsSpin.setValue(10_000_000)
     watcher = threading.Thread(target=watch)
     watcher.start()

@@ -38,7 +38,7 @@ def _window(qtbot):
     return qtbot.gpudemo_window
 
 
-def test_the_compile_check_compiles_the_run_and_its_script(qtbot):
+def test_the_step_combo_sets_the_mode_of_the_run_and_its_script(qtbot):
     import dataclasses
 
     from PySide6.QtWidgets import QPlainTextEdit
@@ -47,18 +47,34 @@ def test_the_compile_check_compiles_the_run_and_its_script(qtbot):
     from gpudemo.core.training import train
 
     window = open_window(qtbot)
-    assert not window.compileCheck.isChecked() and not window.trainingPanel.config("cpu").compile
-    window.compileCheck.setChecked(True)
-    assert window.trainingPanel.config("cpu").compile
-    qtbot.waitUntil(lambda: "torch.compile(model)" in window.findChild(QPlainTextEdit, "codeView").toPlainText())
+    combo = window.stepCombo
+    assert [combo.itemData(i) for i in range(combo.count())] == ["eager", "compiled", "graph"]
+    assert combo.currentData() == "eager" and window.trainingPanel.config("cpu").step == "eager"
+    code = window.findChild(QPlainTextEdit, "codeView")
+    combo.setCurrentIndex(combo.findData("compiled"))
+    assert window.trainingPanel.config("cpu").step == "compiled"
+    qtbot.waitUntil(lambda: "train_step = torch.compile(train_step, mode=mode)" in code.toPlainText())
     result = train(TrainingConfig(epochs=10))
     compiled = dataclasses.replace(
-        result, config=dataclasses.replace(result.config, compile=True), compile_seconds=12.3
+        result, config=dataclasses.replace(result.config, step="compiled"), compile_seconds=12.3
     )
     window.runStatus.show_result(compiled)
     assert "compiled first in 12.3 s, not counted" in window.rateLabel.text()
-    window.trainingPanel.set_values({"compile": False})
-    assert not window.compileCheck.isChecked()
+    captured = dataclasses.replace(
+        result, config=dataclasses.replace(result.config, step="graph"), compile_seconds=0.04
+    )
+    window.runStatus.show_result(captured)
+    assert "captured in CUDA graphs first in" in window.rateLabel.text()
+    # A graph on the CPU: refused under the form, with the reason, and nothing starts.
+    combo.setCurrentIndex(combo.findData("graph"))
+    qtbot.waitUntil(lambda: "torch.cuda.graph(graph)" in code.toPlainText())
+    window.deviceList.setCurrentRow(window.deviceList.count() - 1)  # the CPU is listed last
+    window.startButton.click()
+    error = window.trainingPanel.settingsError
+    assert error.isVisible() and "captures a CUDA graph, and cpu has none" in error.text()
+    assert not window.is_busy()
+    window.trainingPanel.set_values({"step": "eager"})
+    assert combo.currentData() == "eager"
 
 
 def test_the_form_holds_every_setting_of_the_table_and_gives_it_back(window):
@@ -66,6 +82,7 @@ def test_the_form_holds_every_setting_of_the_table_and_gives_it_back(window):
 
     assert set(window.trainingPanel.fields) == {setting.name for setting in SETTINGS} - {"data"}  # data: File menu
     config = TrainingConfig(problem="sine", samples=321, noise=0.25, width=7, depth=3, batch_size=30,
-                            optimizer="adam", precision="bf16", compile=True, epochs=77, lr=0.003, seed=12)  # fmt: skip
+                            optimizer="adam", precision="bf16", step="compiled", epochs=77, lr=0.003,
+                            seed=12)  # fmt: skip
     window.trainingPanel.set_config(config)
     assert window.trainingPanel.config("cpu") == config

@@ -1,0 +1,151 @@
+"""The step mode a run may ask for, checked before it starts; and the graph mode's step: the whole
+step captured by hand in a CUDA graph, as PyTorch's CUDA-graphs notes do for a whole network.
+
+Eager, a step of the tutorial is a dozen kernel launches, each paid in Python and in the driver
+(~470 us on an H200, for ~16 us of GPU work). Captured, the same kernels replay from one launch:
+the host's cost is paid once per replay, not once per kernel. Here one replay runs EPOCHS_PER_REPLAY
+epochs (a second graph of one epoch serves a remainder, and a person's "Step one epoch"), so a
+replay costs one launch for many epochs. Each epoch writes its loss (and what else the run records
+per epoch: a classification's right answers, the path's (w, b)) into a buffer on the device, so
+that reading them back stays one copy per replay.
+
+Capture needs static tensors: the full batch (its x and y never move), gradients and optimizer
+state allocated before the capture and updated in place (Adam built `capturable`), autocast
+without its cache. Before capturing, the step is taken a few times on a side stream (the
+warm-up the notes ask for: lazy state, cuBLAS's workspace) and then rewound (core/step.py), so
+the run starts from the same weights as an eager one, and its losses are those of the epochs asked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Sequence
+
+import torch
+
+from gpudemo.core import precision
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.errors import RunRefused
+from gpudemo.core.messages import QT_TRANSLATE_NOOP, message
+from gpudemo.core.problems import problem_for
+from gpudemo.core.step import GRAPH, Step
+
+EPOCHS_PER_REPLAY = 64  # epochs captured in one graph (one launch for all of them)
+WARM_UP_STEPS = 3  # untimed steps before a capture, as in PyTorch's notes (then rewound)
+
+
+class StepRefused(RunRefused):
+    """This run cannot take its steps in the mode asked; the message says why and what would do."""
+
+    setting = "step"
+
+
+def check(config: TrainingConfig) -> None:
+    """Refuse, before anything starts, a precision the device cannot do (precision.PrecisionRefused) and
+    a step mode the run cannot take (StepRefused): never a silent fall back to eager."""
+    precision.check(config.precision, config.device)
+    check_step(config)
+
+
+def check_step(config: TrainingConfig) -> None:
+    """Refuse a step mode the run cannot take (StepRefused)."""
+    if config.step != GRAPH:
+        return
+    kind = torch.device(config.device).type
+    if kind != "cuda":
+        raise StepRefused(
+            message(
+                QT_TRANSLATE_NOOP(
+                    "core",
+                    "the graph step captures a CUDA graph, and {device} has none: use compiled or eager there",
+                ),
+                device=config.device,
+            )
+        )
+    problem = problem_for(config)
+    samples = problem.samples(config)
+    if 0 < config.batch_size < samples:
+        raise StepRefused(
+            QT_TRANSLATE_NOOP(
+                "core",
+                "the graph step captures the full batch: a minibatch's shuffle and gather would have to be"
+                " captured too, which gpudemo does not do yet. Set the batch size to 0 (the full batch),"
+                " or use the compiled step",
+            )
+        )
+    if config.precision == precision.FP16:
+        raise StepRefused(
+            QT_TRANSLATE_NOOP(
+                "core",
+                "fp16's GradScaler reads its overflow check back to the host at every step, which a CUDA"
+                " graph cannot capture: use bf16 (no scaler) or the compiled step",
+            )
+        )
+
+
+def cuda_graph(body: Callable[[], None]) -> Callable[[], None]:
+    """`body` captured in a CUDA graph of its own memory pool; the replay, one launch."""
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        body()
+    return graph.replay
+
+
+class CapturedEpochs:
+    """Epochs of full-batch steps, captured: `replay(epochs)` runs EPOCHS_PER_REPLAY epochs or one, and
+    gives back each record of each epoch, stacked, still on the device (a copy, so the next replay may
+    write its buffers).
+
+    `records(outputs, loss)` is what the run keeps of each epoch (the loss first), each tensor of a fixed
+    shape. `capture` turns a body into its replay (cuda_graph; the tests hand one that runs the body
+    as it is, to check everything else on the CPU).
+    """
+
+    def __init__(
+        self,
+        step: Step,
+        x: torch.Tensor,
+        y: torch.Tensor,
+        records: Callable[[torch.Tensor, torch.Tensor], Sequence[torch.Tensor]],
+        epochs: int,
+        capture: Callable[[Callable[[], None]], Callable[[], None]] = cuda_graph,
+        side_stream: bool = True,
+    ):
+        self.step, self.x, self.y, self.records = step, x, y, records
+        saved = step.saved()
+        stream = torch.cuda.Stream() if side_stream else None
+        if stream is not None:
+            stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(stream) if stream is not None else contextlib.nullcontext():
+            for _ in range(WARM_UP_STEPS):
+                outputs, loss = step.take(x, y)
+                shapes = [record.shape for record in records(outputs, loss)]
+        if stream is not None:
+            torch.cuda.current_stream().wait_stream(stream)
+        step.rewind(saved)  # the gradients stay, zeroed: the capture updates them in place
+        sizes = sorted({min(EPOCHS_PER_REPLAY, epochs), 1}, reverse=True)
+        self.buffers: dict[int, list[torch.Tensor]] = {}
+        self.replays: dict[int, Callable[[], None]] = {}
+        for size in sizes:
+            buffers = [torch.empty((size, *shape), device=x.device, dtype=torch.float32) for shape in shapes]
+            self.buffers[size] = buffers
+            self.replays[size] = capture(self._body(size, buffers))
+        self.largest = sizes[0]
+
+    def _body(self, size: int, buffers: list[torch.Tensor]) -> Callable[[], None]:
+        def body() -> None:
+            for epoch in range(size):
+                outputs, loss = self.step.take(self.x, self.y)
+                for buffer, record in zip(buffers, self.records(outputs, loss), strict=True):
+                    buffer[epoch].copy_(record.detach())
+
+        return body
+
+    def size_for(self, epochs: int) -> int:
+        """The epochs of the replay to run when `epochs` may run before the next check (at least 1)."""
+        return self.largest if epochs >= self.largest else 1
+
+    def replay(self, size: int) -> list[torch.Tensor]:
+        """Run the graph of `size` epochs (a size of size_for); its records, (size, ...) each."""
+        self.replays[size]()
+        return [buffer.clone() for buffer in self.buffers[size]]
