@@ -20,6 +20,7 @@ from benchmarks import (
     parallel,
     scale,
     startup,
+    steps,
     timeline,
     window,
 )
@@ -35,6 +36,7 @@ SUITES = {
     "parallel": parallel.run,
     "timeline": timeline.run,
     "gpu": gpu.run,
+    "steps": steps.run,
 }
 # --quick: small sizes, to check that the suite runs (the figures mean little)
 QUICK = {
@@ -48,6 +50,7 @@ QUICK = {
     "parallel": {"repeats": 1, "scale": 0.05},
     "timeline": {"events": 1000, "repeats": 1},
     "gpu": {"epochs": 200, "repeats": 1},
+    "steps": {"epochs": 100, "profile": False},
 }
 
 

@@ -20,7 +20,8 @@ failed or was skipped, with times:
 --quick-gpu runs, at small sizes, only the paths that have never run on a GPU (the 4 December run
 measured the rest, the CPU baselines among them): the torch API the code relies on (`api`), the
 `cuda` tests, a profile with its timeline, a roofline sweep, transfer, four precisions side by
-side, the digits and the circles, a compiled run with a last minibatch of another size, data
+side, the digits and the circles, a compiled run with a last minibatch of another size, the step
+modes (profiled and compared side by side, the sweep with the graph step, the steps benchmark), data
 parallel with nccl on every GPU, and the lesson's timed move; each step's time printed as it ends.
 
 Without a GPU it runs the parts the CPU can (the environment, the CLI on the CPU at small
@@ -110,6 +111,10 @@ QUICK_GPU = (
     "cli-train-digits",
     "cli-compare-circles",
     "cli-train-compile",
+    "cli-profile-steps",
+    "cli-compare-steps",
+    "cli-sweep-step-graph",
+    "steps-benchmark",
     "cli-parallel",
     "lesson-timing",
 )
@@ -230,10 +235,22 @@ def cli_commands(device: str, quick: bool) -> dict[str, list[str]]:
             # 100,000 samples in batches of 30,000 end with one of 10,000: compiled before the clock too
             "cli-train-compile": gpudemo(
                 "train", "--device", device, "--problem", "line", "--samples", "100000" if not quick else "1000",
-                "--batch-size", "30000" if not quick else "300", "--epochs", "20", "--compile", "--json",
+                "--batch-size", "30000" if not quick else "300", "--epochs", "20", "--step", "compiled", "--json",
+            ),
+            # every step mode side by side, where the time goes in each (a graph: one launch per replay)
+            "cli-profile-steps": gpudemo(
+                "profile", "--device", device, "--compare-steps", "--steps", "64", "--json",
+            ),
+            "cli-compare-steps": gpudemo(
+                "compare", "--device", device, "--step", "eager", "--step", "compiled", "--step", "graph",
+                "--epochs", "200" if quick else "2000", "--json",
             ),
         }
     )  # fmt: skip
+    for mode in ("eager", "compiled", "graph"):  # the crossover with each step mode (the CPU: its eager step)
+        commands[f"cli-sweep-step-{mode}"] = gpudemo(
+            "sweep", "--device", device, "--step", mode, "--max-size", "1000" if quick else "10000000", "--json"
+        )
     for dtype in ("float32", "tf32", "bfloat16"):
         commands[f"cli-sweep-matmul-{dtype}"] = gpudemo(
             "sweep",
@@ -367,6 +384,16 @@ def all_steps(device: str, cuda: bool, quick: bool, out: Path) -> list[tuple[str
             no_gpu,
         ),
     ]
+    steps.append(
+        (
+            "steps-benchmark",  # eager, compiled and graph at 3 to 10,000,000 samples, with the targets
+            [sys.executable, "-m", "benchmarks", "--only", "steps", "--json", str(out / "steps.json")]
+            if cuda
+            else None,
+            300,
+            no_gpu,
+        )
+    )
     steps.append(("lesson-timing", [sys.executable, "-c", LESSON_TIMING, device], 60, ""))
     return steps
 

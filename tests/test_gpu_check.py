@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_without_a_gpu_the_check_runs_the_cpu_side_and_says_what_it_skipped(tmp_path):
     # Every step that needs a GPU, and of the CLI's (tested on their own in test_cli and beside it)
     # the first, a profile and a sweep in each precision: each is a torch process of its own.
-    steps = "env,api,cuda-tests,nvidia-smi,probes,suite,benchmarks,cli-train-tutorial,cli-profile-line," + ",".join(
+    steps = "env,api,cuda-tests,nvidia-smi,probes,suite,benchmarks,cli-train-tutorial,cli-profile-line,"
+    steps += "cli-profile-steps,cli-sweep-step-graph,steps-benchmark," + ",".join(
         f"cli-sweep-matmul-{dtype}" for dtype in ("float32", "tf32", "bfloat16")
     )
     out = subprocess.run(
@@ -31,7 +32,7 @@ def test_without_a_gpu_the_check_runs_the_cpu_side_and_says_what_it_skipped(tmp_
     assert summary["cuda"] is False and summary["failed"] == 0
     lines = (tmp_path / "summary.txt").read_text().splitlines()
     skipped = {line.split()[0] for line in lines if " SKIPPED " in line}
-    assert skipped == {"nvidia-smi", "probes", "suite", "benchmarks", "cuda-tests"}
+    assert skipped == {"nvidia-smi", "probes", "suite", "benchmarks", "cuda-tests", "steps-benchmark"}
     assert all("torch sees no CUDA GPU" in line or "no GPU here" in line for line in lines if " SKIPPED " in line)
     api = json.loads((tmp_path / "api.txt").read_text())
     assert api["torch"] == torch.__version__ and isinstance(api["function_event_has_linked_correlation_id"], bool)
@@ -41,6 +42,12 @@ def test_without_a_gpu_the_check_runs_the_cpu_side_and_says_what_it_skipped(tmp_
     assert train["device"] == "cpu" and train["status"] == "completed"
     for dtype in ("float32", "tf32", "bfloat16"):
         assert json.loads((tmp_path / f"cli-sweep-matmul-{dtype}.txt").read_text())["dtype"] == dtype
+    modes = json.loads((tmp_path / "cli-profile-steps.txt").read_text())
+    assert [(row["step"], row["status"]) for row in modes] == [
+        ("eager", "completed"), ("compiled", "completed"), ("graph", "refused")
+    ]  # fmt: skip
+    graph_sweep = json.loads((tmp_path / "cli-sweep-step-graph.txt").read_text())["rows"]
+    assert graph_sweep and {row["step"] for row in graph_sweep} == {"eager"}  # the CPU's eager, beside a GPU's graph
 
 
 def test_the_quick_gpu_check_runs_only_steps_that_exist_and_what_never_ran_on_a_gpu(tmp_path):
@@ -49,5 +56,6 @@ def test_the_quick_gpu_check_runs_only_steps_that_exist_and_what_never_ran_on_a_
     names = [name for name, *_ in all_steps("cuda:0", True, True, tmp_path)]
     assert set(QUICK_GPU) <= set(names)
     assert {"cli-profile-line", "cli-sweep-roofline", "cli-transfer", "cli-compare-precisions", "cli-train-compile",
-            "cli-parallel", "lesson-timing", "cuda-tests", "api"} <= set(QUICK_GPU)  # fmt: skip
+            "cli-parallel", "lesson-timing", "cuda-tests", "api", "cli-profile-steps", "cli-compare-steps",
+            "cli-sweep-step-graph", "steps-benchmark"} <= set(QUICK_GPU)  # fmt: skip
     assert not {"suite", "benchmarks", "cli-compare-line", "cli-sweep-step"} & set(QUICK_GPU)  # measured 4 December

@@ -96,6 +96,9 @@ def test_a_gpu_profile_counts_each_kernel_once_and_waiting_apart_from_work():
         _event("void mse_kernel", DeviceType.CUDA, device_time=3.0),
         _event("Memcpy DtoD (Device -> Device)", DeviceType.CUDA, device_time=1.0),
         _event("Optimizer.step#SGD.step", DeviceType.CUDA, device_time=9.0, annotation=True),  # spans kernels above
+        *(_event("cudaLaunchKernel", DeviceType.CPU, self_cpu=5.0) for _ in range(2)),
+        _event("cudaMemcpyAsync", DeviceType.CPU, self_cpu=5.0),
+        _event("cudaGraphLaunch", DeviceType.CPU, self_cpu=5.0),
     ]
     averages = [
         _average("aten::addmm", 2, 40.0, 6.0),
@@ -105,8 +108,9 @@ def test_a_gpu_profile_counts_each_kernel_once_and_waiting_apart_from_work():
         _average("cudaDeviceSynchronize", 1, 500.0),
         _average("Optimizer.step#SGD.step", 2, 10.0, 9.0),
     ]
-    device_us, kernels, ops, waiting_us = summarize(events, averages, steps, on_gpu=True)
+    device_us, kernels, ops, waiting_us, launches = summarize(events, averages, steps, on_gpu=True)
     assert device_us == 5.0 and kernels == 1.5  # (6 + 3 + 1) / 2 and 3 / 2: the annotation not again
+    assert launches == 2.0  # the runtime's launch calls, a graph's one among them: 4 / 2
     assert [op.name for op in ops] == ["aten::addmm", "aten::mse_loss"]  # ATen's operators only
     assert ops[0].device_us == 3.0 and ops[0].calls == 1.0
     assert waiting_us == 250.0  # shown apart, not as any operation's work

@@ -467,8 +467,8 @@
         <translation>精度</translation>
     </message>
     <message>
-        <source>compile</source>
-        <translation>编译</translation>
+        <source>Step</source>
+        <translation>步骤</translation>
     </message>
     <message>
         <source>Epochs</source>
@@ -1328,6 +1328,10 @@ digit</source>
         <translation>第 {epoch} 轮发散：损失变成了 {loss}。请试一个比 {lr} 更小的学习率。</translation>
     </message>
     <message>
+        <source>(captured in CUDA graphs first in {time}, not counted)</source>
+        <translation>（先用 {time} 捕获为 CUDA 图，不计入）</translation>
+    </message>
+    <message>
         <source>{rate} epochs/s</source>
         <translation>{rate} 轮/秒</translation>
     </message>
@@ -1707,6 +1711,18 @@ digit</source>
         <translation>fp32：全程 float32</translation>
     </message>
     <message>
+        <source>eager: op by op</source>
+        <translation>eager：逐个算子</translation>
+    </message>
+    <message>
+        <source>compiled: torch.compile</source>
+        <translation>compiled：整步由 torch.compile 编译</translation>
+    </message>
+    <message>
+        <source>graph: captured CUDA graph</source>
+        <translation>graph：捕获的 CUDA 图</translation>
+    </message>
+    <message>
         <source>Training points, 3 to 10,000,000, drawn on the CPU from the seed, then moved to the device. A GPU wins only when there is much to compute at once: on 3 points each step is a few tiny kernels, and launching them costs more than the CPU&apos;s whole step; try 1,000,000 and compare</source>
         <translation>训练点数，3 到 10,000,000，由随机种子在 CPU 上生成，再移到设备上。只有一次要算的东西很多时 GPU 才会胜出：3 个点时每一步只是几个很小的核函数，启动它们的开销比 CPU 算完整一步还多；试试 1,000,000 再比较</translation>
     </message>
@@ -1739,12 +1755,8 @@ digit</source>
         <translation>每一步用什么精度计算。fp32：全程 float32。tf32：数据是 float32，但 GPU 的矩阵乘法在张量核心上把尾数舍入到 10 位（Ampere 及更新的 GPU）。bf16 和 fp16：用 torch.autocast 做混合精度，矩阵乘法用 16 位，损失和权重用 float32；fp16 会缩放损失（GradScaler），以免很小的梯度变成零。设备做不到的精度会被拒绝</translation>
     </message>
     <message>
-        <source>compile</source>
-        <translation>编译</translation>
-    </message>
-    <message>
-        <source>Run the model through torch.compile: PyTorch traces the step once and fuses its operators into fewer, larger kernels. The first compile takes seconds (tens of seconds on a small machine); it is timed apart from the epochs per second. Worth it for a large model on a GPU; on a tiny step it can be slower</source>
-        <translation>用 torch.compile 运行模型：PyTorch 追踪一次训练步，把它的算子融合成更少、更大的核函数。第一次编译要花几秒（在小机器上几十秒），与每秒轮数分开计时。对 GPU 上的大模型值得；对很小的一步可能反而更慢</translation>
+        <source>How each step is launched. eager: op by op, as the tutorial writes it; on a small problem the device waits on Python and on each kernel&apos;s launch. compiled: the whole step (forward, loss, backward, optimizer) through torch.compile, its operators fused into fewer kernels, on a GPU replayed as CUDA graphs; the first compile takes seconds and is timed apart. graph (CUDA only, full batch): the whole step captured once with torch.cuda.graph and replayed, many epochs per launch. Every mode starts from the same weights and data and trains the same losses (compiled: to float32&apos;s rounding, its fused kernels add in another order)</source>
+        <translation>每一步如何启动。eager：逐个算子执行，和教程写的一样；问题很小时，设备在等待 Python 和每个内核的启动。compiled：整个步骤（前向、损失、反向、优化器）交给 torch.compile，算子融合成更少的内核，在 GPU 上以 CUDA 图重放；第一次编译需要数秒，单独计时。graph（仅 CUDA，全批量）：用 torch.cuda.graph 把整个步骤捕获一次再重放，一次启动运行多个轮次。每种模式都从相同的权重和数据出发，训练出相同的损失（compiled：相差在 float32 的舍入之内，融合后的内核以另一种顺序相加）</translation>
     </message>
     <message>
         <source>Passes over the data, 1 to 10,000,000. Each epoch computes the loss, its gradient (backward) and one step of the weights per batch</source>
@@ -1793,6 +1805,10 @@ digit</source>
     <message>
         <source>Precision</source>
         <translation>精度</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
     </message>
     <message>
         <source>Epochs</source>
@@ -2072,8 +2088,8 @@ digit</source>
         <translation>精度</translation>
     </message>
     <message>
-        <source>compile</source>
-        <translation>编译</translation>
+        <source>step mode</source>
+        <translation>步骤模式</translation>
     </message>
     <message>
         <source>workers</source>
@@ -2160,10 +2176,6 @@ digit</source>
         <translation>测试图像编号必须是 1 到 {high} 之间的整数，而不是 {value}</translation>
     </message>
     <message>
-        <source>{setting} must be on or off, not {value}</source>
-        <translation>{setting}必须是开或关，而不是 {value}</translation>
-    </message>
-    <message>
         <source>{device} ran out of memory before it began; what the run held is freed. Use fewer samples, a smaller batch or a smaller model</source>
         <translation>{device} 在训练开始前内存不足；训练占用的内存已释放。请减少样本、减小批大小或用更小的模型</translation>
     </message>
@@ -2182,6 +2194,10 @@ digit</source>
     <message>
         <source>torch.compile could not compile this step on {device}: {reason}; train without compiling</source>
         <translation>torch.compile 无法在 {device} 上编译这一步：{reason}；请不编译直接训练</translation>
+    </message>
+    <message>
+        <source>the step could not be captured in a CUDA graph on {device}: {reason}; use the eager or compiled step</source>
+        <translation>无法在 {device} 上把这一步捕获为 CUDA 图：{reason}；请使用 eager 或 compiled 步骤</translation>
     </message>
     <message>
         <source>unexpected error: {reason}</source>
@@ -2260,6 +2276,10 @@ digit</source>
         <translation>nccl 需要每个工作进程一块 GPU：{workers} 个工作进程，这里只有 {gpus} 块 GPU</translation>
     </message>
     <message>
+        <source>data-parallel workers take eager or compiled steps: a graph step would have to capture the all-reduce between them, which gpudemo does not do</source>
+        <translation>数据并行的工作进程使用 eager 或 compiled 步骤：graph 步骤需要捕获它们之间的 all-reduce，gpudemo 不这样做</translation>
+    </message>
+    <message>
         <source>worker {rank} of {workers} failed, and the run with it: {reason}</source>
         <translation>{workers} 个工作进程中的第 {rank} 个失败，整个训练随之结束：{reason}</translation>
     </message>
@@ -2298,6 +2318,18 @@ digit</source>
     <message>
         <source>no file given: an empty path</source>
         <translation>没有给出文件：路径为空</translation>
+    </message>
+    <message>
+        <source>the graph step captures a CUDA graph, and {device} has none: use compiled or eager there</source>
+        <translation>graph 步骤要捕获 CUDA 图，而 {device} 没有：请在那里使用 compiled 或 eager</translation>
+    </message>
+    <message>
+        <source>the graph step captures the full batch: a minibatch&apos;s shuffle and gather would have to be captured too, which gpudemo does not do yet. Set the batch size to 0 (the full batch), or use the compiled step</source>
+        <translation>graph 步骤捕获的是全批量：小批量的打乱和取样也得一起捕获，gpudemo 还不这样做。请把批量设为 0（全批量），或使用 compiled 步骤</translation>
+    </message>
+    <message>
+        <source>fp16&apos;s GradScaler reads its overflow check back to the host at every step, which a CUDA graph cannot capture: use bf16 (no scaler) or the compiled step</source>
+        <translation>fp16 的 GradScaler 每一步都要把溢出检查读回主机，CUDA 图无法捕获这一点：请使用 bf16（不需要缩放器）或 compiled 步骤</translation>
     </message>
 </context>
 <context>
@@ -2345,6 +2377,22 @@ digit</source>
 #    and its loss is the mean over its batches (added up on the device: no sync).</source>
         <translation># 3. 训练：{epochs} 轮；每一轮按打乱的批次（每批 {batch} 个）遍历数据，
 #    该轮的损失是各批损失的平均（在设备上累加：无需同步）。</translation>
+    </message>
+    <message>
+        <source>#    The whole step compiled by torch.compile on its first call (on a GPU, replayed as CUDA graphs).</source>
+        <translation>#    整个步骤在第一次调用时由 torch.compile 编译（在 GPU 上以 CUDA 图重放）。</translation>
+    </message>
+    <message>
+        <source># 3. Train: {epochs} epochs, the step captured once in a CUDA graph, then replayed:
+#    {replay} epochs per launch, each epoch&apos;s loss written into a buffer on the GPU.</source>
+        <translation># 3. 训练：{epochs} 个轮次，这一步先捕获为 CUDA 图，然后重放：
+#    每次启动 {replay} 个轮次，每个轮次的损失写入 GPU 上的缓冲区。</translation>
+    </message>
+    <message>
+        <source>#    A few steps on a side stream first (they make the optimizer&apos;s state and cuBLAS&apos;s workspace),
+#    then back to the starting weights and a fresh optimizer, in place: the capture needs fixed tensors.</source>
+        <translation>#    先在旁路流上走几步（它们创建优化器的状态和 cuBLAS 的工作区），
+#    再原地恢复到初始权重和全新的优化器：捕获需要固定的张量。</translation>
     </message>
     <message>
         <source># 4. Bring the model back to the CPU.</source>

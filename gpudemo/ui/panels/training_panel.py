@@ -248,7 +248,8 @@ class TrainingPanel(QGroupBox):
                 " backward, optimizer) through torch.compile, its operators fused into fewer kernels, on a GPU"
                 " replayed as CUDA graphs; the first compile takes seconds and is timed apart. graph (CUDA"
                 " only, full batch): the whole step captured once with torch.cuda.graph and replayed, many epochs"
-                " per launch. Every mode trains the same numbers"
+                " per launch. Every mode starts from the same weights and data and trains the same losses"
+                " (compiled: to float32's rounding, its fused kernels add in another order)"
             )
         )
         self.stepCombo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)

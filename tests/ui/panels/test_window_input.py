@@ -41,6 +41,7 @@ def _window(qtbot):
 def test_the_step_combo_sets_the_mode_of_the_run_and_its_script(qtbot):
     import dataclasses
 
+    from PySide6.QtCore import QItemSelectionModel
     from PySide6.QtWidgets import QPlainTextEdit
 
     from gpudemo.core.config import TrainingConfig
@@ -68,7 +69,10 @@ def test_the_step_combo_sets_the_mode_of_the_run_and_its_script(qtbot):
     # A graph on the CPU: refused under the form, with the reason, and nothing starts.
     combo.setCurrentIndex(combo.findData("graph"))
     qtbot.waitUntil(lambda: "torch.cuda.graph(graph)" in code.toPlainText())
-    window.deviceList.setCurrentRow(window.deviceList.count() - 1)  # the CPU is listed last
+    model = window.deviceList.model()
+    window.deviceList.selectionModel().setCurrentIndex(  # the CPU is listed last
+        model.index(model.rowCount() - 1, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect
+    )
     window.startButton.click()
     error = window.trainingPanel.settingsError
     assert error.isVisible() and "captures a CUDA graph, and cpu has none" in error.text()
