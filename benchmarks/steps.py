@@ -93,7 +93,8 @@ def run(epochs: int = 2000, repeats: int = 1, profile: bool | None = None) -> li
                     if best is None or result.epochs_per_second > best.epochs_per_second:
                         best = result
                 rates[mode], losses[mode] = best.epochs_per_second, best.losses
-                difference = float(np.max(np.abs(best.losses - losses["eager"]) / np.abs(losses["eager"])))
+                scale = np.maximum(np.abs(losses["eager"]), np.finfo(np.float32).tiny)  # a loss of 0: its difference
+                difference = float(np.max(np.abs(best.losses - losses["eager"]) / scale))
                 rows.append(
                     {
                         "figure": f"steps: {_name(size)} {mode} ({device})",
