@@ -17,7 +17,8 @@ Runs the real program (the window as `gpudemo` opens it) once per scene and save
 - chinese (assets/chinese.png): the runs scene where the system speaks Simplified Chinese (LANG=zh_CN.UTF-8);
 - chinese-dark (assets/chinese-dark.png): the landscape scene in Chinese, in the dark theme;
 - spiral (assets/spiral.png): an MLP learning the spiral, taken while its boundary forms, accuracy plotted;
-- digits (assets/digits.png): the digits after a run: test images, confusion matrix, one image's classes.
+- digits (assets/digits.png): the digits after a run: test images, confusion matrix, one image's classes;
+- small-spiral (assets/small-spiral.png): the spiral learned on a 1024 x 768 screen: its boundary the large plot.
 Each scene starts from the default settings (a settings folder of its own).
 
 Qt's X11 plugin needs system libraries that a minimal Linux lacks (gpudemo names the
@@ -48,6 +49,7 @@ SCENES = {
     "chinese-dark": "chinese-dark.png",
     "spiral": "spiral.png",
     "digits": "digits.png",
+    "small-spiral": "small-spiral.png",
 }
 LOCALE = {
     "chinese": "zh_CN.UTF-8",
@@ -65,8 +67,9 @@ TRAINING = {
     "chinese-dark": ("line", 1000, 0, 300, [("sgd", "0.1"), ("momentum", "0.02"), ("adam", "0.1")]),
     "spiral": ("spiral", 2000, 0, 3000, [("adam", "0.01")]),
     "digits": ("digits", 1437, 0, 300, [("adam", "0.01")]),
+    "small-spiral": ("spiral", 2000, 0, 1500, [("adam", "0.01")]),
 }
-MODEL = {"spiral": (32, 3), "digits": (32, 2)}  # (width, depth) where a scene sets them
+MODEL = {"spiral": (32, 3), "digits": (32, 2), "small-spiral": (32, 3)}  # (width, depth) where a scene sets them
 FORMING = {"spiral": 0.35}  # taken while the run goes, at this share of its epochs
 
 
@@ -150,7 +153,7 @@ def scene(name: str, out: Path) -> int:
         if name in RUNS_LIKE:
             window.logScaleCheck.setChecked(True)
             window.smoothingSlider.setValue(60)
-        elif name == "small":
+        elif name in ("small", "small-spiral"):
             from PySide6.QtCore import QRect
 
             from gpudemo.ui.shell.menus import fit_to_screen

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import QEventLoop, QObject, Qt, Signal, Slot
-from PySide6.QtWidgets import QApplication, QHBoxLayout, QMainWindow, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QHBoxLayout, QMainWindow, QVBoxLayout, QWidget
 
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.devices import DeviceInfo, DeviceList, list_devices
@@ -42,6 +42,7 @@ from gpudemo.ui.views.run_status import RunStatus
 from gpudemo.ui.views.sweep_view import SweepView
 from gpudemo.ui.views.training_view import TrainingView
 from gpudemo.ui.views.transfer_view import TransferView
+from gpudemo.ui.views.view_tabs import ViewTabs
 
 # The parts' widgets that the tests, the preferences and the lesson find on the window by their object names.
 EXPOSED = """
@@ -93,19 +94,26 @@ class MainWindow(QMainWindow):
         self.devicePanel, self.trainingPanel = self.left.devicePanel, self.left.trainingPanel
         self.predictionPanel = self.left.predictionPanel
         self.runStatus = RunStatus(self)
-        self.viewTabs = QTabWidget(objectName="viewTabs")
-        for name, view, title in (  # the tabs, in order; the lesson file names the tabs it shows
-            ("trainingView", TrainingView(self.session), self.tr("Training")),
-            ("landscapeView", LandscapeView(self.session), self.tr("Loss landscape")),
-            ("compareView", CompareView(), self.tr("Compare devices")),
-            ("sweepView", SweepView(), self.tr("GPU vs CPU by size")),
-            ("profileView", ProfileView(), self.tr("Step profile")),
-            ("parallelView", ParallelView(), self.tr("Data parallel")),
-            ("transferView", TransferView(), self.tr("Moving data")),
-        ):
+        self.viewTabs = ViewTabs()
+        views = {  # in the order of the View menu (Ctrl+1 ... Ctrl+7); the lesson file names the views
+            "trainingView": (TrainingView(self.session), self.tr("Training")),
+            "landscapeView": (LandscapeView(self.session), self.tr("Loss landscape")),
+            "compareView": (CompareView(), self.tr("Compare devices")),
+            "sweepView": (SweepView(), self.tr("GPU vs CPU by size")),
+            "profileView": (ProfileView(), self.tr("Step profile")),
+            "parallelView": (ParallelView(), self.tr("Data parallel")),
+            "transferView": (TransferView(), self.tr("Moving data")),
+        }
+        for name, (view, _title) in views.items():
             view.setObjectName(name)
             setattr(self, name, view)
-            self.viewTabs.addTab(view, title)
+        for place, title, names in (  # three places, each a short row of its views
+            ("trainPlace", self.tr("Train"), ("trainingView", "landscapeView")),
+            ("insidePlace", self.tr("Look inside"), ("profileView", "transferView")),
+            ("measurePlace", self.tr("Measure"), ("compareView", "sweepView", "parallelView")),
+        ):
+            self.viewTabs.add_place(place, title, [views[name] for name in names])
+        self.viewTabs.set_order([view for view, _title in views.values()])
         self.lossView = self.trainingView.loss
         right = QVBoxLayout()
         right.addWidget(self.runStatus.statusLabel)

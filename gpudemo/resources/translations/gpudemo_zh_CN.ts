@@ -207,8 +207,8 @@
         <translation>数据点，以及模型预测的类别</translation>
     </message>
     <message>
-        <source>the points, and the class run #{number}&apos;s model predicts at every place</source>
-        <translation>数据点，以及第 {number} 次训练的模型在每个位置预测的类别</translation>
+        <source>run #{number}: the class predicted everywhere</source>
+        <translation>运行 #{number}：每一处预测的类别</translation>
     </message>
 </context>
 <context>
@@ -514,8 +514,8 @@
         <translation>测试图像：模型给出的数字（括号内为真实数字）；错误的标为红色</translation>
     </message>
     <message>
-        <source>Confusion matrix of the 360 test images (rows: true, columns: predicted)</source>
-        <translation>360 张测试图像的混淆矩阵（行：真实，列：预测）</translation>
+        <source>Confusion matrix (rows: true, columns: predicted)</source>
+        <translation>混淆矩阵（行：真实，列：预测）</translation>
     </message>
     <message>
         <source>Test image {number}: the model says {said}, it is a {true}. Click to see every class&apos;s probability in Predict</source>
@@ -805,6 +805,18 @@
     <message>
         <source>Moving data</source>
         <translation>数据搬运</translation>
+    </message>
+    <message>
+        <source>Train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Look inside</source>
+        <translation>看内部</translation>
+    </message>
+    <message>
+        <source>Measure</source>
+        <translation>测量</translation>
     </message>
     <message>
         <source>The {language} translation could not be loaded.</source>

@@ -78,15 +78,19 @@ class BoundaryPlot:
         plot.addItem(self.points)
         self._area: tuple[float, float] | None = None
         self._drawn: np.ndarray | None = None
+        self._range: tuple[float, float] | None = None  # the data's span, both axes: what the view shows
         self.show_run(None)
+        # Resized (the window, the splitters), the view shows the data's span again: with the axes at equal
+        # scale, a range set while the plot was wide and low would leave the points off to one side.
+        plot.getViewBox().sigResized.connect(self._fit_view)
 
     def show_run(self, run_number: int | None) -> None:
         if run_number is None:
             title = QCoreApplication.translate("BoundaryPlot", "the points, and the class the model predicts")
         else:
-            title = QCoreApplication.translate(
-                "BoundaryPlot", "the points, and the class run #{number}'s model predicts at every place"
-            ).format(number=run_number)
+            title = QCoreApplication.translate("BoundaryPlot", "run #{number}: the class predicted everywhere").format(
+                number=run_number
+            )
         self.widget.getPlotItem().setTitle(title, color=theme.current().text, size="10pt")
 
     def show_data(self, data: DataSample) -> None:
@@ -103,8 +107,18 @@ class BoundaryPlot:
         self.points.setData(x=x[:, 0], y=x[:, 1], brush=[brushes[label] for label in labels])
         self.image.clear()
         self.image.setRect(QRectF(low, low, high - low, high - low))
-        view = self.widget.getPlotItem().getViewBox()
-        view.setRange(xRange=(low, high), yRange=(low, high), padding=0.02)
+        if len(x):  # the points' span, the same on both axes (equal scale), inside the area
+            span = (max(low, float(x.min())), min(high, float(x.max())))
+        else:
+            span = (low, high)
+        self._range = span
+        self._fit_view()
+
+    def _fit_view(self, *_ignored: object) -> None:
+        if self._range is not None:
+            low, high = self._range
+            view = self.widget.getPlotItem().getViewBox()
+            view.setRange(xRange=(low, high), yRange=(low, high), padding=0.04)
 
     def show_fit(self, probabilities: np.ndarray) -> None:
         """The model's class probabilities over the area, as the loop sent them."""
@@ -127,6 +141,6 @@ class BoundaryPlot:
         return bool(np.abs(probabilities - self._last).max() < 1 / 255 / SURE)
 
     def clear(self) -> None:
-        self._area = self._drawn = None
+        self._area = self._drawn = self._range = None
         self.points.setData(x=[], y=[])
         self.image.clear()

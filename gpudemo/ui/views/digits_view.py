@@ -44,6 +44,12 @@ def digit_pixmap(pixels: np.ndarray, side: int, size: int = IMAGE_PIXELS) -> QPi
     )
 
 
+def _caption(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setWordWrap(True)
+    return label
+
+
 class DigitsView(QWidget):
     imagePicked = Signal(int)  # the index of a test image a person clicked
 
@@ -71,14 +77,23 @@ class DigitsView(QWidget):
                 " one kind of mistake (a 3 read as an 8, say)"
             )
         )
-        for header in (self.confusionTable.horizontalHeader(), self.confusionTable.verticalHeader()):
+        # Cells as small as their numbers allow, so that the ten rows and columns fit the space (at 1366 x 768
+        # the style's minimum section sizes needed a scroll bar each way).
+        metrics = self.confusionTable.fontMetrics()
+        sizes = (metrics.horizontalAdvance("88") + 6, metrics.height() + 2)  # a class has about 36 test images
+        for header, size in zip(
+            (self.confusionTable.horizontalHeader(), self.confusionTable.verticalHeader()), sizes, strict=True
+        ):
             header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+            header.setMinimumSectionSize(size)
+        self.confusionTable.setTextElideMode(Qt.TextElideMode.ElideNone)  # a count is never cut to "…"
         images = QVBoxLayout()
-        images.addWidget(QLabel(self.tr("Test images: what the model says (the true digit); wrong ones in red")))
+        # The captions wrap: a line of them must not widen the view past its place (it scrolled at 1366 x 768).
+        images.addWidget(_caption(self.tr("Test images: what the model says (the true digit); wrong ones in red")))
         images.addLayout(grid)
         images.addStretch(1)
         matrix = QVBoxLayout()
-        matrix.addWidget(QLabel(self.tr("Confusion matrix of the 360 test images (rows: true, columns: predicted)")))
+        matrix.addWidget(_caption(self.tr("Confusion matrix (rows: true, columns: predicted)")))
         matrix.addWidget(self.confusionTable, 1)
         inside = QWidget()
         row = QHBoxLayout(inside)

@@ -29,4 +29,19 @@ def new_plot(object_name: str, bottom: str, left: str) -> pg.PlotWidget:
     plot.setMenuEnabled(False)
     theme.register(widget)  # background, axes, grid and titles, now and when the theme changes
     widget.setMouseEnabled(x=True, y=True)
+    _title_may_be_cut(plot)
     return widget
+
+
+def _title_may_be_cut(plot: pg.PlotItem) -> None:
+    """pyqtgraph makes a title's width the plot's minimum width: in a narrow place (a square boundary
+    at 1024 x 768) the plot then overflowed its widget and its right side, points and all, was cut
+    off. The title is cut instead."""
+    label = plot.titleLabel
+    update = label.updateMin
+
+    def update_min() -> None:
+        update()
+        label.setMinimumWidth(0)
+
+    label.updateMin = update_min

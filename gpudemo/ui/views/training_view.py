@@ -12,7 +12,7 @@ predicts; with no row selected, the newest run does.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QEvent, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -42,6 +42,7 @@ SLIDER_STEPS = 100  # the slider's value / 100 is the smoothing weight
 
 
 _PREVIEW = object()  # the fit view shows a preview, no run's data
+BELOW, LEFT, ON_TOP = "below", "left", "on top"  # where the fit view is, against the loss plot
 
 
 class TrainingView(QWidget):
@@ -114,16 +115,23 @@ class TrainingView(QWidget):
         below.addWidget(self.runsMemoryLabel, 1)
         below.addWidget(self.clearRunsButton)  # beside the table it empties
         runs_layout.addLayout(below)
-        splitter = QSplitter(Qt.Orientation.Vertical, objectName="plotSplitter")
-        for widget, share in ((self.lossPlot, 45), (self.fitStack, 28), (runs, 27)):
-            splitter.addWidget(widget)
-            splitter.setStretchFactor(splitter.count() - 1, share)
-        splitter.setSizes([450, 280, 270])  # shares of the height it gets: about five rows of runs
-        splitter.setChildrenCollapsible(False)
+        # A regression: the loss above its fit. A classification: its picture (the decision boundary, the
+        # digits) is the lesson, so it takes the large place, the loss beside or under it (_arrange).
+        self.topSplitter = QSplitter(Qt.Orientation.Horizontal, objectName="topSplitter")
+        self.topSplitter.addWidget(self.lossPlot)
+        self.topSplitter.setChildrenCollapsible(False)
+        self.topSplitter.installEventFilter(self)  # the picture stays square as the row's height changes
+        self.plotSplitter = QSplitter(Qt.Orientation.Vertical, objectName="plotSplitter")
+        for widget, share in ((self.topSplitter, 45), (self.fitStack, 28), (runs, 27)):
+            self.plotSplitter.addWidget(widget)
+            self.plotSplitter.setStretchFactor(self.plotSplitter.count() - 1, share)
+        self.plotSplitter.setSizes([450, 280, 270])  # shares of the height it gets: about five rows of runs
+        self.plotSplitter.setChildrenCollapsible(False)
+        self._place = BELOW  # where the fit view is (_arrange)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
         layout.addLayout(tools)
-        layout.addWidget(splitter, 1)
+        layout.addWidget(self.plotSplitter, 1)
 
         self.detach = session.subscribe(added=self._on_added, changed=self._on_changed, removed=self._on_removed)
         self.smoothingSlider.valueChanged.connect(self._on_smoothing)
@@ -205,6 +213,7 @@ class TrainingView(QWidget):
                     self.fit.show_run(run.number, colour(run.number - 1))
             widget = {self.fit: self.fitPlot, self.boundary: self.boundaryPlot}.get(self._drawer, self.digitsView)
             self.fitStack.setCurrentWidget(widget)
+            self._arrange({self.fit: BELOW, self.boundary: LEFT}.get(self._drawer, ON_TOP))
             self._draw_fit()
         self.chosenChanged.emit(run)
 
@@ -216,11 +225,39 @@ class TrainingView(QWidget):
         self.boundary.clear()
         self._drawer = self.fit
         self.fitStack.setCurrentWidget(self.fitPlot)
+        self._arrange(BELOW)
         self.fit.show_data(data)
 
     def end_preview(self) -> None:
         if self._fit_run is _PREVIEW:
             self._choose(self.chosen())
+
+    def _arrange(self, place: str) -> None:
+        """Where the fit view goes: BELOW the loss (a regression's fit), LEFT of it, as large as the height
+        allows and square (a 2-D classification's boundary: its axes at equal scale), or ON_TOP, the loss
+        under it (the digits: two rows of images beside their confusion matrix need the width)."""
+        if place == self._place:
+            return
+        self._place = place
+        if place == LEFT:
+            self.topSplitter.insertWidget(0, self.fitStack)
+            self.plotSplitter.setSizes([700, 300])
+        else:
+            self.plotSplitter.insertWidget(0 if place == ON_TOP else 1, self.fitStack)
+            self.plotSplitter.setSizes([580, 230, 190] if place == ON_TOP else [450, 280, 270])
+        self._share_top()
+
+    def _share_top(self) -> None:
+        """The boundary's width: its height (a square), leaving the loss at least two fifths of the row."""
+        if self._place == LEFT:
+            width = self.topSplitter.width()
+            side = min(self.topSplitter.height(), width * 3 // 5)
+            self.topSplitter.setSizes([side, max(1, width - side)])
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.topSplitter and event.type() == QEvent.Type.Resize:
+            self._share_top()
+        return False
 
     def _draw_fit(self) -> None:
         run = self._fit_run

@@ -107,6 +107,47 @@ def test_every_view_is_reachable_on_a_small_screen(qtbot, size, app_font):
     assert window.codePanel.isVisible()
 
 
+@pytest.mark.parametrize("size", [(1024, 768), (1366, 768)])
+def test_every_view_is_named_in_full_and_no_row_of_tabs_scrolls(qtbot, size, app_font):
+    # Three places (Train, Look inside, Measure), each a short row of its views: with each view shown in
+    # turn, every place's name and every view's name fits whole, and no tab bar shows its scroll arrows.
+    from PySide6.QtWidgets import QTabBar, QToolButton
+
+    window = open_window(qtbot)
+    fit_to_screen(window, QRect(0, 0, *size))
+    QApplication.processEvents()
+    assert window.viewTabs.count() == 7
+    seen = set()
+    for index in range(window.viewTabs.count()):
+        window.viewTabs.setCurrentIndex(index)
+        QApplication.processEvents()
+        assert window.viewTabs.currentIndex() == index and window.viewTabs.currentWidget().isVisible()
+        for bar in window.viewTabs.findChildren(QTabBar):
+            if not bar.isVisible():
+                continue  # a place of one view shows no row
+            assert not any(button.isVisible() for button in bar.findChildren(QToolButton)), bar.parent().objectName()
+            for tab in range(bar.count()):
+                rect, text = bar.tabRect(tab), bar.tabText(tab)
+                assert bar.rect().contains(rect), (size, text)
+                assert rect.width() >= bar.fontMetrics().horizontalAdvance(text), (size, text)  # not elided
+                seen.add(text)
+    titles = {window.viewTabs.tabText(index) for index in range(window.viewTabs.count())}
+    assert titles <= seen and {"Train", "Look inside", "Measure"} <= seen
+
+
+def test_the_view_menu_s_shortcuts_still_name_each_view(qtbot):
+    window = open_window(qtbot)
+    names = ["trainingView", "landscapeView", "compareView", "sweepView", "profileView", "parallelView",
+             "transferView"]  # fmt: skip
+    assert [action.shortcut().toString() for action in window.tabActions] == [f"Ctrl+{n}" for n in range(1, 8)]
+    shown = []
+    window.viewTabs.currentChanged.connect(lambda index: shown.append(index))
+    for action, name in zip(reversed(window.tabActions), reversed(names), strict=True):
+        action.trigger()
+        assert window.viewTabs.currentWidget().objectName() == name
+    assert shown == [6, 5, 4, 3, 2, 1, 0]  # one signal per view shown, whichever row moved
+
+
 def test_losses_export_as_csv_one_row_per_run_and_epoch(qtbot, tmp_path):
     window = open_window(qtbot)
     window.epochsSpin.setValue(30)

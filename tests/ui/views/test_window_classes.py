@@ -4,7 +4,7 @@ import csv
 
 import numpy as np
 import pytest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QScrollArea
 
 from gpudemo.core.prediction import classify
 from gpudemo.core.problems import PROBLEMS
@@ -163,3 +163,55 @@ def test_the_code_panel_shows_the_classifiers_script(qtbot):
     assert "torch.nn.CrossEntropyLoss()" in text and "x_test = torch.tensor([[0.5, 0.5]])" in text
     choose(window.problemCombo, "digits")
     assert "gzip.open(" in window.codePanel.text()
+
+
+def _on_a_screen(window, size):
+    from PySide6.QtCore import QRect
+
+    from gpudemo.ui.shell.menus import fit_to_screen
+
+    fit_to_screen(window, QRect(0, 0, *size))
+    QApplication.processEvents()
+
+
+def test_a_classification_s_boundary_is_the_large_square_plot_fitted_to_its_data(qtbot):
+    # TF Playground's main picture: at 1024 x 768 it had the fit's slot under the loss (about 90 x 90 pixels
+    # of boundary, its x axis from -7 to 8 around data from -1.5 to 1.5).
+    window = classes_run(qtbot, problem="spiral", epochs=30)
+    _on_a_screen(window, (1024, 768))
+    view, plot = window.trainingView, window.boundaryPlot
+    assert plot.parent() is view.fitStack and view.fitStack.parent() is view.topSplitter
+    assert view.topSplitter.indexOf(view.fitStack) == 0 and view.topSplitter.indexOf(window.lossPlot) == 1
+    box = plot.getPlotItem().getViewBox()
+    assert plot.width() >= 300 and plot.height() >= 300
+    assert box.width() >= 300 and box.height() >= 290  # the plot's own area, its axes and title apart
+    assert plot.width() * plot.height() >= window.lossPlot.width() * window.lossPlot.height()
+    data = window.session.current.data.x
+    for axis, (low, high) in enumerate(box.viewRange()):
+        span = float(data[:, axis].max() - data[:, axis].min())
+        assert abs((high - low) - span) <= 0.2 * span, (axis, low, high, span)
+        assert low <= data[:, axis].min() and high >= data[:, axis].max()  # no point off the plot
+    # A regression chosen next: its fit under the loss again.
+    choose(window.problemCombo, "line")
+    window.epochsSpin.setValue(20)
+    run_to_end(qtbot, window)
+    assert view.fitStack.currentWidget() is window.fitPlot and view.fitStack.parent() is view.plotSplitter
+    assert view.plotSplitter.indexOf(view.fitStack) == 1
+
+
+def test_the_digits_confusion_matrix_is_whole_at_1366_by_768(qtbot):
+    window = classes_run(qtbot, problem="digits", epochs=20)
+    _on_a_screen(window, (1366, 768))
+    view, table = window.trainingView, window.confusionTable
+    assert view.plotSplitter.indexOf(view.fitStack) == 0  # the picture above the loss
+    assert table.rowCount() == table.columnCount() == 10
+    assert not table.verticalScrollBar().isVisible() and not table.horizontalScrollBar().isVisible()
+    last_row = table.visualRect(table.model().index(9, 9))
+    assert table.viewport().rect().contains(last_row)  # the last cell in sight
+    assert last_row.height() >= table.fontMetrics().height()  # a row tall enough for its number
+    for row in range(10):
+        for column in range(10):
+            text = table.item(row, column).text()
+            assert table.columnWidth(column) >= table.fontMetrics().horizontalAdvance(text), (row, column, text)
+    scroll = window.digitsView.findChild(QScrollArea)
+    assert not scroll.verticalScrollBar().isVisible() and not scroll.horizontalScrollBar().isVisible()
