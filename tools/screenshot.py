@@ -18,7 +18,9 @@ Runs the real program (the window as `gpudemo` opens it) once per scene and save
 - chinese-dark (assets/chinese-dark.png): the landscape scene in Chinese, in the dark theme;
 - spiral (assets/spiral.png): an MLP learning the spiral, taken while its boundary forms, accuracy plotted;
 - digits (assets/digits.png): the digits after a run: test images, confusion matrix, one image's classes;
-- small-spiral (assets/small-spiral.png): the spiral learned on a 1024 x 768 screen: its boundary the large plot.
+- small-spiral (assets/small-spiral.png): the spiral learned on a 1024 x 768 screen: its boundary the large plot;
+- gpu-lesson, gpu-lesson-chinese (assets/gpu-lesson.png, assets/gpu-lesson-chinese.png): Help → Lessons → Make
+  the GPU win at its second step, a guess of 40 % measured, in English and in Simplified Chinese.
 Each scene starts from the default settings (a settings folder of its own).
 
 Qt's X11 plugin needs system libraries that a minimal Linux lacks (gpudemo names the
@@ -50,11 +52,14 @@ SCENES = {
     "spiral": "spiral.png",
     "digits": "digits.png",
     "small-spiral": "small-spiral.png",
+    "gpu-lesson": "gpu-lesson.png",
+    "gpu-lesson-chinese": "gpu-lesson-chinese.png",
 }
 LOCALE = {
     "chinese": "zh_CN.UTF-8",
     "chinese-dark": "zh_CN.UTF-8",
     "lesson-chinese": "zh_CN.UTF-8",
+    "gpu-lesson-chinese": "zh_CN.UTF-8",
 }  # the system language of a scene (else English)
 RUNS_LIKE = ("runs", "dark", "chinese")
 # (problem, samples, batch, epochs, [(optimizer, learning rate), ...]) of each training scene
@@ -119,6 +124,17 @@ def scene(name: str, out: Path) -> int:
                 window.lessonPanel.actionButton.click()
 
             QTimer.singleShot(1500, lesson)
+            return
+        if name in ("gpu-lesson", "gpu-lesson-chinese"):
+
+            def guess_lesson():
+                window.actions.gpu_lesson.trigger()
+                window.guessPanel.nextButton.click()  # how busy is the device: guess 40 %, then measure
+                window.guessPanel.guessInput.setText("40")
+                window.runFinished.connect(lambda: QTimer.singleShot(500, lambda: save(window)))
+                window.guessPanel.actionButton.click()
+
+            QTimer.singleShot(1500, guess_lesson)
             return
         if name == "roofline":
             window.sweepView.rooflineCheck.setChecked(True)

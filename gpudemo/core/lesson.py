@@ -1,6 +1,7 @@
-"""The guided lesson: the tutorial, step by step, read from a plain data file.
+"""The guided lessons, each read from a plain data file: "the tutorial, step by step" (tutorial.json)
+and "Make the GPU win" (gpu_win.json), where each step asks a guess before it measures.
 
-The file (resources/lesson/tutorial.json) is a list of steps, each:
+A lesson file (resources/lesson/NAME.json) is a list of steps, each:
 - "key": a name for the step;
 - "title", "text": {"en": ..., "zh_CN": ...}; a text may name the values the window fills in:
   {device}, {devices}, {w0}, {b0} (the model before training), {bytes}, {move} (what moving to
@@ -9,7 +10,12 @@ The file (resources/lesson/tutorial.json) is a list of steps, each:
 - "code": pieces of code lines of the Code panel's script it explains (each must match a line);
 - "tab": the object name of the tab to show, or null;
 - "action": what its button does, one of ACTIONS, or null;
-- "needs": "run" when it needs the lesson's run done first (its button then trains), or null.
+- "needs": "run" when it needs the lesson's run done first (its button then trains), or null;
+- in a lesson of guesses: "guess" (what the learner may answer: {"kind": "choice", "choices": [...]},
+  {"kind": "percent"} or {"kind": "ratio"}), "measure" (one of MEASURES: which of the tabs'
+  measurements answers it), "explain" (the text shown once measured, {guess}, {measured}, {off},
+  {note} filled in) and "no_gpu" (the note where the answer needs a GPU this machine lacks: what a
+  GPU showed, with its device and date).
 A teacher adds a step by adding an entry; a test checks every widget and code piece exists.
 
 What the window computes for the texts (no Qt here): the model's starting parameters, and the
@@ -19,9 +25,10 @@ time moving the tutorial's model and data to the device takes.
 from __future__ import annotations
 
 import json
+import math
 import statistics
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from importlib.resources import files
 from pathlib import Path
 
@@ -29,7 +36,9 @@ import torch
 
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.devices import synchronize
+from gpudemo.core.messages import QT_TRANSLATE_NOOP, message
 from gpudemo.core.problems import problem_for
+from gpudemo.core.rules import NUMBER, InvalidSetting, quoted
 from gpudemo.core.training import DataSample, prepared
 
 ENGLISH = "en"
@@ -39,7 +48,76 @@ NEEDS_RUN = "run"
 TUTORIAL = TrainingConfig()  # the tutorial's own settings: its three points, SGD at 0.1, 100 epochs, seed 0
 LARGE = replace(TUTORIAL, problem="line", samples=1_000_000)  # where a GPU starts to pay
 PREDICT_AT = "4"
-KEYS = {"key", "title", "text", "widgets", "code", "tab", "action", "needs"}
+KEYS = {"key", "title", "text", "widgets", "code", "tab", "action", "needs", "guess", "measure", "explain", "no_gpu"}
+LESSONS = ("tutorial", "gpu_win")  # the lesson files, in the Help menu's order
+MEASURES = ("crossover", "busy", "doubling", "modes", "bf16", "pinned", "parallel")  # core/guesses.py reads each
+
+CHOICE, PERCENT, RATIO = "choice", "percent", "ratio"  # the kinds of guess
+KINDS = (CHOICE, PERCENT, RATIO)
+RATIO_RANGE = (0.01, 1000.0)  # how many times faster (or slower, below 1) a learner may guess
+
+
+@dataclass(frozen=True)
+class GuessSpec:
+    """What a step lets a learner answer: one of `choices`, a percentage 0 to 100, or a ratio."""
+
+    kind: str
+    choices: tuple[float, ...] = ()
+
+    @property
+    def low(self) -> float:
+        return 0.0 if self.kind == PERCENT else RATIO_RANGE[0]
+
+    @property
+    def high(self) -> float:
+        return 100.0 if self.kind == PERCENT else RATIO_RANGE[1]
+
+
+def spec_from(entry: object) -> GuessSpec | None:
+    """A lesson file's "guess" entry, checked (ValueError says what is wrong), or None for no guess."""
+    if entry is None:
+        return None
+    if not isinstance(entry, dict) or entry.get("kind") not in KINDS:
+        raise ValueError(f"'guess' must be an object whose 'kind' is one of {', '.join(KINDS)}")
+    choices = entry.get("choices", [])
+    if entry["kind"] == CHOICE and (
+        not isinstance(choices, list) or not choices or not all(isinstance(c, (int, float)) for c in choices)
+    ):
+        raise ValueError("a 'choice' guess needs a list of numbers in 'choices'")
+    return GuessSpec(entry["kind"], tuple(float(c) for c in choices) if entry["kind"] == CHOICE else ())
+
+
+def parse_guess(spec: GuessSpec, value: object) -> float:
+    """A learner's guess, checked against `spec`: a number (as typed: `1e-3`, `2`, `35 %`) in its range, or
+    one of its choices. InvalidSetting names the guess and what would do."""
+    if isinstance(value, str):
+        text = value.strip().removesuffix("%").strip().replace(",", "")
+        number = float(text) if NUMBER.fullmatch(text) else math.nan
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        number = float(value)
+    else:
+        number = math.nan
+    if spec.kind == CHOICE:
+        if number not in spec.choices:
+            raise InvalidSetting(
+                "guess",
+                message(
+                    QT_TRANSLATE_NOOP("core", "guess one of {choices}, not {value}"),
+                    choices=", ".join(f"{c:,.0f}" for c in spec.choices),
+                    value=quoted(value),
+                ),
+            )
+        return number
+    if not math.isfinite(number) or not spec.low <= number <= spec.high:
+        template = (
+            QT_TRANSLATE_NOOP("core", "guess a percentage from 0 to 100, not {value}")
+            if spec.kind == PERCENT
+            else QT_TRANSLATE_NOOP(
+                "core", "guess how many times as fast, from 0.01 (100 times slower) to 1000, not {value}"
+            )
+        )
+        raise InvalidSetting("guess", message(template, value=quoted(value)))
+    return number
 
 
 class LessonError(ValueError):
@@ -56,6 +134,10 @@ class Step:
     tab: str | None = None
     action: str | None = None
     needs: str | None = None
+    guess: GuessSpec | None = None
+    measure: str | None = None
+    explain: dict[str, str] = field(default_factory=dict)
+    no_gpu: dict[str, str] = field(default_factory=dict)
 
     def title_in(self, language: str) -> str:
         return self.title.get(language) or self.title[ENGLISH]
@@ -63,14 +145,20 @@ class Step:
     def text_in(self, language: str) -> str:
         return self.text.get(language) or self.text[ENGLISH]
 
+    def explain_in(self, language: str) -> str:
+        return self.explain.get(language) or self.explain.get(ENGLISH, "")
 
-def lesson_file() -> Path:
-    return Path(str(files("gpudemo") / "resources" / "lesson" / "tutorial.json"))
+    def no_gpu_in(self, language: str) -> str:
+        return self.no_gpu.get(language) or self.no_gpu.get(ENGLISH, "")
 
 
-def load(path: Path | None = None) -> tuple[Step, ...]:
-    """The steps of the lesson file; LessonError names the step and the fault."""
-    path = path or lesson_file()
+def lesson_file(name: str = LESSONS[0]) -> Path:
+    return Path(str(files("gpudemo") / "resources" / "lesson" / f"{name}.json"))
+
+
+def load(path: Path | None = None, name: str = LESSONS[0]) -> tuple[Step, ...]:
+    """The steps of a lesson file (`path`, or the lesson `name`'s); LessonError names the step and the fault."""
+    path = path or lesson_file(name)
     try:
         entries = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -104,6 +192,18 @@ def _step(entry: object, number: int) -> Step:
         raise LessonError(f"{where}: needs {entry['needs']!r} is not {NEEDS_RUN!r}")
     if not isinstance(entry.get("key"), str) or not isinstance(entry.get("tab") or "", str):
         raise LessonError(f"{where}: 'key' must be a name, 'tab' a name or null")
+    if entry.get("measure") not in (None, *MEASURES):
+        raise LessonError(f"{where}: measure {entry['measure']!r} is not one of {', '.join(MEASURES)}")
+    for name in ("explain", "no_gpu"):
+        words = entry.get(name, {})
+        if not isinstance(words, dict) or not all(isinstance(value, str) for value in words.values()):
+            raise LessonError(f"{where}: {name!r} must map languages to texts")
+    try:
+        guess = spec_from(entry.get("guess"))
+    except ValueError as error:
+        raise LessonError(f"{where}: {error}") from None
+    if (guess is None) != (entry.get("measure") is None) or (guess is not None and not entry.get("explain")):
+        raise LessonError(f"{where}: a step with a 'guess' has a 'measure' and an 'explain', and only such a step")
     return Step(
         entry["key"],
         dict(entry["title"]),
@@ -113,6 +213,10 @@ def _step(entry: object, number: int) -> Step:
         entry.get("tab"),
         entry.get("action"),
         entry.get("needs"),
+        guess,
+        entry.get("measure"),
+        dict(entry.get("explain", {})),
+        dict(entry.get("no_gpu", {})),
     )
 
 

@@ -73,6 +73,7 @@ NAMES = {
     "point": QT_TRANSLATE_NOOP("core", "point"),
     "data": QT_TRANSLATE_NOOP("core", "data file"),
     "value": QT_TRANSLATE_NOOP("core", "value"),
+    "guess": QT_TRANSLATE_NOOP("core", "guess"),
 }
 
 

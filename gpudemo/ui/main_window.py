@@ -24,10 +24,12 @@ from gpudemo.ui.jobs.measurements import Measurements
 from gpudemo.ui.jobs.memory_watch import MemoryWatch
 from gpudemo.ui.jobs.training_job import TrainingJob
 from gpudemo.ui.panels.code_panel import CodePanel
+from gpudemo.ui.panels.guess_panel import GuessPanel
 from gpudemo.ui.panels.left_column import LeftColumn
 from gpudemo.ui.panels.lesson_panel import LessonPanel
 from gpudemo.ui.shell.actions import Actions
 from gpudemo.ui.shell.file_commands import FileCommands
+from gpudemo.ui.shell.guess_lesson import GuessLesson
 from gpudemo.ui.shell.lesson_commands import LessonCommands
 from gpudemo.ui.shell.menus import build_menus, fit_to_screen, widen_code_panel
 from gpudemo.ui.shell.preferences import Preferences
@@ -130,6 +132,8 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.codePanel)
         self.lessonPanel = LessonPanel(self)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.lessonPanel)
+        self.guessPanel = GuessPanel(self)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.guessPanel)
         self.splitDockWidget(self.lessonPanel, self.codePanel, Qt.Orientation.Vertical)  # the lesson above its code
         for name in EXPOSED:
             setattr(self, name, self.findChild(QObject, name))
@@ -142,6 +146,7 @@ class MainWindow(QMainWindow):
         self.files = FileCommands(self)
         self.run_commands = RunCommands(self)
         self.lesson = LessonCommands(self, self.lessonPanel)
+        self.gpu_lesson = GuessLesson(self, self.guessPanel)
         build_menus(self)
         fit_to_screen(self)
 
@@ -227,6 +232,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:
         self.lesson.leave()  # the person's own settings back, before they are saved
+        self.gpu_lesson.leave()
         if self._preferences is not None:
             self._preferences.save(self)
         for unsubscribe in (self._unsubscribe, self.trainingView.detach, self.landscapeView.detach):

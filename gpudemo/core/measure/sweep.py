@@ -228,16 +228,18 @@ def sweep(
     max_size: int | None = None,
     config: TrainingConfig = LINE,
     roofline: bool = False,
+    sizes: Sequence[int] | None = None,
 ) -> SweepResult:
     """Time `kind` at growing sizes on each device (the CPU is always among them); `step` is a
     full-batch step of `config`'s problem, model and optimizer (its samples the size).
 
     With `roofline`, each row's work is counted and, once every size is timed, each device's
-    peaks are looked up or measured (core.roofline)."""
+    peaks are looked up or measured (core.roofline). `sizes`: these sizes instead of the kind's
+    (the lesson's doubling: N and 2N)."""
     if kind not in SWEEP_KINDS:
         raise ValueError(f"kind must be one of {', '.join(SWEEP_KINDS)}, not {kind!r}")
     torch_dtype = STORAGE[dtype]
-    sizes = [s for s in (STEP_SIZES if kind == STEP else MATMUL_SIZES) if max_size is None or s <= max_size]
+    sizes = [s for s in sizes or (STEP_SIZES if kind == STEP else MATMUL_SIZES) if max_size is None or s <= max_size]
     rows: list[SweepRow] = []
     growing = {device: True for device in dict.fromkeys([*devices, "cpu"])}
     for size in sizes:  # size by size, every device at each: the plot fills evenly from the left

@@ -180,6 +180,14 @@
         <translation>一步一步地走完教程：设备、数据、模型、移到设备上、训练、回到 CPU、预测，以及 GPU 什么时候值得用</translation>
     </message>
     <message>
+        <source>Lesson: &amp;make the GPU win</source>
+        <translation>课程：让 GPU 胜出(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Guess first, then measure on this machine, then the reason: where a GPU starts to win, how busy it is, what doubling the samples costs, capturing the step, bfloat16, pinned memory, two workers</source>
+        <translation>先猜，再在这台机器上测量，然后看原因：GPU 从哪里开始胜出、它有多忙、样本翻倍要多花多少、捕获这一步、bfloat16、锁页内存、两个工作进程</translation>
+    </message>
+    <message>
         <source>&amp;About gpudemo</source>
         <translation>关于 gpudemo(&amp;A)</translation>
     </message>
@@ -661,6 +669,108 @@
     </message>
 </context>
 <context>
+    <name>GuessLesson</name>
+    <message>
+        <source>Your guess last time: {guess}</source>
+        <translation>你上次的猜测：{guess}</translation>
+    </message>
+    <message>
+        <source>Measuring on this machine… (Stop ends it)</source>
+        <translation>正在这台机器上测量……（“停止”可结束）</translation>
+    </message>
+    <message>
+        <source>Measure again</source>
+        <translation>再测一次</translation>
+    </message>
+    <message>
+        <source>Measure</source>
+        <translation>测量</translation>
+    </message>
+    <message>
+        <source>captured in a CUDA graph</source>
+        <translation>捕获为 CUDA 图</translation>
+    </message>
+    <message>
+        <source>the whole step under torch.compile</source>
+        <translation>整个步骤交给 torch.compile</translation>
+    </message>
+    <message>
+        <source>nothing here</source>
+        <translation>这里没有测到</translation>
+    </message>
+    <message>
+        <source>stopped before it ended: nothing measured</source>
+        <translation>在结束前停止了：没有测量结果</translation>
+    </message>
+    <message>
+        <source>no GPU here beat the CPU at any size measured</source>
+        <translation>在测量的任何规模上，这里的 GPU 都没有胜过 CPU</translation>
+    </message>
+    <message>
+        <source>overhead</source>
+        <translation>开销</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Could not write {path}: {reason}</source>
+        <translation>无法写入 {path}：{reason}</translation>
+    </message>
+    <message>
+        <source>Exported {count} guesses to {path}.</source>
+        <translation>已将 {count} 个猜测导出到 {path}。</translation>
+    </message>
+    <message>
+        <source>Export your guesses</source>
+        <translation>导出你的猜测</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+</context>
+<context>
+    <name>GuessPanel</name>
+    <message>
+        <source>Lesson: make the GPU win</source>
+        <translation>课程：让 GPU 胜出</translation>
+    </message>
+    <message>
+        <source>Your guess:</source>
+        <translation>你的猜测：</translation>
+    </message>
+    <message>
+        <source>question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>your guess</source>
+        <translation>你的猜测</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>测得</translation>
+    </message>
+    <message>
+        <source>off by</source>
+        <translation>偏差</translation>
+    </message>
+    <message>
+        <source>note</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <source>Export as CSV…</source>
+        <translation>导出为 CSV……</translation>
+    </message>
+</context>
+<context>
     <name>LandscapeView</name>
     <message>
         <source>weight w</source>
@@ -991,6 +1101,10 @@
     <message>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Lessons</source>
+        <translation>课程(&amp;L)</translation>
     </message>
 </context>
 <context>
@@ -2132,6 +2246,10 @@ digit</source>
         <translation>数值</translation>
     </message>
     <message>
+        <source>guess</source>
+        <translation>猜测</translation>
+    </message>
+    <message>
         <source>{setting} must be a whole number, not {value}</source>
         <translation>{setting}必须是整数，而不是 {value}</translation>
     </message>
@@ -2342,6 +2460,34 @@ digit</source>
     <message>
         <source>fp16&apos;s GradScaler reads its overflow check back to the host at every step, which a CUDA graph cannot capture: use bf16 (no scaler) or the compiled step</source>
         <translation>fp16 的 GradScaler 每一步都要把溢出检查读回主机，CUDA 图无法捕获这一点：请使用 bf16（不需要缩放器）或 compiled 步骤</translation>
+    </message>
+    <message>
+        <source>guess one of {choices}, not {value}</source>
+        <translation>请猜 {choices} 中的一个，而不是 {value}</translation>
+    </message>
+    <message>
+        <source>guess a percentage from 0 to 100, not {value}</source>
+        <translation>请猜一个 0 到 100 之间的百分比，而不是 {value}</translation>
+    </message>
+    <message>
+        <source>guess how many times as fast, from 0.01 (100 times slower) to 1000, not {value}</source>
+        <translation>请猜快了几倍，从 0.01（慢 100 倍）到 1000，而不是 {value}</translation>
+    </message>
+    <message>
+        <source>{points} points</source>
+        <translation>{points} 个百分点</translation>
+    </message>
+    <message>
+        <source>about right</source>
+        <translation>大致准确</translation>
+    </message>
+    <message>
+        <source>x{factor} too high</source>
+        <translation>高了 {factor} 倍</translation>
+    </message>
+    <message>
+        <source>x{factor} too low</source>
+        <translation>低了 {factor} 倍</translation>
     </message>
 </context>
 <context>

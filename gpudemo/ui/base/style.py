@@ -3,7 +3,8 @@
 from PySide6.QtWidgets import QWidget
 
 STYLE = """
-QLabel#settingsError, QLabel#predictMessage[error="true"], QLabel#statusLabel[error="true"] { color: %(error)s; }
+QLabel#settingsError, QLabel#guessError, QLabel#predictMessage[error="true"], QLabel#statusLabel[error="true"] {
+    color: %(error)s; }
 QLabel#deviceNote { background: %(note_bg)s; color: %(note_text)s; border: 1px solid %(note_border)s;
                     border-radius: 4px; padding: 6px; }
 QLabel#statusLabel { font-size: 15pt; font-weight: 600; }

@@ -48,6 +48,7 @@ class Measurements(QObject):
     progressed = Signal(int, int)  # value, maximum
     deviceBusy = Signal(str)  # the device being measured now (for its memory line)
     finished = Signal()  # the job's thread has ended
+    resultReady = Signal(object)  # a job's result, once its view shows it (the second lesson reads it)
 
     def __init__(
         self,
@@ -84,7 +85,11 @@ class Measurements(QObject):
         return self._job if self.is_running() else None
 
     def start_compare(
-        self, config: TrainingConfig, devices: Sequence[str], precisions: Sequence[str] | None = None
+        self,
+        config: TrainingConfig,
+        devices: Sequence[str],
+        precisions: Sequence[str] | None = None,
+        steps: Sequence[str] | None = None,
     ) -> None:
         self._job, self._order, self._epochs = COMPARE, devices_to_compare(devices), config.epochs
         self._precisions = list(precisions or [config.precision])  # each device runs in each, in this order
@@ -96,15 +101,23 @@ class Measurements(QObject):
             ),
             False,
         )
-        self._start(lambda should_stop, report: compare_devices(config, devices, should_stop, report, precisions))
+        self._start(
+            lambda should_stop, report: compare_devices(config, devices, should_stop, report, precisions, steps)
+        )
 
     def start_sweep(
-        self, devices: Sequence[str], kind: str, dtype: str, config: TrainingConfig = LINE, roofline: bool = False
+        self,
+        devices: Sequence[str],
+        kind: str,
+        dtype: str,
+        config: TrainingConfig = LINE,
+        roofline: bool = False,
+        sizes: Sequence[int] | None = None,
     ) -> None:
         self._job, self._order = SWEEP, devices_to_compare(devices)
         self._count = 0
         self.sweepView.clear(kind)
-        sizes = STEP_SIZES if kind == STEP else MATMUL_SIZES
+        sizes = sizes or (STEP_SIZES if kind == STEP else MATMUL_SIZES)
         self.progressed.emit(0, len(sizes) * len(self._order))
         self.status.emit(
             self.tr("Sweeping {kind} in {dtype} on {devices}…").format(
@@ -114,7 +127,7 @@ class Measurements(QObject):
         )
         self._start(
             lambda should_stop, report: sweep(
-                kind, devices, dtype, should_stop, report, config=config, roofline=roofline
+                kind, devices, dtype, should_stop, report, config=config, roofline=roofline, sizes=sizes
             )
         )
 
@@ -219,6 +232,10 @@ class Measurements(QObject):
 
     @Slot(object)
     def _on_done(self, result) -> None:
+        self._show(result)
+        self.resultReady.emit(result)
+
+    def _show(self, result) -> None:
         if isinstance(result, TransferResult):
             self.transferView.show_result(result)
             self.progressed.emit(1, 1)

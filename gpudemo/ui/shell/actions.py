@@ -157,6 +157,14 @@ class Actions(QObject):
                 " training, back to the CPU, predicting, and when a GPU pays"
             ),
         )
+        self.gpu_lesson = new(
+            self.tr("Lesson: &make the GPU win"),
+            "Ctrl+Shift+G",
+            self.tr(
+                "Guess first, then measure on this machine, then the reason: where a GPU starts to win, how busy it"
+                " is, what doubling the samples costs, capturing the step, bfloat16, pinned memory, two workers"
+            ),
+        )
         self.about = new(self.tr("&About gpudemo"), "", self.tr("Versions, for a bug report"))
 
     def _new(self, text: str, keys: str, tip: str, checkable: bool = False) -> QAction:
@@ -184,6 +192,7 @@ def update_actions(actions: Actions, state: State) -> None:
         actions.transfer,
         actions.profile,
         actions.lesson,
+        actions.gpu_lesson,
         actions.load_model,
         actions.open_data,
         *actions.language_actions.values(),

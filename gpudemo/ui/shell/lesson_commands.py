@@ -41,7 +41,7 @@ BOTTOM_HEIGHT = 160
 FORM_KEYS = ("problem", "samples", "batch_size", "optimizer", "precision", "step", "epochs", "lr", "seed")
 
 
-def _form_values(config) -> dict:
+def form_values(config) -> dict:
     values = dataclasses.asdict(config)
     return {key: values[key] for key in FORM_KEYS}
 
@@ -72,14 +72,15 @@ class LessonCommands(QObject):
 
     @Slot()
     def open(self) -> None:
-        """Start the lesson at its first step (or show it where it is)."""
+        """Start the lesson at its first step (or show it where it is); the other lesson ends if it runs."""
         if self.is_active():
             self.panel.show()
             self.panel.raise_()
             return
         w = self.window
+        w.gpu_lesson.leave()
         self._saved = (w.trainingPanel.snapshot(), w.predictInput.text(), w.viewTabs.currentIndex())
-        w.trainingPanel.set_values(_form_values(TUTORIAL))
+        w.trainingPanel.set_values(form_values(TUTORIAL))
         w.predictInput.setText(PREDICT_AT)
         self._show_panel()
         self.go(0)
@@ -248,7 +249,7 @@ class LessonCommands(QObject):
         elif step.action == PREDICT:
             self._predict()
         elif step.action == COMPARE_LARGE:
-            w.trainingPanel.set_values(_form_values(LARGE))
+            w.trainingPanel.set_values(form_values(LARGE))
             w.run_commands.start_compare()
         elif step.action == PROFILE:
             w.run_commands.start_profile()
@@ -256,7 +257,7 @@ class LessonCommands(QObject):
 
     def _train(self) -> None:
         w = self.window
-        w.trainingPanel.set_values(_form_values(TUTORIAL))
+        w.trainingPanel.set_values(form_values(TUTORIAL))
         w.run_commands.start_training()
         if w.is_training():
             self._run = w.session.current

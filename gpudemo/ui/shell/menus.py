@@ -78,7 +78,10 @@ def build_menus(window: QMainWindow) -> None:
     view.addAction(code)
 
     help_menu = bar.addMenu(QCoreApplication.translate("Menus", "&Help"))
-    help_menu.addAction(actions.lesson)
+    lessons = help_menu.addMenu(QCoreApplication.translate("Menus", "&Lessons"))
+    lessons.setObjectName("lessonsMenu")
+    lessons.addAction(actions.lesson)
+    lessons.addAction(actions.gpu_lesson)
     help_menu.addAction(actions.help)
     help_menu.addAction(actions.about)
 

@@ -58,6 +58,7 @@ def rebuild_in(old, language: str):
         new.runsTable.select(selected)
     new.viewTabs.setCurrentIndex(old.viewTabs.currentIndex())
     new.lesson.take_over(old.lesson)  # a lesson going on goes on, at its step, in the new language
+    new.gpu_lesson.take_over(old.gpu_lesson)
     current = old.session.current
     if current is not None and current.result is not None:
         new.runStatus.show_result(current.result)

@@ -7,7 +7,7 @@ The Run menu's and the buttons' commands, and what the window looks like while a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QObject, Slot
 from PySide6.QtWidgets import QWidget
@@ -112,6 +112,16 @@ class RunCommands(QObject):
         self._start_measuring(w.transferView, self.tr("%v copies timed"))
         w.measurements.start_transfer(device)
         self.update_actions()
+
+    def start_measurement(self, view: QWidget, start: Callable[[], None]) -> bool:
+        """A measurement the second lesson asks for, with its own sizes: `start()` starts one of the
+        Measurements' jobs, shown in `view` as that tab's own button shows it. False while a job goes."""
+        if self.is_busy():
+            return False
+        self._start_measuring(view, self.tr("%p%"))
+        start()
+        self.update_actions()
+        return True
 
     def _start_measuring(self, view: QWidget, progress_format: str) -> None:
         w = self.window

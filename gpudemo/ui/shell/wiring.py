@@ -30,6 +30,7 @@ def wire(window) -> None:
         actions.export_plot: files.export_shown_plot, actions.save_model: files.save_model,
         actions.load_model: files.load_model, actions.open_data: files.open_data, actions.quit: window.close,
         actions.help: partial(show_help, window), actions.lesson: window.lesson.open,
+        actions.gpu_lesson: window.gpu_lesson.open,
         actions.about: partial(show_about, window),
     }  # fmt: skip
     for action, slot in commands.items():

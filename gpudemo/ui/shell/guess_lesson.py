@@ -1,0 +1,394 @@
+"""The second lesson, "Make the GPU win": at each step the learner guesses, then one of the tabs' own
+measurements runs on this machine (on the worker thread, stoppable), then the step explains, with the
+guess and the measurement side by side; the last step tables them all.
+
+The steps are resources/lesson/gpu_win.json; what each measurement says is read by core/guesses.py.
+The guesses are kept in the preferences (a second pass shows the first), the table exports as CSV.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, Qt, Slot
+from PySide6.QtWidgets import QFileDialog, QWidget
+
+from gpudemo.core import guesses, lesson
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.distributed.launcher import max_workers
+from gpudemo.core.files import write_atomically
+from gpudemo.core.measure.sweep import MATMUL, STEP
+from gpudemo.core.rules import InvalidSetting
+from gpudemo.ui.base import i18n
+from gpudemo.ui.base.highlight import Highlighter
+from gpudemo.ui.base.i18n import say
+from gpudemo.ui.panels.guess_panel import GuessPanel
+from gpudemo.ui.shell.lesson_commands import BOTTOM_HEIGHT, PANEL_HEIGHT, form_values
+
+NAME = "gpu_win"
+TUTORIAL = TrainingConfig()
+LINE = TrainingConfig(problem="line", lr=0.01)
+DOUBLING_SIZE = 1_000_000  # the doubling step's first size (then twice as many)
+MATMUL_SIZE = {"cuda": 4096, "cpu": 256}  # the matmul step's n: seconds on each (a CPU's bfloat16 is slow)
+MODES_EPOCHS = 2000
+STORE = "lessons/gpu_win/"  # the preferences' group of remembered guesses
+
+
+def _device_kind(device: str) -> str:
+    return device.split(":")[0]
+
+
+class GuessLesson(QObject):
+    def __init__(self, window, panel: GuessPanel):
+        super().__init__(window)
+        self.window = window
+        self.panel = panel
+        self.steps = lesson.load(name=NAME)
+        self.highlighter = Highlighter(window)
+        self.index = -1  # the step shown; -1: no lesson
+        self._saved: tuple[dict, str, int] | None = None  # the person's form, predict text and view
+        self.outcomes: dict[str, guesses.Outcome] = {}  # this pass's, by step
+        # The step measuring: its key, the guess, the results so far and how many it needs.
+        self._pending: tuple[str, float, list, int] | None = None
+        self._chain: list[Callable[[], None]] = []  # measurements still to start for the pending step
+        self._remembered = self._read_remembered()
+        panel.hide()
+        panel.backRequested.connect(self.back)
+        panel.nextRequested.connect(self.next)
+        panel.actionRequested.connect(self.act)
+        panel.leaveRequested.connect(self.leave)
+        panel.exportRequested.connect(self._ask_export)
+        window.measurements.resultReady.connect(self._on_result)
+        window.runFinished.connect(self._on_finished)
+        window.actions.stop.triggered.connect(self._on_stop)
+        self._stopped = False  # the person stopped the step's measurement: no next one, nothing measured
+
+    def is_active(self) -> bool:
+        return self.index >= 0
+
+    # --- the lesson's course ------------------------------------------------------------------
+
+    @Slot()
+    def open(self) -> None:
+        """Start at the first step (or show the lesson where it is); the first lesson ends if it runs."""
+        if self.is_active():
+            self.panel.show()
+            self.panel.raise_()
+            return
+        w = self.window
+        w.lesson.leave()
+        self._saved = (w.trainingPanel.snapshot(), w.predictInput.text(), w.viewTabs.currentIndex())
+        self._show_panel()
+        self.go(0)
+
+    def _show_panel(self) -> None:
+        w = self.window
+        room = w.width() - w.centralWidget().minimumSizeHint().width()
+        if room >= max(self.panel.minimumSizeHint().width(), w.codePanel.minimumWidth()):
+            w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.panel)
+            self.panel.show()
+            w.resizeDocks([self.panel], [max(PANEL_HEIGHT, w.height() // 2)], Qt.Orientation.Vertical)
+        else:
+            w.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.panel)
+            self.panel.show()
+            w.resizeDocks([self.panel], [BOTTOM_HEIGHT + 60], Qt.Orientation.Vertical)
+
+    def take_over(self, other: GuessLesson) -> None:
+        """Go on with `other`'s lesson (the window rebuilt in another language): its step, its guesses and
+        measurements, and the person's settings it keeps."""
+        if not other.is_active():
+            return
+        index = other.index
+        self._saved, self.outcomes = other._saved, dict(other.outcomes)
+        other._saved, other.index = None, -1  # closing the old window must not put the settings back there
+        other.highlighter.clear()
+        self._show_panel()
+        self.go(index)
+
+    @Slot()
+    def leave(self) -> None:
+        """End the lesson: a measurement it started is stopped, the person's own settings come back."""
+        if not self.is_active():
+            self.panel.hide()
+            return
+        self.index = -1
+        if self._pending is not None:
+            self._pending, self._chain = None, []
+            self.window.run_commands.stop()
+        self.highlighter.clear()
+        self.panel.hide()
+        if self._saved is not None:
+            form, predict_text, view = self._saved
+            w = self.window
+            w.trainingPanel.restore(form)
+            w.predictInput.setText(predict_text)
+            w.viewTabs.setCurrentIndex(view)
+            self._saved = None
+
+    @Slot()
+    def back(self) -> None:
+        if self.index > 0:
+            self.go(self.index - 1)
+
+    @Slot()
+    def next(self) -> None:
+        if 0 <= self.index < len(self.steps) - 1:
+            self.go(self.index + 1)
+
+    def go(self, index: int) -> None:
+        self.index = index
+        step = self.steps[index]
+        w = self.window
+        if step.tab:
+            view = w.findChild(QWidget, step.tab)
+            if view is not None:
+                w.viewTabs.setCurrentWidget(view)
+        self.highlighter.show([widget for name in step.widgets if (widget := w.findChild(QWidget, name)) is not None])
+        outcome = self.outcomes.get(step.key)
+        remembered = self._remembered.get(step.key)
+        last = ""
+        if remembered is not None and step.guess is not None:
+            last = self.tr("Your guess last time: {guess}").format(guess=self._shown(step.guess, remembered))
+        self.panel.show_guess(step.guess, outcome.guess if outcome else remembered, last)
+        self.render()
+
+    def render(self) -> None:
+        """The step's text (and, once measured, its explanation) and its button as things stand."""
+        if not self.is_active():
+            return
+        step = self.steps[self.index]
+        language = i18n.current()
+        values = self._values(step)
+        text = lesson.fill(step.text_in(language), values)
+        outcome = self.outcomes.get(step.key)
+        if self._pending is not None and self._pending[0] == step.key:
+            text += "<p><i>" + self.tr("Measuring on this machine… (Stop ends it)") + "</i></p>"
+        elif outcome is not None:
+            values.update(self._outcome_values(step, outcome))
+            text += "<p>" + lesson.fill(step.explain_in(language), values) + "</p>"
+        action = None
+        if step.measure is not None:
+            action = self.tr("Measure again") if outcome is not None else self.tr("Measure")
+        busy = self.window.is_busy()
+        self.panel.show_step(self.index + 1, len(self.steps), step.title_in(language), text, action, not busy)
+        self.panel.show_table(self._rows() if step.measure is None else None)
+
+    def _values(self, step: lesson.Step) -> dict[str, str]:
+        w = self.window
+        device = w.devicePanel.current().id
+        cuda = device.startswith("cuda")
+        return {
+            "device": device,
+            "devices": ", ".join(w.devices.ids),
+            "size": f"{DOUBLING_SIZE:,}"
+            if step.measure == "doubling"
+            else f"{MATMUL_SIZE.get(_device_kind(device), 256):,}",
+            "mode": "graph" if cuda else "compiled",
+            "mode_what": self.tr("captured in a CUDA graph") if cuda else self.tr("the whole step under torch.compile"),
+            "backend": "nccl" if cuda and max_workers("nccl") >= 2 else "gloo",
+        }
+
+    def _outcome_values(self, step: lesson.Step, outcome: guesses.Outcome) -> dict[str, str]:
+        measured = self.tr("nothing here") if outcome.measured is None else self._shown(step.guess, outcome.measured)
+        return {
+            "guess": self._shown(step.guess, outcome.guess),
+            "measured": measured,
+            "off": say(outcome.off),
+            "note": outcome.note,
+            "bound": outcome.extra.get("bound", "-"),
+            "share": outcome.extra.get("share", "-"),
+        }
+
+    @staticmethod
+    def _shown(spec: lesson.GuessSpec | None, value: float) -> str:
+        if spec is not None and spec.kind == lesson.CHOICE:
+            return f"{value:,.0f}"
+        if spec is not None and spec.kind == lesson.PERCENT:
+            return f"{value:.0f}"
+        return f"{value:,.3g}"
+
+    # --- guess, then measure ------------------------------------------------------------------
+
+    @Slot()
+    def act(self) -> None:
+        """Measure: the guess first (refused with the reason when it will not do), then the measurement."""
+        if not self.is_active() or self.window.is_busy():
+            return
+        step = self.steps[self.index]
+        if step.measure is None:
+            return
+        try:
+            guess = lesson.parse_guess(step.guess, self.panel.guess_text())
+        except InvalidSetting as refused:
+            self.panel.show_error(say(refused))
+            return
+        self.panel.show_error("")
+        self._remember(step.key, guess)
+        starts = self._starts(step.measure)
+        self._pending, self._chain, self._stopped = (step.key, guess, [], len(starts)), starts[1:], False
+        if not self._start(step, starts[0]):
+            self._pending, self._chain = None, []
+        self.render()
+
+    def _start(self, step: lesson.Step, start: Callable[[], None]) -> bool:
+        view = self.window.findChild(QWidget, step.tab) if step.tab else self.window.trainingView
+        return self.window.run_commands.start_measurement(view, start)
+
+    def _starts(self, measure: str) -> list[Callable[[], None]]:
+        """The measurements that answer `measure`, in order, each with the lesson's sizes (seconds each)."""
+        w = self.window
+        m = w.measurements
+        device = w.devicePanel.current().id
+        here = [device]
+        cuda = device.startswith("cuda")
+
+        def config(base: TrainingConfig) -> TrainingConfig:
+            w.trainingPanel.set_values(form_values(base))  # the form shows what is measured
+            return dataclasses.replace(base, device=device)
+
+        if measure == "crossover":
+            return [lambda: m.start_sweep(w.devices.ids, STEP, "float32", config(LINE))]
+        if measure == "busy":
+            return [lambda: m.start_profile(config(TUTORIAL))]
+        if measure == "doubling":
+            sizes = (DOUBLING_SIZE, 2 * DOUBLING_SIZE)
+            return [lambda: m.start_sweep(here, STEP, "float32", config(LINE), roofline=True, sizes=sizes)]
+        if measure == "modes":
+            tutorial = dataclasses.replace(TUTORIAL, epochs=MODES_EPOCHS)
+            steps = ["eager", "graph" if cuda else "compiled"]
+            return [lambda: m.start_compare(config(tutorial), here, steps=steps)]
+        if measure == "bf16":
+            size = (MATMUL_SIZE.get(_device_kind(device), 256),)
+            return [
+                functools.partial(m.start_sweep, here, MATMUL, dtype, LINE, sizes=size)
+                for dtype in ("float32", "bfloat16")
+            ]
+        if measure == "pinned":
+            gpus = [each for each in w.devices.ids if each.startswith("cuda")]
+            target = device if cuda else (gpus[0] if gpus else device)
+            return [lambda: m.start_transfer(target)]
+        # parallel: one worker, then two
+        backend = "nccl" if cuda and max_workers("nccl") >= 2 else "gloo"
+        return [lambda: m.start_parallel(config(TUTORIAL), backend, 2)]
+
+    @Slot()
+    def _on_stop(self) -> None:
+        if self._pending is not None:
+            self._stopped = True
+
+    @Slot(object)
+    def _on_result(self, result) -> None:
+        if self._pending is not None:
+            self._pending[2].append(result)
+
+    @Slot()
+    def _on_finished(self) -> None:
+        """A job ended: the step's next measurement, or (all done, or one stopped) its outcome."""
+        if self._pending is None:
+            self.render()
+            return
+        key, guess, results, expected = self._pending
+        step = next(step for step in self.steps if step.key == key)
+        done = len(results) == expected - len(self._chain)  # the job that ended gave its result
+        if done and self._chain and not self._stopped and self._start(step, self._chain.pop(0)):
+            return
+        self._pending, self._chain = None, []
+        whole = len(results) == expected and not self._stopped
+        self.outcomes[key] = self._outcome(step, guess, results if whole else [])
+        self.render()
+
+    def _outcome(self, step: lesson.Step, guess: float, results: list) -> guesses.Outcome:
+        """What the measurement said, against the guess."""
+        w = self.window
+        device = w.devicePanel.current().id
+        language = i18n.current()
+        no_gpu = step.no_gpu_in(language)
+        measured, extra, note = None, {}, ""
+        if not results:
+            note = self.tr("stopped before it ended: nothing measured")
+        elif step.measure == "crossover":
+            measured = guesses.crossover(results[0])
+            gpus = [each for each in w.devices.ids if each != "cpu"]
+            if not gpus:
+                note = no_gpu
+            elif measured is None:
+                note = self.tr("no GPU here beat the CPU at any size measured")
+        elif step.measure == "busy":
+            measured = guesses.busy_percent(results[0])
+            note = no_gpu if device == "cpu" else ""
+        elif step.measure == "doubling":
+            measured, bound = guesses.doubling(results[0], device)
+            extra["bound"] = {
+                guesses.OVERHEAD: self.tr("overhead"),
+                guesses.MEMORY: self.tr("memory"),
+                guesses.COMPUTE: self.tr("compute"),
+            }.get(bound, "-")
+            note = no_gpu if device == "cpu" else ""
+        elif step.measure == "modes":
+            measured = guesses.speedup(results[0], device, "graph" if device.startswith("cuda") else "compiled")
+            note = no_gpu if device == "cpu" else ""
+        elif step.measure == "bf16":
+            measured = guesses.matmul_speedup(results[0], results[1], device)
+            note = no_gpu if device == "cpu" else ""
+        elif step.measure == "pinned":
+            measured = guesses.pinned_speedup(results[0])
+            note = no_gpu if measured is None else ""
+        elif step.measure == "parallel":
+            measured, share = guesses.parallel_speedup(results[0])
+            extra["share"] = "-" if share is None else f"{share:.0%}"
+        question = step.title_in(language)
+        off = guesses.off_by(step.guess, guess, measured)
+        return guesses.Outcome(step.key, question, guess, measured, off, note, extra)
+
+    # --- the table, and what is kept ------------------------------------------------------------
+
+    def _rows(self) -> list[tuple[str, str, str, str, str]]:
+        rows = []
+        for step in self.steps:
+            outcome = self.outcomes.get(step.key)
+            if outcome is None or step.guess is None:
+                continue
+            measured = "-" if outcome.measured is None else self._shown(step.guess, outcome.measured)
+            shown = self._shown(step.guess, outcome.guess)
+            rows.append((outcome.question, shown, measured, say(outcome.off), outcome.note))
+        return rows
+
+    def export(self, path: str) -> bool:
+        """The table as CSV at `path` (all or nothing); says so in the status line."""
+        outcomes = [self.outcomes[step.key] for step in self.steps if step.key in self.outcomes]
+        try:
+            write_atomically(path, lambda out: out.write(guesses.to_csv(outcomes)))
+        except OSError as error:
+            self.window.runStatus.say(
+                self.tr("Could not write {path}: {reason}").format(path=path, reason=error.strerror), error=True
+            )
+            return False
+        self.window.runStatus.say(self.tr("Exported {count} guesses to {path}.").format(count=len(outcomes), path=path))
+        return True
+
+    @Slot()
+    def _ask_export(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self.window, self.tr("Export your guesses"), "gpudemo_guesses.csv", self.tr("CSV files (*.csv)")
+        )
+        if path:
+            self.export(path)
+
+    def _store(self):
+        preferences = self.window._preferences
+        return preferences.store if preferences is not None else None
+
+    def _read_remembered(self) -> dict[str, float]:
+        store = self._store()
+        if store is None:
+            return {}
+        texts = {key: store.value(STORE + key) for key in (step.key for step in self.steps)}
+        return guesses.guesses_from_texts({key: text for key, text in texts.items() if text is not None})
+
+    def _remember(self, key: str, guess: float) -> None:
+        store = self._store()
+        if store is not None:
+            for name, text in guesses.guesses_to_texts({key: guess}).items():
+                store.setValue(STORE + name, text)

@@ -1,0 +1,148 @@
+"""Help → Lessons → Make the GPU win: guess, then measure on this machine, then the reason. Every step
+forward and back in both languages, every measurement on the CPU filling its row, a bad guess refused,
+the table exported, the guesses remembered, the person's settings back on leaving, a close mid-measurement."""
+
+import csv
+import time
+
+import pytest
+import torch
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QWidget
+
+from gpudemo.core import lesson
+from gpudemo.ui.shell.preferences import Preferences
+from tests.conftest import running_qthreads
+from tests.ui.windows import open_window
+
+STEPS = lesson.load(name="gpu_win")
+
+
+def measure(qtbot, window, guess=None, timeout=120_000):
+    """Press Measure with `guess` typed (a choice's step keeps its choice) and wait until the step explains."""
+    panel = window.guessPanel
+    if guess is not None:
+        panel.guessInput.setText(guess)
+    panel.actionButton.click()
+    qtbot.waitUntil(lambda: not window.is_busy() and window.gpu_lesson._pending is None, timeout=timeout)
+
+
+def test_every_step_points_at_widgets_and_views_that_exist(qtbot):
+    window = open_window(qtbot)
+    assert [step.measure for step in STEPS] == [*lesson.MEASURES, None]  # eight steps, the table last
+    for step in STEPS:
+        assert [name for name in step.widgets if window.findChild(QWidget, name) is None] == [], step.key
+        if step.tab:
+            assert window.viewTabs.indexOf(window.findChild(QWidget, step.tab)) >= 0, step.key
+        for language in ("en", "zh_CN"):
+            assert step.title.get(language) and step.text.get(language), (step.key, language)
+            if step.measure:
+                assert step.explain.get(language), (step.key, language)
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_walking_every_step_forward_and_back(qtbot, language, request):
+    from gpudemo.ui.base import i18n
+
+    if language != "en":
+        request.getfixturevalue("qapp")
+        i18n.install(language)
+        request.addfinalizer(lambda: i18n.install("en"))
+    window = open_window(qtbot)
+    panel = window.guessPanel
+    assert not panel.isVisible()
+    window.actions.gpu_lesson.trigger()
+    assert panel.isVisible() and not window.lessonPanel.isVisible()
+    for number, step in enumerate(STEPS, 1):
+        assert panel.titleLabel.text() == step.title_in(language)
+        assert "{" not in panel.textLabel.text()  # every value filled in
+        assert panel.guessRow.isVisibleTo(panel) == (step.guess is not None)
+        assert panel.guessTable.isVisibleTo(panel) == (step.measure is None)
+        if step.guess is not None:
+            assert panel.guessCombo.isVisibleTo(panel) == (step.guess.kind == lesson.CHOICE)
+        if step.tab:
+            assert window.viewTabs.currentWidget().objectName() == step.tab
+        assert panel.nextButton.isEnabled() == (number < len(STEPS))
+        if number < len(STEPS):
+            panel.nextButton.click()
+    for _ in STEPS[1:]:
+        panel.backButton.click()
+    assert panel.titleLabel.text() == STEPS[0].title_in(language) and not panel.backButton.isEnabled()
+    panel.leaveButton.click()
+    assert not panel.isVisible()
+
+
+def test_a_guess_out_of_range_is_refused_with_a_message_and_nothing_runs(qtbot):
+    window = open_window(qtbot)
+    window.actions.gpu_lesson.trigger()
+    window.guessPanel.nextButton.click()  # the busy share: a percentage
+    for typed, says in (("150", "a percentage from 0 to 100, not '150'"), ("lots", "not 'lots'"), ("", "not ''")):
+        window.guessPanel.guessInput.setText(typed)
+        window.guessPanel.actionButton.click()
+        assert window.guessPanel.guessError.isVisible() and says in window.guessPanel.guessError.text()
+        assert not window.is_busy() and window.gpu_lesson.outcomes == {}
+    window.guessPanel.nextButton.click()  # a ratio
+    window.guessPanel.guessInput.setText("0")
+    window.guessPanel.actionButton.click()
+    assert "from 0.01 (100 times slower) to 1000" in window.guessPanel.guessError.text()
+
+
+def test_every_measurement_runs_here_fills_its_row_and_the_table_exports(qtbot, tmp_path, monkeypatch):
+    # The compiled step's compiler stays out of the test process (its workers, its warnings): the mode step
+    # then compares eager with a step that is compiled in name only, which is enough to fill its row.
+    monkeypatch.setattr(torch, "compile", lambda step, mode=None: step)
+    store = QSettings(str(tmp_path / "gpudemo.conf"), QSettings.Format.IniFormat)
+    window = open_window(qtbot, preferences=Preferences(store))
+    window.epochsSpin.setValue(777)
+    window.actions.gpu_lesson.trigger()
+    panel = window.guessPanel
+    guesses_typed = {"crossover": None, "busy": "40", "doubling": "2", "modes": "3", "bf16": "0.5",
+                     "pinned": "2", "parallel": "1.5"}  # fmt: skip
+    began = time.perf_counter()
+    for step in STEPS[:-1]:
+        measure(qtbot, window, guesses_typed[step.key])
+        outcome = window.gpu_lesson.outcomes[step.key]
+        text = panel.textLabel.text()
+        assert outcome.guess is not None and "{" not in text, step.key
+        if step.key in ("crossover", "pinned"):  # they need a GPU: nothing measured, and the GPU's figures quoted
+            assert outcome.measured is None and outcome.note and outcome.note in text, step.key
+        else:
+            assert outcome.measured is not None and outcome.measured > 0, step.key
+        panel.nextButton.click()
+    print(f"seven measurements on the CPU in {time.perf_counter() - began:.1f} s")
+    table = panel.guessTable
+    assert panel.guessTable.isVisible() and table.rowCount() == 7
+    assert table.item(1, 1).text() == "40" and table.item(1, 2).text() != "-"
+    path = tmp_path / "guesses.csv"
+    assert window.gpu_lesson.export(str(path))
+    with path.open(encoding="utf-8") as file:
+        rows = list(csv.DictReader(file))
+    assert [row["step"] for row in rows] == [step.key for step in STEPS[:-1]]
+    assert rows[1]["guess"] == "40" and float(rows[1]["measured"]) > 0 and rows[0]["measured"] == ""
+    panel.leaveButton.click()
+    assert window.epochsSpin.value() == 777  # the person's settings back
+    # A second pass, in a new window: each step shows the guess of the first.
+    second = open_window(qtbot, preferences=Preferences(store))
+    second.actions.gpu_lesson.trigger()
+    second.guessPanel.nextButton.click()
+    assert "40" in second.guessPanel.lastGuess.text() and second.guessPanel.guessInput.text() == "40"
+
+
+def test_closing_the_window_mid_measurement_is_clean(qtbot):
+    window = open_window(qtbot)
+    window.actions.gpu_lesson.trigger()
+    window.guessPanel.actionButton.click()  # the sweep: seconds
+    qtbot.waitUntil(window.is_busy, timeout=10_000)
+    window.close()
+    assert not window.is_busy() and running_qthreads() == []
+
+
+def test_stop_ends_a_step_s_measurements_and_says_nothing_was_measured(qtbot):
+    window = open_window(qtbot)
+    window.actions.gpu_lesson.trigger()
+    window.guessPanel.actionButton.click()  # the crossover's sweep: seconds, stopped at once
+    qtbot.waitUntil(window.is_busy, timeout=10_000)
+    window.stopButton.click()
+    qtbot.waitUntil(lambda: not window.is_busy() and window.gpu_lesson._pending is None, timeout=60_000)
+    outcome = window.gpu_lesson.outcomes["crossover"]
+    assert outcome.measured is None and "stopped" in outcome.note and "stopped" in window.guessPanel.textLabel.text()
