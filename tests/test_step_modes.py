@@ -164,6 +164,9 @@ def test_the_scripts_write_each_mode():
         "torch.optim.Adam(model.parameters(), lr=0.01, capturable=True)",
     ):
         assert line in graph
+    assert 'device = torch.device("cuda:0")' in graph and 'else "cpu"' not in graph  # no fall back: it needs CUDA
+    on_the_cpu = generate_script(TrainingConfig(step="graph")).text  # the Code panel, a CPU picked
+    assert 'device = torch.device("cuda")' in on_the_cpu and "only a CUDA GPU has" in on_the_cpu
     bf16 = generate_script(TrainingConfig(device="cuda:0", step="graph", precision="bf16")).text
     assert "dtype=torch.bfloat16, cache_enabled=False" in bf16
     compile(graph, "gpudemo_run.py", "exec")

@@ -28,6 +28,9 @@ COMMENTS = {
     "title": QT_TRANSLATE_NOOP("script", "# gpudemo: the PyTorch script behind this run."),
     "run": QT_TRANSLATE_NOOP("script", "# Run it with only torch installed: python {filename}"),
     "device_gpu": QT_TRANSLATE_NOOP("script", "# 1. The device: {wanted} when torch can see it, else the CPU."),
+    "device_graph": QT_TRANSLATE_NOOP(
+        "script", "# 1. The device: {wanted}. The graph step captures CUDA graphs, which only a CUDA GPU has."
+    ),
     "device_cpu": QT_TRANSLATE_NOOP(
         "script",
         '# 1. The device: the CPU. For a GPU, write\n#    torch.device("cuda" if torch.cuda.is_available() else "cpu")',
@@ -101,6 +104,16 @@ def _device_lines(device: str) -> list[str]:
     if index and int(index) > 0:  # cuda:1 on a machine with one GPU would be "invalid device ordinal"
         check += f" and torch.{kind}.device_count() > {int(index)}"
     return [f"has_gpu = {check}", f'device = torch.device("{device}" if has_gpu else "cpu")']
+
+
+def _device_part(config: TrainingConfig, say: dict[str, str]) -> list[str]:
+    """The device's comment and lines; a graph step's names a CUDA GPU, with no fall back to the CPU."""
+    if config.step == GRAPH:
+        wanted = config.device if config.device.startswith("cuda") else "cuda"
+        return [say["device_graph"].format(wanted=wanted), f'device = torch.device("{wanted}")']
+    if config.device == "cpu":
+        return [say["device_cpu"], *_device_lines(config.device)]
+    return [say["device_gpu"].format(wanted=config.device), *_device_lines(config.device)]
 
 
 AUTOCAST_DTYPES = {"bf16": "torch.bfloat16", "fp16": "torch.float16"}
@@ -279,8 +292,7 @@ def generate_script(
         (
             TO_DEVICE,
             [
-                say["device_cpu"] if config.device == "cpu" else say["device_gpu"].format(wanted=config.device),
-                *_device_lines(config.device),
+                *_device_part(config, say),
                 say["seed"],
                 f"torch.manual_seed({config.seed})",
                 "",

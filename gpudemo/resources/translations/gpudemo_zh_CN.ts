@@ -2505,6 +2505,10 @@ digit</source>
         <translation># 1. 设备：torch 能看到 {wanted} 时用它，否则用 CPU。</translation>
     </message>
     <message>
+        <source># 1. The device: {wanted}. The graph step captures CUDA graphs, which only a CUDA GPU has.</source>
+        <translation># 1. 设备：{wanted}。graph 步骤要捕获 CUDA 图，只有 CUDA GPU 才有。</translation>
+    </message>
+    <message>
         <source># 1. The device: the CPU. For a GPU, write
 #    torch.device(&quot;cuda&quot; if torch.cuda.is_available() else &quot;cpu&quot;)</source>
         <translation># 1. 设备：CPU。要用 GPU，写成
