@@ -1372,6 +1372,22 @@ digit</source>
         <translation>一个算子用 {each} µs：运算占主导，能并行运算的 GPU 会让这一步更快。</translation>
     </message>
     <message>
+        <source>Eager step (op by op)</source>
+        <translation>eager 步骤（逐个算子）</translation>
+    </message>
+    <message>
+        <source>Compiled step (torch.compile, compiled before it was profiled)</source>
+        <translation>编译后的步骤（torch.compile，剖析前已编译）</translation>
+    </message>
+    <message>
+        <source>Graph step (captured in CUDA graphs, 64 epochs a replay)</source>
+        <translation>graph 步骤（捕获为 CUDA 图，每次重放 64 个轮次）</translation>
+    </message>
+    <message>
+        <source>{mode}: {launches} launches a step, {each} µs of the host&apos;s time each.</source>
+        <translation>{mode}：每步启动 {launches} 次，每次花费主机 {each} µs。</translation>
+    </message>
+    <message>
         <source>The timeline of one step ({step} µs): operators on the CPU above, the kernels they launched on the GPU below, a line from each operator to its kernel. The GPU was busy {share} of the step; in the gaps it waited for the CPU&apos;s next launch.</source>
         <translation>一步的时间线（{step} µs）：上方是 CPU 上的算子，下方是它们在 GPU 上启动的核函数，每个算子与它的核函数之间连一条线。GPU 在这一步中有 {share} 的时间在忙；空隙中它在等待 CPU 的下一次启动。</translation>
     </message>

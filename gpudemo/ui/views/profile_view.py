@@ -127,6 +127,7 @@ class ProfileView(QWidget, Replayable):
                     )
                 ).format(each=f"{profile.per_kernel_us:,.1f}")
             )
+        lines.append(self._launches(profile))
         self.summary.setText("\n".join(lines))
         self._show_timeline(profile)
         self.table.setRowCount(len(profile.ops))
@@ -136,6 +137,17 @@ class ProfileView(QWidget, Replayable):
                 if column:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(row, column, item)
+
+    def _launches(self, profile: StepProfile) -> str:
+        """The step mode profiled, and what the host paid per launch in it (a graph: one launch per replay)."""
+        mode = {
+            "eager": self.tr("Eager step (op by op)"),
+            "compiled": self.tr("Compiled step (torch.compile, compiled before it was profiled)"),
+            "graph": self.tr("Graph step (captured in CUDA graphs, 64 epochs a replay)"),
+        }.get(profile.step, profile.step)
+        return self.tr("{mode}: {launches} launches a step, {each} µs of the host's time each.").format(
+            mode=mode, launches=f"{profile.launches:,.2f}", each=f"{profile.host_us_per_launch:,.2f}"
+        )
 
     def _show_timeline(self, profile: StepProfile) -> None:
         timeline = profile.timeline

@@ -12,7 +12,21 @@ def test_the_window_profiles_the_forms_run(qtbot):
     names = [window.profileTable.item(row, 0).text() for row in range(window.profileTable.rowCount())]
     assert len(names) > 3 and "aten::mse_loss" in names  # which op costs most varies with the machine's load
     assert "PyTorch operator calls" in window.profileView.summary.text()
+    assert "Eager step (op by op):" in window.profileView.summary.text() and "launches a step" in (
+        window.profileView.summary.text()
+    )
     assert window.statusLabel.text().startswith("Profiled:") and window.profileButton.isEnabled()
+
+
+def test_a_graph_profile_says_its_mode_and_its_launches(qtbot):
+    from gpudemo.core.measure.profile import OpTiming, StepProfile
+
+    window = open_window(qtbot)
+    profile = StepProfile("cuda:0", 64, 40.0, 60.0, 30.0, 11.0, (OpTiming("aten::addmm", 1.0, 1.0, 6.0),),
+                          on_gpu=True, step="graph", launches=2 / 64)  # fmt: skip
+    window.profileView.show_profile(profile, "tutorial")
+    text = window.profileView.summary.text()
+    assert "Graph step (captured in CUDA graphs, 64 epochs a replay): 0.03 launches a step, 1,280.00 µs" in text
 
 
 def test_a_gpu_profile_shows_its_waiting_apart_from_its_work(qtbot):
