@@ -84,9 +84,13 @@ def check_step(config: TrainingConfig) -> None:
 
 
 def cuda_graph(body: Callable[[], None]) -> Callable[[], None]:
-    """`body` captured in a CUDA graph of its own memory pool; the replay, one launch."""
+    """`body` captured in a CUDA graph of its own memory pool; the replay, one launch.
+
+    Captured "thread_local": the window's memory line reads the GPU's free memory from the GUI thread
+    twice a second, and under the default "global" mode such a call from another thread during the
+    capture would invalidate it."""
     graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
+    with torch.cuda.graph(graph, capture_error_mode="thread_local"):
         body()
     return graph.replay
 
