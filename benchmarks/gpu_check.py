@@ -386,10 +386,19 @@ def all_steps(device: str, cuda: bool, quick: bool, out: Path) -> list[tuple[str
     ]
     steps.append(
         (
-            "steps-benchmark",  # eager, compiled and graph at 3 to 10,000,000 samples, with the targets
-            [sys.executable, "-m", "benchmarks", "--only", "steps", "--json", str(out / "steps.json")]
+            "steps-benchmark",  # eager, compiled and graph at 3 to 10,000,000 samples (quick: the targets' sizes)
+            [
+                sys.executable,
+                "-m",
+                "benchmarks",
+                "--only",
+                "steps",
+                *(["--quick"] if quick else []),
+                "--json",
+                str(out / "steps.json"),
+            ]
             if cuda
-            else None,
+            else None,  # fmt: skip
             300,
             no_gpu,
         )

@@ -30,6 +30,7 @@ from gpudemo.core.training import train, warm_up
 
 CPU_SIZES = (3, 10, 10_000, 1_000_000)  # 3: the tutorial
 GPU_SIZES = (3, 10, 10_000, 1_000_000, 10_000_000)
+QUICK_SIZES = {"cpu": (3,), "cuda": (3, 10, 10_000_000)}  # --quick: each target's size, no more
 
 
 def _config(device: str, size: int, epochs: int) -> TrainingConfig:
@@ -71,13 +72,14 @@ def _bytes_per_step(config: TrainingConfig) -> float:
         return count_work(run.epoch).bytes
 
 
-def run(epochs: int = 2000, repeats: int = 1, profile: bool | None = None) -> list[dict]:
+def run(epochs: int = 2000, repeats: int = 1, profile: bool | None = None, quick: bool = False) -> list[dict]:
     warm_up()
     devices = ["cpu"] + (["cuda:0"] if torch.cuda.is_available() else [])
     rows: list[dict] = []
     for device in devices:
         on_gpu = device != "cpu"
-        for size in GPU_SIZES if on_gpu else CPU_SIZES:
+        sizes = QUICK_SIZES["cuda" if on_gpu else "cpu"] if quick else (GPU_SIZES if on_gpu else CPU_SIZES)
+        for size in sizes:
             count = _epochs(size, device, epochs)
             rates, losses = {}, {}
             for mode in STEP_KEYS:
@@ -122,7 +124,7 @@ def run(epochs: int = 2000, repeats: int = 1, profile: bool | None = None) -> li
                             ),
                         }
                     )
-                if on_gpu and size == GPU_SIZES[-1] and mode == "graph":
+                if on_gpu and size == 10_000_000 and mode == "graph":
                     floor = _bytes_per_step(config) / _copy_bandwidth(device)
                     seconds = 1 / best.epochs_per_second
                     rows.append(

@@ -30,6 +30,7 @@ def test_the_benchmark_suite_runs(tmp_path):
         "classes",
         "timeline",
         "gpu",
+        "steps",
         "--json",
         str(out_json),
     ]
@@ -50,6 +51,7 @@ def test_the_benchmark_suite_runs(tmp_path):
     assert "scale: loss history" in figures
     assert "digits: gpudemo / bare" in figures and "boundary 128x128: whole frame, p95" in figures
     assert "timeline: 1,000 events shown and painted" in figures
+    assert "steps: tutorial compiled / eager (cpu)" in figures  # the step modes, on the CPU: eager and compiled
     assert "first loss: Start to first point, later run" in figures
     assert "window: window / headless core" in figures and "large: core / bare" in figures
     assert all(isinstance(row["value"], (int, float)) or row["value"] is None for row in rows)
