@@ -51,8 +51,9 @@ class Step:
         module: nn.Module | None = None,
         capture: bool = False,
     ):
-        self.model, self.mode = model, config.step
-        self.forward: Callable = module if module is not None else direct_call(model)
+        self.model = model
+        self.forward: Callable = module if module is not None else direct_call(model)  # for evaluations too
+        self.step_forward = self.forward  # what the step's forward calls
         self.loss_of = direct_call(criterion)
         self.optimizer = optimizer
         self.optimizer_step = step_function(optimizer)
@@ -61,11 +62,10 @@ class Step:
         self.scaler = precision.grad_scaler(config.precision, device)  # fp16's loss scaling
         whole = self._plain if self.autocast is None else self._mixed
         self.take: Callable[[torch.Tensor, torch.Tensor], tuple[torch.Tensor, torch.Tensor]] = whole  # chosen once
-        self.cuda_graphs = False
-        if self.mode == COMPILED:
-            # The public calls, which torch.compile knows how to trace (it graph-breaks at backward and
-            # compiles the optimizer's step as a graph of its own).
-            self.forward_called = module if module is not None else model
+        if config.step == COMPILED:
+            # The same statements through the public calls, which torch.compile knows how to trace (it
+            # graph-breaks at backward and compiles the optimizer's step as a graph of its own).
+            self.step_forward = module if module is not None else model
             self.loss_of, self.optimizer_step = criterion, optimizer.step
             self.zero_grad = lambda: optimizer.zero_grad(set_to_none=True)
             # A fresh start for each run's compile: the last run's graphs guard on its model and optimizer,
@@ -73,9 +73,8 @@ class Step:
             # cache_size_limit (the 8th run in one window, measured) torch runs the step uncompiled, silently.
             torch._dynamo.reset()
             mode = compile_mode(device, module)
-            self.cuda_graphs = mode == "reduce-overhead"
-            compiled = torch.compile(self._compiled_plain if self.autocast is None else self._compiled_mixed, mode=mode)
-            self.take = self._with_mark(compiled) if self.cuda_graphs else compiled
+            compiled = torch.compile(whole, mode=mode)
+            self.take = self._with_mark(compiled) if mode == "reduce-overhead" else compiled
 
     def casting(self) -> contextlib.AbstractContextManager:
         """The autocast of this step's forward and loss (nothing for float32)."""
@@ -83,7 +82,7 @@ class Step:
 
     def _plain(self, x: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         self.zero_grad()
-        outputs = self.forward(x)
+        outputs = self.step_forward(x)
         loss = self.loss_of(outputs, y)
         loss.backward()
         self.optimizer_step()
@@ -92,31 +91,7 @@ class Step:
     def _mixed(self, x: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         self.zero_grad()
         with self.autocast:
-            outputs = self.forward(x)
-            loss = self.loss_of(outputs, y)
-        if self.scaler is not None:
-            self.scaler.scale(loss).backward()
-            self.scaler.step(self.optimizer)
-            self.scaler.update()
-        else:
-            loss.backward()
-            self.optimizer_step()
-        return outputs, loss.float()
-
-    # The compiled step: the same statements, with the module called as a module.
-
-    def _compiled_plain(self, x: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        self.zero_grad()
-        outputs = self.forward_called(x)
-        loss = self.loss_of(outputs, y)
-        loss.backward()
-        self.optimizer_step()
-        return outputs, loss
-
-    def _compiled_mixed(self, x: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        self.zero_grad()
-        with self.autocast:
-            outputs = self.forward_called(x)
+            outputs = self.step_forward(x)
             loss = self.loss_of(outputs, y)
         if self.scaler is not None:
             self.scaler.scale(loss).backward()

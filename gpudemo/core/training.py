@@ -187,7 +187,7 @@ class _Run:
         self.optimizer = OPTIMIZERS[config.optimizer].make(self.model.parameters(), config.lr, capturable=capturable)
         self.step = Step(self.model, self.criterion, self.optimizer, config, self.device, capture=graph)
         self.captured: capture.CapturedEpochs | None = None  # the graph step's, once captured (prepare_step)
-        self.forward, self.loss_of, self.train_step = self.step.forward, self.step.loss_of, self.step.take
+        self.forward, self.train_step = self.step.forward, self.step.take
         _warm.set()
         self.classes = problem.classes
         self.hits: torch.Tensor | None = None  # a classification's right answers in the last epoch, on the device

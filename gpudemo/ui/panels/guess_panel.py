@@ -76,7 +76,9 @@ class GuessPanel(LessonPanel):
             layout.addWidget(widget, stretch)
         layout.addWidget(self.exportButton, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addLayout(buttons)
+        first = self.widget()  # the lesson panel's body, its parts now all in this one
         self.setWidget(body)
+        first.deleteLater()
         self.show_guess(None)
         self.show_table(None)
 

@@ -12,7 +12,7 @@ import dataclasses
 import functools
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Qt, Slot
+from PySide6.QtCore import Slot
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from gpudemo.core import guesses, lesson
@@ -22,10 +22,9 @@ from gpudemo.core.files import write_atomically
 from gpudemo.core.measure.sweep import MATMUL, STEP
 from gpudemo.core.rules import InvalidSetting
 from gpudemo.ui.base import i18n
-from gpudemo.ui.base.highlight import Highlighter
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.panels.guess_panel import GuessPanel
-from gpudemo.ui.shell.lesson_commands import BOTTOM_HEIGHT, PANEL_HEIGHT, form_values
+from gpudemo.ui.shell.lesson_course import LessonCourse, form_values
 
 NAME = "gpu_win"
 TUTORIAL = TrainingConfig()
@@ -40,33 +39,19 @@ def _device_kind(device: str) -> str:
     return device.split(":")[0]
 
 
-class GuessLesson(QObject):
+class GuessLesson(LessonCourse):
     def __init__(self, window, panel: GuessPanel):
-        super().__init__(window)
-        self.window = window
-        self.panel = panel
-        self.steps = lesson.load(name=NAME)
-        self.highlighter = Highlighter(window)
-        self.index = -1  # the step shown; -1: no lesson
-        self._saved: tuple[dict, str, int] | None = None  # the person's form, predict text and view
+        super().__init__(window, panel, lesson.load(name=NAME))
         self.outcomes: dict[str, guesses.Outcome] = {}  # this pass's, by step
         # The step measuring: its key, the guess, the results so far and how many it needs.
         self._pending: tuple[str, float, list, int] | None = None
         self._chain: list[Callable[[], None]] = []  # measurements still to start for the pending step
         self._remembered = self._read_remembered()
-        panel.hide()
-        panel.backRequested.connect(self.back)
-        panel.nextRequested.connect(self.next)
-        panel.actionRequested.connect(self.act)
-        panel.leaveRequested.connect(self.leave)
         panel.exportRequested.connect(self._ask_export)
         window.measurements.resultReady.connect(self._on_result)
         window.runFinished.connect(self._on_finished)
         window.actions.stop.triggered.connect(self._on_stop)
         self._stopped = False  # the person stopped the step's measurement: no next one, nothing measured
-
-    def is_active(self) -> bool:
-        return self.index >= 0
 
     # --- the lesson's course ------------------------------------------------------------------
 
@@ -77,75 +62,33 @@ class GuessLesson(QObject):
             self.panel.show()
             self.panel.raise_()
             return
-        w = self.window
-        w.lesson.leave()
-        self._saved = (w.trainingPanel.snapshot(), w.predictInput.text(), w.viewTabs.currentIndex())
-        self._show_panel()
+        self.window.lesson.leave()
+        self._keep_settings()
+        self._dock(self.window.height() // 2)  # room for a step's explanation, and at the end its table
         self.go(0)
-
-    def _show_panel(self) -> None:
-        w = self.window
-        room = w.width() - w.centralWidget().minimumSizeHint().width()
-        if room >= max(self.panel.minimumSizeHint().width(), w.codePanel.minimumWidth()):
-            w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.panel)
-            self.panel.show()
-            w.resizeDocks([self.panel], [max(PANEL_HEIGHT, w.height() // 2)], Qt.Orientation.Vertical)
-        else:
-            w.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.panel)
-            self.panel.show()
-            w.resizeDocks([self.panel], [BOTTOM_HEIGHT + 60], Qt.Orientation.Vertical)
 
     def take_over(self, other: GuessLesson) -> None:
         """Go on with `other`'s lesson (the window rebuilt in another language): its step, its guesses and
         measurements, and the person's settings it keeps."""
-        if not other.is_active():
-            return
         index = other.index
-        self._saved, self.outcomes = other._saved, dict(other.outcomes)
-        other._saved, other.index = None, -1  # closing the old window must not put the settings back there
-        other.highlighter.clear()
-        self._show_panel()
+        if not self._hand_over(other):
+            return
+        self.outcomes = dict(other.outcomes)
+        self._dock(self.window.height() // 2)
         self.go(index)
 
     @Slot()
     def leave(self) -> None:
         """End the lesson: a measurement it started is stopped, the person's own settings come back."""
-        if not self.is_active():
-            self.panel.hide()
-            return
-        self.index = -1
-        if self._pending is not None:
+        if self.is_active() and self._pending is not None:
             self._pending, self._chain = None, []
             self.window.run_commands.stop()
-        self.highlighter.clear()
-        self.panel.hide()
-        if self._saved is not None:
-            form, predict_text, view = self._saved
-            w = self.window
-            w.trainingPanel.restore(form)
-            w.predictInput.setText(predict_text)
-            w.viewTabs.setCurrentIndex(view)
-            self._saved = None
-
-    @Slot()
-    def back(self) -> None:
-        if self.index > 0:
-            self.go(self.index - 1)
-
-    @Slot()
-    def next(self) -> None:
-        if 0 <= self.index < len(self.steps) - 1:
-            self.go(self.index + 1)
+        self._end()
 
     def go(self, index: int) -> None:
         self.index = index
         step = self.steps[index]
-        w = self.window
-        if step.tab:
-            view = w.findChild(QWidget, step.tab)
-            if view is not None:
-                w.viewTabs.setCurrentWidget(view)
-        self.highlighter.show([widget for name in step.widgets if (widget := w.findChild(QWidget, name)) is not None])
+        self._show_view_and_frames(step)
         outcome = self.outcomes.get(step.key)
         remembered = self._remembered.get(step.key)
         last = ""

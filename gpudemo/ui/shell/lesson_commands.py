@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from PySide6.QtCore import QObject, Qt, Slot
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import Slot
 
 from gpudemo.core import lesson
 from gpudemo.core import units as fmt
@@ -33,42 +32,18 @@ from gpudemo.core.prediction import predict
 from gpudemo.core.runs import Run
 from gpudemo.core.training import COMPLETED
 from gpudemo.ui.base import i18n
-from gpudemo.ui.base.highlight import Highlighter
 from gpudemo.ui.panels.lesson_panel import LessonPanel
-
-PANEL_HEIGHT = 280
-BOTTOM_HEIGHT = 160
-FORM_KEYS = ("problem", "samples", "batch_size", "optimizer", "precision", "step", "epochs", "lr", "seed")
+from gpudemo.ui.shell.lesson_course import LessonCourse, form_values
 
 
-def form_values(config) -> dict:
-    values = dataclasses.asdict(config)
-    return {key: values[key] for key in FORM_KEYS}
-
-
-class LessonCommands(QObject):
+class LessonCommands(LessonCourse):
     def __init__(self, window, panel: LessonPanel):
-        super().__init__(window)
-        self.window = window
-        self.panel = panel
-        self.steps = lesson.load()
-        self.highlighter = Highlighter(window)
-        self.index = -1  # the step shown; -1: no lesson
-        self._saved: tuple[dict, str, int] | None = None  # the person's form, predict text and tab
+        super().__init__(window, panel, lesson.load())
         self._run: Run | None = None  # the run the lesson started
         self._predict_after_run = False
         self._initial: tuple[float, float] | None = None
         self._moves: dict[str, lesson.Move] = {}
-        self._beside = True  # the panel docks beside the tabs, above the Code panel (else under the tabs)
-        panel.hide()
-        panel.backRequested.connect(self.back)
-        panel.nextRequested.connect(self.next)
-        panel.actionRequested.connect(self.act)
-        panel.leaveRequested.connect(self.leave)
         window.runFinished.connect(self._on_finished)
-
-    def is_active(self) -> bool:
-        return self.index >= 0
 
     @Slot()
     def open(self) -> None:
@@ -79,80 +54,39 @@ class LessonCommands(QObject):
             return
         w = self.window
         w.gpu_lesson.leave()
-        self._saved = (w.trainingPanel.snapshot(), w.predictInput.text(), w.viewTabs.currentIndex())
+        self._keep_settings()
         w.trainingPanel.set_values(form_values(TUTORIAL))
         w.predictInput.setText(PREDICT_AT)
         self._show_panel()
         self.go(0)
 
     def _show_panel(self) -> None:
-        """The panel above the Code panel, tall enough for a step's text; on a screen too narrow for a
-        dock beside the tabs (where the Code panel starts closed), under the tabs instead."""
-        w = self.window
-        room = w.width() - w.centralWidget().minimumSizeHint().width()
-        self._beside = room >= max(self.panel.minimumSizeHint().width(), w.codePanel.minimumWidth())
-        if self._beside:
-            w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.panel)
-            if w.codePanel.isVisibleTo(w):
-                w.splitDockWidget(self.panel, w.codePanel, Qt.Orientation.Vertical)
-            self.panel.show()
-            w.resizeDocks([self.panel], [max(PANEL_HEIGHT, w.height() // 3)], Qt.Orientation.Vertical)
-        else:
-            w.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.panel)
-            self.panel.show()
-            w.resizeDocks([self.panel], [BOTTOM_HEIGHT], Qt.Orientation.Vertical)
+        """Tall enough for a step's text."""
+        self._dock(self.window.height() // 3)
 
     def take_over(self, other: LessonCommands) -> None:
         """Go on with `other`'s lesson (the window rebuilt in another language): its step, its run, and
         the person's settings it keeps."""
-        if not other.is_active():
-            return
         index = other.index
-        self._saved, self._run, self._predict_after_run = other._saved, other._run, other._predict_after_run
+        if not self._hand_over(other):
+            return
+        self._run, self._predict_after_run = other._run, other._predict_after_run
         self._initial, self._moves = other._initial, other._moves
-        other._saved, other.index = None, -1  # closing the old window must not put the settings back there
-        other.highlighter.clear()
         self._show_panel()
         self.go(index)
 
     @Slot()
     def leave(self) -> None:
         """End the lesson: no frames or marks, and the person's own settings back."""
-        if not self.is_active():
-            self.panel.hide()
-            return
-        self.index = -1
-        self.highlighter.clear()
-        w = self.window
-        w.codePanel.mark_lesson(())
-        w.trainingView.end_preview()
-        self.panel.hide()
-        if self._saved is not None:
-            form, predict_text, tab = self._saved
-            w.trainingPanel.restore(form)
-            w.predictInput.setText(predict_text)
-            w.viewTabs.setCurrentIndex(tab)
-            self._saved = None
-
-    @Slot()
-    def back(self) -> None:
-        if self.index > 0:
-            self.go(self.index - 1)
-
-    @Slot()
-    def next(self) -> None:
-        if 0 <= self.index < len(self.steps) - 1:
-            self.go(self.index + 1)
+        if self._end():
+            self.window.codePanel.mark_lesson(())
+            self.window.trainingView.end_preview()
 
     def go(self, index: int) -> None:
         """Show step `index` (from 0) on the window."""
         self.index = index
         step = self.steps[index]
         w = self.window
-        if step.tab:
-            tab = w.findChild(QWidget, step.tab)
-            if tab is not None:
-                w.viewTabs.setCurrentWidget(tab)
         chosen = w.trainingView.chosen()
         if "fitPlot" in step.widgets and (chosen is None or chosen.config.problem != TUTORIAL.problem):
             w.trainingView.preview_data(lesson.data_preview(TUTORIAL))  # the three points, before any run
@@ -160,7 +94,7 @@ class LessonCommands(QObject):
             w.codePanel.show()
         w.codePanel.mark(None)
         w.codePanel.mark_lesson(step.code)
-        self.highlighter.show([widget for name in step.widgets if (widget := w.findChild(QWidget, name)) is not None])
+        self._show_view_and_frames(step)
         self.render()
 
     def render(self) -> None:
