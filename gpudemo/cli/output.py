@@ -7,8 +7,9 @@ import contextlib
 import math
 import shutil
 import signal
+import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TextIO
 
 from gpudemo.core import pace, units
@@ -34,10 +35,24 @@ def number(value: float | None, spec: str) -> str:
 
 
 @contextlib.contextmanager
-def stop_on_ctrl_c() -> Iterator[threading.Event]:
-    """An event Ctrl-C sets instead of raising, while the block runs: the work stops at its next check."""
+def stop_on_ctrl_c(waiting_for: Callable[[], str | None] = lambda: None) -> Iterator[threading.Event]:
+    """An event Ctrl-C sets instead of raising, while the block runs: the work stops at its next check.
+
+    The first Ctrl-C is acknowledged on stderr at once, with what the stop waits for (`waiting_for()`: a
+    compile, say, which nothing interrupts); a second one raises KeyboardInterrupt (the command ends as
+    interrupted, writing nothing)."""
     stop = threading.Event()
-    previous = signal.signal(signal.SIGINT, lambda *_: stop.set())
+
+    def on_ctrl_c(*_) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+        waiting = waiting_for()
+        after = f" after {waiting}" if waiting else ""
+        sys.stderr.write(f"\ngpudemo: stopping{after}… (Ctrl-C again to quit at once, writing nothing)\n")
+        sys.stderr.flush()
+
+    previous = signal.signal(signal.SIGINT, on_ctrl_c)
     try:
         yield stop
     finally:

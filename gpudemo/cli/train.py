@@ -10,8 +10,9 @@ import sys
 
 from gpudemo.cli.arguments import resolve_config, resolve_inputs
 from gpudemo.cli.output import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, ProgressBar, stop_on_ctrl_c, table
+from gpudemo.cli.outputs import check_outputs, write_run_outputs, written
 from gpudemo.core import units
-from gpudemo.core.files import CannotWrite, check_writable, write_atomically
+from gpudemo.core.files import write_atomically
 
 
 def _finite(value: float | None) -> float | None:
@@ -144,15 +145,21 @@ def _summary(result, predictions: list[dict]) -> str:
 def run_train(args: argparse.Namespace) -> int:
     config = resolve_config(args)
     inputs = resolve_inputs(args, config, args.predict)
-    check_outputs(args, ("--loss-csv", args.loss_csv), ("--save", args.save))  # before hours of training
+    # before hours of training: each output writable, and none of them the data read or another output
+    check_outputs(args, ("--loss-csv", args.loss_csv), ("--save", args.save), inputs=(("--data", args.data),))
 
-    from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TrainingError, train
+    from gpudemo.core.training import COMPLETED, DIVERGED, PREPARING_STEP, STOPPED, TrainingError, train
 
     bar = ProgressBar(sys.stderr, config.epochs) if not args.json and sys.stderr.isatty() else None
+    phase = [None]
+    preparing = {"compiled": "the compile (torch.compile cannot be interrupted)", "graph": "the capture"}
     try:
-        with stop_on_ctrl_c() as stop:
+        with stop_on_ctrl_c(lambda: preparing.get(config.step) if phase[0] == PREPARING_STEP else None) as stop:
             result = train(
-                config, stop.is_set, on_batch=bar and (lambda batch: bar.update(batch.last_epoch, batch.seconds))
+                config,
+                stop.is_set,
+                on_batch=bar and (lambda batch: bar.update(batch.last_epoch, batch.seconds)),
+                on_phase=lambda name: phase.__setitem__(0, name),
             )
     except TrainingError as error:
         print(f"gpudemo: {error}", file=sys.stderr)
@@ -162,23 +169,12 @@ def run_train(args: argparse.Namespace) -> int:
             bar.close()
 
     predictions = predictions_json(result.model, inputs)
-    if args.loss_csv is not None:  # first: a checkpoint that fails after it leaves these losses whole
-
-        def write_losses(out) -> None:
-            out.write("epoch,loss\n")
-            out.writelines(f"{epoch},{loss!r}\n" for epoch, loss in enumerate(result.losses.tolist(), 1))
-
-        if not written(args.loss_csv, "the loss CSV", lambda path: write_atomically(path, write_losses)):
-            return EXIT_FAILED
-    if args.save is not None:
-        from gpudemo.core.checkpoint import save
-
-        if not written(args.save, "the checkpoint", lambda path: save(path, result.model, config, result.epochs_run)):
-            return EXIT_FAILED
     if args.json:
-        print(json.dumps(_result_json(result, predictions), indent=2))
+        print(json.dumps(_result_json(result, predictions), indent=2), flush=True)
     else:
-        print(_summary(result, predictions))
+        print(_summary(result, predictions), flush=True)
+    # after the summary: a write that fails or is interrupted still leaves what the run did on the screen
+    outputs_ok = write_run_outputs(args, result)
     if result.status == DIVERGED:
         print(
             f"gpudemo: training diverged at epoch {result.diverged_at:,} (the loss stopped being a finite number);"
@@ -190,7 +186,7 @@ def run_train(args: argparse.Namespace) -> int:
         print("gpudemo: stopped by the user", file=sys.stderr)
         return EXIT_INTERRUPTED
     assert result.status == COMPLETED
-    return EXIT_OK
+    return EXIT_OK if outputs_ok else EXIT_FAILED
 
 
 def run_predict(args: argparse.Namespace) -> int:
@@ -228,8 +224,9 @@ def run_code(args: argparse.Namespace) -> int:
 
     config = resolve_config(args)
     values = resolve_inputs(args, config, args.predict)
-    script = generate_script(config, values, filename=os.path.basename(args.output or "gpudemo_run.py"))
-    if args.output is None:
+    to_stdout = args.output in (None, "-")
+    script = generate_script(config, values, filename="gpudemo_run.py" if to_stdout else os.path.basename(args.output))
+    if to_stdout:
         sys.stdout.write(script.text)
         return EXIT_OK
     check_outputs(args, ("--output", args.output))
@@ -237,27 +234,3 @@ def run_code(args: argparse.Namespace) -> int:
         args.output, "the script", lambda path: write_atomically(path, lambda out: out.write(script.text))
     )
     return EXIT_OK if written_ok else EXIT_FAILED
-
-
-def check_outputs(args: argparse.Namespace, *outputs: tuple[str, str | None]) -> None:
-    """Every output path given can be written (its folder exists and takes files, it is no folder), checked
-    before any work; else exit 2 naming the option and the reason."""
-    for option, path in outputs:
-        if path is None:
-            continue
-        try:
-            check_writable(path)
-        except CannotWrite as error:
-            args.parser.error(f"argument {option}: {error}")
-
-
-def written(path: str, what: str, write) -> bool:
-    """`write(path)`, all or nothing; a failure (a full disk, a folder gone since the check) is one line on
-    stderr naming the file and the reason, never a traceback."""
-    try:
-        write(path)
-    except OSError as error:
-        reason = error.strerror or str(error)
-        print(f"gpudemo: cannot write {what} {path!r}: {reason}; what was there is as it was", file=sys.stderr)
-        return False
-    return True

@@ -3,25 +3,32 @@
 Every file the app writes goes through `replaced_when_done` (or `write_atomically` on top of it):
 the new content goes into a temporary file beside the target, is flushed to the disk, and is then
 renamed over it, so a kill, a full disk or an error in the middle leaves the old file whole (or
-none), never half a file. The target is respected:
+none), never half a file. The target is respected, as `cp` or a shell's `>` would:
 - a symlink is written through to the file it points to (the link stays a link);
 - an existing file keeps its permissions; a new one gets the usual ones (0666 less the umask);
+- a file this user may not write (read-only, another user's) is refused, never renamed over;
+- a file with other hard links is written in place once the new content is whole, so every name
+  keeps seeing one file;
 - a target that is not a regular file (a device such as /dev/null, a FIFO) is written to directly,
-  never replaced by a regular file.
+  never replaced by a regular file; so are /dev/stdout, /dev/stderr and /dev/fd/N, which go to this
+  process's own descriptor (never to the file a shell redirected it to, renamed over).
 
-A temporary file is named `.NAME.gpudemo-partial-XXXXXXXX` (with NAME's ending): one left behind by a
-killed writer is recognisable, and the next write to the same place removes it.
+A temporary file is named `.NAME.gpudemo-partial-PID-XXXXXXXX` (with NAME's ending; NAME cut short so
+that the whole name fits the folder's limit, 255 bytes on most): one left behind by a killed writer is
+recognisable, and the next write to the same place removes it, unless its writer is still alive.
 
 `check_writable` says before any work (a training of hours) whether a path can be written: its
-folder exists and is writable, and it is not itself a folder.
+folder exists and is writable, it is not itself a folder, and an existing file may be written.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import re
 import shutil
 import stat
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -55,53 +62,134 @@ def _reason(error: OSError) -> str:
     return error.strerror or str(error)
 
 
+def _cannot(path: str | os.PathLike, reason: str) -> CannotWrite:
+    return CannotWrite(
+        message(QT_TRANSLATE_NOOP("core", "cannot write {path}: {reason}"), path=str(path), reason=reason)
+    )
+
+
+_STANDARD = {"/dev/stdout": 1, "/dev/stderr": 2}
+
+
+def descriptor_of(path: str | os.PathLike) -> int | None:
+    """The open descriptor of this process a path names (/dev/stdout, /dev/stderr, /dev/fd/N,
+    /proc/self/fd/N), else None: such a path is written to through the descriptor itself."""
+    name = os.path.normpath(os.path.abspath(path))
+    if name in _STANDARD:
+        return _STANDARD[name]
+    found = re.fullmatch(rf"/(?:dev/fd|proc/self/fd|proc/{os.getpid()}/fd)/(\d+)", name)
+    return int(found.group(1)) if found else None
+
+
 def target_of(path: str | os.PathLike) -> Path:
-    """Where a write to `path` lands: the file a symlink points to (through every link), else `path`.
-    CannotWrite for a symlink loop or a path the system cannot follow."""
+    """Where a write to `path` lands: the file a symlink points to (through every link), else `path`
+    (a path of one of this process's descriptors, /dev/stdout, stays as it is). CannotWrite for a symlink
+    loop or a path the system cannot follow."""
     path = Path(path)
+    if descriptor_of(path) is not None:
+        return path
     try:
         return Path(os.path.realpath(path, strict=False)) if path.is_symlink() else path
     except OSError as error:  # ELOOP, ENAMETOOLONG...
-        raise CannotWrite(
-            message(QT_TRANSLATE_NOOP("core", "cannot write {path}: {reason}"), path=str(path), reason=_reason(error))
-        ) from None
+        raise _cannot(path, _reason(error)) from None
+
+
+def _name_max(folder: Path) -> int:
+    try:
+        return os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        return 255
 
 
 def check_writable(path: str | os.PathLike) -> Path:
     """The file a write to `path` would land in, after checking that it can be written; CannotWrite names
-    the path and the reason (an empty path, a missing or read-only folder, a folder, a symlink loop)."""
+    the path and the reason (an empty path, a missing or read-only folder, a folder, a symlink loop, a file
+    this user may not write, a descriptor not open for writing)."""
     if not str(path).strip():
         raise CannotWrite(message(QT_TRANSLATE_NOOP("core", "no file given: an empty path")))
+    descriptor = descriptor_of(path)
+    if descriptor is not None:
+        try:
+            mode = os.fstat(descriptor).st_mode
+            writable = _open_for_writing(descriptor)
+        except OSError as error:
+            raise _cannot(path, _reason(error)) from None
+        if not writable or stat.S_ISDIR(mode):
+            raise _cannot(path, os.strerror(errno.EBADF))
+        return Path(path)
     target = target_of(path)
-
-    def refuse(reason: str) -> CannotWrite:
-        return CannotWrite(message(QT_TRANSLATE_NOOP("core", "cannot write {path}: {reason}"), path=str(path),
-                                   reason=reason))  # fmt: skip
-
     try:
         mode = target.stat().st_mode
     except FileNotFoundError:
         mode = None
     except OSError as error:  # a loop, a name too long, a component that is a file
-        raise refuse(_reason(error)) from None
+        raise _cannot(path, _reason(error)) from None
     if mode is not None and stat.S_ISDIR(mode):
-        raise refuse(os.strerror(errno.EISDIR))
+        raise _cannot(path, os.strerror(errno.EISDIR))
+    if mode is not None and not os.access(target, os.W_OK):  # read-only, or another user's
+        raise _cannot(path, os.strerror(errno.EACCES))
     if mode is not None and not stat.S_ISREG(mode):  # a device or a FIFO: written to directly
-        if not os.access(target, os.W_OK):
-            raise refuse(os.strerror(errno.EACCES))
         return target
     folder = target.parent
     if not folder.is_dir():
-        raise refuse(f"{os.strerror(errno.ENOENT)}: {folder}")
+        raise _cannot(path, f"{os.strerror(errno.ENOENT)}: {folder}")
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise refuse(f"{os.strerror(errno.EACCES)}: {folder}")
+        raise _cannot(path, f"{os.strerror(errno.EACCES)}: {folder}")
     return target
 
 
+def _open_for_writing(descriptor: int) -> bool:
+    import fcntl  # POSIX only, as are the paths that lead here
+
+    return fcntl.fcntl(descriptor, fcntl.F_GETFL) & os.O_ACCMODE in (os.O_WRONLY, os.O_RDWR)
+
+
+def same_file(first: str | os.PathLike, second: str | os.PathLike) -> bool:
+    """Whether two paths name one file (through links, hard links too), existing or not."""
+    one, other = target_of(first), target_of(second)
+    try:
+        return os.path.samefile(one, other)
+    except OSError:  # one of them does not exist yet: compare where they would be
+        return os.path.abspath(one) == os.path.abspath(other)
+
+
+def _partial_prefix(target: Path, suffix: str) -> str:
+    """`.NAME.gpudemo-partial-`, NAME cut (at a character) so that a whole temporary name fits the folder."""
+    room = _name_max(target.parent) - len(f".{PARTIAL}{os.getpid()}-XXXXXXXX{suffix}".encode())
+    name = target.name.encode()[: max(room, 1)].decode(errors="ignore")
+    return f".{name}{PARTIAL}"
+
+
+def _suffix(target: Path) -> str:
+    return target.suffix if len(target.suffix.encode()) <= 32 else ""
+
+
 def leftovers(path: str | os.PathLike) -> list[Path]:
-    """Temporary files that interrupted writes to `path` left behind."""
+    """Temporary files that interrupted writes to `path` left behind (a live writer's included)."""
     target = Path(path)
-    return sorted(target.parent.glob(f".{target.name}{PARTIAL}*"))
+    return sorted(target.parent.glob(f"{_glob_escape(_partial_prefix(target, _suffix(target)))}*"))
+
+
+def _glob_escape(text: str) -> str:
+    """A name matched literally by Path.glob."""
+    return re.sub(r"([*?[])", r"[\1]", text)
+
+
+def _writer_alive(partial: Path) -> bool:
+    """Whether the process that named a temporary file is still running (then it is its, not a leftover)."""
+    found = re.match(r"(\d+)-", partial.name.split(PARTIAL, 1)[-1])
+    if found is None:  # named before writers put their process in the name
+        return False
+    pid = int(found.group(1))
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # alive, another user's
+        return True
+    return True
 
 
 def write_atomically(path: str | os.PathLike, write: Callable[[IO], None], binary: bool = False) -> None:
@@ -112,29 +200,50 @@ def write_atomically(path: str | os.PathLike, write: Callable[[IO], None], binar
             write(out)
 
 
+def _copy_into(temporary: str, sink: IO) -> None:
+    with open(temporary, "rb") as source:
+        shutil.copyfileobj(source, sink)
+    sink.flush()
+
+
 @contextmanager
 def replaced_when_done(path: str | os.PathLike, empty_ok: bool = False) -> Iterator[str]:
     """A temporary path beside `path` (same ending) for a writer; once the block ends well, the file is flushed
     to the disk and put in `path`'s place (see the module); when it fails or is interrupted, removed. OSError
-    when the writer left it empty (unless `empty_ok`): an exporter that wrote nothing has failed."""
+    when the writer left it empty (unless `empty_ok`): an exporter that wrote nothing has failed. CannotWrite,
+    before the writer runs, for a file this user may not write."""
+    descriptor = descriptor_of(path)
     target = target_of(path)
-    for old in leftovers(target):  # an earlier write here was killed: its temporary file goes now
-        old.unlink(missing_ok=True)
+    suffix = _suffix(target)
+    if descriptor is None:
+        for old in leftovers(target):  # an earlier write here was killed: its temporary file goes now
+            if not _writer_alive(old):
+                old.unlink(missing_ok=True)
     try:
-        existing = target.stat()
+        existing = None if descriptor is not None else target.stat()
     except FileNotFoundError:
         existing = None
-    special = existing is not None and not stat.S_ISREG(existing.st_mode)
+    if existing is not None and not stat.S_ISDIR(existing.st_mode) and not os.access(target, os.W_OK):
+        raise _cannot(path, os.strerror(errno.EACCES))  # read-only, or another user's: never renamed over
+    special = descriptor is not None or (existing is not None and not stat.S_ISREG(existing.st_mode))
     folder = Path(tempfile.gettempdir()) if special else target.parent
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}{PARTIAL}", suffix=target.suffix, dir=folder)
+    prefix = _partial_prefix(folder / target.name, suffix) + f"{os.getpid()}-"
+    handle, temporary = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=folder)
     os.close(handle)
     try:
         yield temporary
         if not empty_ok and not Path(temporary).stat().st_size:
             raise OSError(errno.EIO, "nothing was written", str(target))
+        if descriptor is not None:  # /dev/stdout: after what this process printed, on the same descriptor
+            for stream in (sys.stdout, sys.stderr):
+                if stream is not None:
+                    stream.flush()
+            with os.fdopen(os.dup(descriptor), "wb") as sink:
+                _copy_into(temporary, sink)
+            return
         if special:  # /dev/null, a FIFO: the bytes go to it, the node stays what it is
-            with open(temporary, "rb") as source, open(target, "wb") as sink:
-                shutil.copyfileobj(source, sink)
+            with open(target, "wb") as sink:
+                _copy_into(temporary, sink)
             return
         os.chmod(temporary, stat.S_IMODE(existing.st_mode) if existing else 0o666 & ~_umask())
         written = os.open(temporary, os.O_RDONLY)
@@ -142,6 +251,12 @@ def replaced_when_done(path: str | os.PathLike, empty_ok: bool = False) -> Itera
             os.fsync(written)
         finally:
             os.close(written)
+        if existing is not None and existing.st_nlink > 1:  # hard links: every name keeps one file
+            with open(target, "r+b") as sink:
+                sink.truncate(0)
+                _copy_into(temporary, sink)
+                os.fsync(sink.fileno())
+            return
         os.replace(temporary, target)
     finally:
         Path(temporary).unlink(missing_ok=True)

@@ -11,6 +11,8 @@ one trained in, wherever the run goes. The statements are those of the generated
 from __future__ import annotations
 
 import contextlib
+import logging
+import warnings
 from collections.abc import Callable
 
 import torch
@@ -27,6 +29,19 @@ def compile_mode(device: torch.device, module: nn.Module | None = None) -> str |
     as CUDA graphs: one launch each instead of one per kernel), elsewhere the default. Not for a data-
     parallel module, whose all-reduce hooks run between the graphs."""
     return "reduce-overhead" if device.type == "cuda" and module is None else None
+
+
+def load_compiler() -> None:
+    """Import torch.compile's inductor quietly: on its import torch itself calls a deprecated
+    `torch.jit.script_method` (a DeprecationWarning, an error where warnings are errors), and on a CUDA
+    build without a GPU its C++ extension loader warns of a missing CUDA runtime, which a CPU run never
+    needs (both said to every person on every compiled run: noise, not news)."""
+    logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)
+    with warnings.catch_warnings():
+        warnings.filterwarnings(
+            "ignore", message=r".*torch\.jit\.script_method.* is deprecated", category=DeprecationWarning
+        )
+        import torch._inductor.compile_fx  # noqa: F401
 
 
 class Step:
@@ -71,6 +86,7 @@ class Step:
             # A fresh start for each run's compile: the last run's graphs guard on its model and optimizer,
             # so each run would add graphs to the same code's cache, and past torch._dynamo.config's
             # cache_size_limit (the 8th run in one window, measured) torch runs the step uncompiled, silently.
+            load_compiler()
             torch._dynamo.reset()
             mode = compile_mode(device, module)
             compiled = torch.compile(whole, mode=mode)

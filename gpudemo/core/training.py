@@ -47,6 +47,7 @@ __all__ = [
     "DIVERGED",
     "FAILED",
     "TO_DEVICE",
+    "PREPARING_STEP",
     "TRAINING",
     "TO_CPU",
     "LossBatch",
@@ -62,6 +63,7 @@ __all__ = [
 
 # The phases a run goes through, in order, as the tutorial names them.
 TO_DEVICE = "to_device"
+PREPARING_STEP = "preparing_step"  # compiling or capturing the step, before the clock (not for an eager step)
 TRAINING = "training"
 TO_CPU = "to_cpu"
 
@@ -302,11 +304,15 @@ class _Run:
             sizes = [self.samples] if self.batch >= self.samples else [self.batch]
             if self.batch < self.samples and self.samples % self.batch:
                 sizes.append(self.samples % self.batch)
-            for size in sizes:  # twice each: an optimizer's state is made on its first step (a second graph)
-                index = torch.arange(size, device=self.device)
-                for _ in range(2):
-                    self.train_step(self.x_train[index], self.y_train[index])
-            self.step.rewind(saved)
+            try:
+                for size in sizes:  # twice each: an optimizer's state is made on its first step (a second graph)
+                    index = torch.arange(size, device=self.device)
+                    for _ in range(2):
+                        if self.should_stop():  # a compile cannot be interrupted, but the next one need not start
+                            raise _Stopped
+                        self.train_step(self.x_train[index], self.y_train[index])
+            finally:
+                self.step.rewind(saved)
         else:
             self.captured = capture.CapturedEpochs(
                 self.step,
@@ -620,19 +626,24 @@ def _run_training(
         data = None
         return batch
 
-    on_phase(TRAINING)
     try:
         warm_up_seconds = run.warm_up()  # ends synchronised: the clock starts on an idle, warm device
     except (RuntimeError, MemoryError) as error:
         raise _failure(config, run, error, 0) from None
     compile_seconds, graphs_before = 0.0, 0
     if config.step != EAGER:
+        on_phase(PREPARING_STEP)
+        began = time.perf_counter()
         try:
             compile_seconds = run.prepare_step(path is not None)
             graphs_before = compiled_graphs() if config.step == COMPILED else 0
+        except _Stopped:  # stopped between two compiles: the loop sees the stop before its first epoch
+            compile_seconds = time.perf_counter() - began
+            graphs_before = compiled_graphs()
         except Exception as error:  # no compiler, an unsupported platform or model: say so, plainly
             run.release()
             raise not_prepared(config, error) from None
+    on_phase(TRAINING)
     start = time.perf_counter()
     next_flush = start  # due after the first epoch
     try:
