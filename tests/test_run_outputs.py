@@ -120,7 +120,8 @@ def test_two_outputs_or_an_output_on_the_data_are_refused_before_training(tmp_pa
         out = gpudemo(*TRAIN, "--data", str(data), "--epochs", "5", "--loss-csv", str(alias))
         assert out.returncode == 2 and "is the file read by --data" in out.stderr, alias
     assert data.read_text() == "x,y\n1,2\n2,4\n3,6\n4,8\n"
-    assert gpudemo(*TRAIN, "--epochs", "3", "--save", str(tmp_path / "a.pt"), "--loss-csv", str(tmp_path / "a.csv")).returncode == 0  # fmt: skip
+    apart = gpudemo(*TRAIN, "--epochs", "3", "--save", str(tmp_path / "a.pt"), "--loss-csv", str(tmp_path / "a.csv"))
+    assert apart.returncode == 0
 
 
 def _as_nobody(code: str, folder: Path) -> subprocess.CompletedProcess | None:
