@@ -120,7 +120,7 @@ def test_a_precision_a_device_refuses_is_a_row_with_its_reason_not_a_failed_comm
     text = gpudemo(*args)
     assert text.returncode == 0 and "cpu · tf32: not run: tf32 is a format of NVIDIA tensor cores" in text.stdout
     none_ran = gpudemo("compare", "--device", "cpu", "--epochs", "3", "--precision", "fp16", "--json")
-    assert none_ran.returncode == 1  # nothing ran: nothing was compared
+    assert none_ran.returncode == 2 and "argument --precision: fp16 training" in none_ran.stderr  # as train refuses it
 
 
 def test_a_bad_precision_is_named():

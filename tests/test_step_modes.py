@@ -127,11 +127,18 @@ def test_compare_runs_each_mode_and_marks_a_graph_on_the_cpu_refused():
     assert "cpu has none" in rows[1]["message"] and rows[0]["speedup_vs_cpu"] == 1.0
 
 
+# Dynamo, tracing the optimizer's step, reads a non-leaf's .grad and warns (an error where warnings are).
+@pytest.mark.filterwarnings("ignore:The .grad attribute of a Tensor that is not a leaf")
 def test_a_sweep_says_the_mode_of_each_row_and_takes_one_mode_at_a_time():
     out = gpudemo("sweep", "--device", "cpu", "--max-size", "100", "--step", "graph", "--json")
-    assert out.returncode == 0, out.stderr
-    rows = json.loads(out.stdout)["rows"]
-    assert rows and all(row["step"] == "eager" for row in rows)  # the CPU cannot capture: its eager step
+    assert out.returncode == 2 and "the graph step captures a CUDA graph, and cpu has none" in out.stderr
+    from gpudemo.core.measure.sweep import check_sweep
+
+    check_sweep("step", TrainingConfig(step="graph"), ["cuda:0"])  # a GPU can: the CPU runs eager beside it
+    with pytest.raises(StepRefused, match="cpu has none"):
+        check_sweep("step", TrainingConfig(step="graph"), ["cpu"])  # nothing could: refused, never eager instead
+    out = gpudemo("sweep", "--device", "cpu", "--max-size", "100", "--step", "compiled", "--json")
+    assert out.returncode == 0 and {row["step"] for row in json.loads(out.stdout)["rows"]} == {"compiled"}
     out = gpudemo("sweep", "--device", "cpu", "--step", "eager", "--step", "compiled")
     assert out.returncode == 2 and "one step mode at a time" in out.stderr
 

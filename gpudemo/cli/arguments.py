@@ -14,8 +14,17 @@ from gpudemo.core import rules
 from gpudemo.core.config import TrainingConfig, argparse_type
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, whose refusal is the one line that matters: `gpudemo train: error: argument --lr: ...`,
+    exit 2, without the usage block argparse prints above it (`--help` shows that). Every command's parser is
+    one (add_subparsers makes its parsers of the parent's class)."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="gpudemo",
         description="Watch PyTorch train a model on a GPU or the CPU. With no command, opens the window.",
     )
@@ -26,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     devices.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
 
     train = commands.add_parser("train", help="train a model headless and print the result")
-    add_training_arguments(train)
+    add_training_arguments(train, predicts=True)
     train.add_argument("--loss-csv", metavar="PATH", help="write every epoch's loss to this CSV file")
     train.add_argument("--json", action="store_true", help="print one JSON object instead of a summary")
     train.add_argument("--save", metavar="PATH", help="write the trained model and its settings to this checkpoint")
@@ -44,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     predict.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
 
     code = commands.add_parser("code", help="print the plain PyTorch script for these settings")
-    add_training_arguments(code)
+    add_training_arguments(code, predicts=True)
     code.add_argument("--output", "-o", metavar="PATH", help="write the script to this file instead")
 
     transfer = commands.add_parser("transfer", help="what moving data to a GPU and back costs, by size")
@@ -110,10 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument(
         "--dtype",
         type=argparse_type(rules.parse_dtype),
-        default="float32",
+        default=None,
         metavar="|".join(rules.DTYPE_KEYS),
         help="float32 (TF32 off: full float32 matmuls), tf32 (float32 data, CUDA matmuls in TF32 on"
-        " tensor cores) or bfloat16 (default float32)",
+        " tensor cores) or bfloat16 (default float32; --precision fp32, tf32 or bf16 names the same three)",
     )
     sweep.add_argument(
         "--max-size",
@@ -134,9 +143,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_training_arguments(
-    parser: argparse.ArgumentParser, many_devices: bool = False, model_only: bool = False
+    parser: argparse.ArgumentParser, many_devices: bool = False, model_only: bool = False, predicts: bool = False
 ) -> None:
-    """The device, the settings of a run (`model_only`: those of its step, not its length) and --predict."""
+    """The device, the settings of a run (`model_only`: those of its step, not its length) and, for a command
+    that predicts after training (`predicts`: train, code), --predict; the others do not take it."""
     parser.set_defaults(parser=parser, many_devices=many_devices)
     if many_devices:
         parser.add_argument(
@@ -151,14 +161,16 @@ def add_training_arguments(
         parser,
         repeatable=("precision", "step") if many_devices else (),
         per_step_only=model_only,
-        help_suffix={
+        help_suffix={  # compare runs each one asked; a sweep takes one of each, and refuses a second
             "precision": "; repeat it to compare precisions side by side",
-            "step": "; repeat it to compare step modes side by side (compare)",
+            "step": "; repeat it to compare step modes side by side",
         }
+        if many_devices and not model_only
+        else {"precision": "; one at a time", "step": "; one at a time"}
         if many_devices
         else None,
     )
-    if model_only:
+    if not predicts:
         parser.set_defaults(predict=None)
         return
     parser.add_argument(

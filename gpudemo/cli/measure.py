@@ -20,8 +20,14 @@ PRECISIONS = {
 
 
 def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingConfig) -> int:
-    from gpudemo.core.measure.compare import FAILED, REFUSED, compare_devices
+    from gpudemo.core.errors import RunRefused
+    from gpudemo.core.measure.compare import FAILED, REFUSED, check_compare, compare_devices
+    from gpudemo.core.training import DIVERGED
 
+    try:
+        check_compare(config, devices, precisions(args), step_modes(args))  # nothing could run: as train refuses
+    except RunRefused as refused:
+        args.parser.error(f"argument --{refused.setting}: {refused}")
     with stop_on_ctrl_c() as stop:
         timings = compare_devices(config, devices, stop.is_set, precisions=precisions(args), steps=step_modes(args))
     if args.json:
@@ -57,21 +63,39 @@ def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingCo
     if stop.is_set():
         print("gpudemo: stopped by the user", file=sys.stderr)
         return EXIT_INTERRUPTED
-    ran = any(t.status not in (FAILED, REFUSED) for t in timings)
+    ran = [t for t in timings if t.status not in (FAILED, REFUSED)]
+    if ran and all(t.status == DIVERGED for t in ran):  # as train: a run that diverged has failed
+        print(f"gpudemo: every run diverged; try a smaller learning rate than {config.lr:g}", file=sys.stderr)
+        return EXIT_FAILED
     return EXIT_FAILED if not ran or any(t.status == FAILED for t in timings) else EXIT_OK
 
 
 def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConfig) -> int:
-    from gpudemo.core.measure.sweep import STEP, sized, sweep
+    from gpudemo.core.capture import StepRefused
+    from gpudemo.core.measure.sweep import STEP, check_sweep, sized, sweep
     from gpudemo.core.precision import SWEEP_DTYPE
 
     if len(step_modes(args)) > 1:
         args.parser.error("argument --step: a sweep measures one step mode at a time: run it once for each")
-    asked = precisions(args)[0]
-    if asked != "fp32":  # the sweep's own precisions, by their dtype names
+    if len(precisions(args)) > 1:
+        args.parser.error(
+            "argument --precision: a sweep measures one precision at a time: run it once for each"
+            " (compare runs several side by side)"
+        )
+    if args.precision:  # the sweep's own precisions, by their dtype names
+        asked = precisions(args)[0]
         if asked not in SWEEP_DTYPE:
-            args.parser.error(f"argument --precision: the sweep measures float32, tf32 and bfloat16, not {asked}")
+            args.parser.error(f"argument --precision: the sweep measures fp32, tf32 and bf16, not {asked}")
+        if args.dtype is not None and args.dtype != SWEEP_DTYPE[asked]:
+            args.parser.error(
+                f"argument --precision: --precision {asked} and --dtype {args.dtype} ask for two precisions: give one"
+            )
         args.dtype = SWEEP_DTYPE[asked]
+    args.dtype = args.dtype or "float32"
+    try:
+        check_sweep(args.kind, config, devices)  # as train refuses it: never a silent fall back to eager
+    except StepRefused as refused:
+        args.parser.error(f"argument --step: {refused}")
 
     progress = (
         None
@@ -118,6 +142,8 @@ def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConf
                 f"{device} peaks ({peak.source}: {peak.detail}): {peak.flops_per_second / 1e9:,.0f} GFLOP/s,"
                 f" {peak.bytes_per_second / 1e9:,.0f} GB/s; below {peak.ridge:,.1f} FLOP/byte a step waits on memory"
             )
+        for device in dict.fromkeys(r.device for r in result.rows if r.step != config.step):
+            print(f"{device}: the {config.step} step cannot run there, so it ran eager beside the others")
         for device, size in result.crossover.items():
             print(f"{device} beats the CPU from {size:,} on" if size else f"{device} does not beat the CPU here")
         if not result.crossover:
@@ -139,6 +165,17 @@ def _roofline_cells(row, peak, flops: bool) -> tuple[str, ...]:
         f"{row.bytes_per_second / 1e9:,.3g}",
         f"{row.flops_per_second / roof:.1%}" if roof else "-",
     )
+
+
+def _one_step(config: TrainingConfig) -> tuple[str, str]:
+    """What one profiled "step" is, and its "per": a full-batch step, or an epoch of minibatch steps."""
+    from gpudemo.core.problems import problem_for
+
+    samples = problem_for(config).samples(config)
+    if 0 < config.batch_size < samples:
+        steps = f"{-(-samples // config.batch_size):,} minibatch steps of {config.batch_size:,}"
+        return f"an epoch ({steps})", "per epoch"
+    return "a step", "per step"
 
 
 def run_compare_steps(args: argparse.Namespace, config: TrainingConfig) -> int:
@@ -186,9 +223,9 @@ def run_compare_steps(args: argparse.Namespace, config: TrainingConfig) -> int:
                 f"{eager.wall_us / p.wall_us:.2f}x" if eager is not None and p.wall_us > 0 else "-",
             )
         )
-    print(
-        f"a step of {config.problem} on {config.device} in each step mode, per step (compiles and captures not counted)"
-    )
+    what, per = _one_step(config)
+    print(f"{what} of {config.problem} on {config.device} in each step mode, {per} (compiles and captures not"
+          " counted)")  # fmt: skip
     print(table(rows, numbers_right=True))
     for line in refused:
         print(line)
@@ -200,6 +237,10 @@ def run_profile(args: argparse.Namespace, config: TrainingConfig) -> int:
     from gpudemo.core.measure.profile import WARM_UP_STEPS, profile_steps
 
     if args.compare_steps:
+        if args.step is not None:
+            args.parser.error(
+                "argument --step: --compare-steps profiles every step mode side by side: leave out --step"
+            )
         return run_compare_steps(args, config)
 
     try:

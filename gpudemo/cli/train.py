@@ -134,7 +134,8 @@ def _summary(result, predictions: list[dict]) -> str:
         lines.append(f"accuracy    {result.accuracy:.1%}{test}")
     params = result.parameters
     if set(params) == {"weight", "bias"}:
-        lines.append(f"learned     y = {params['weight']:.6g} * x + {params['bias']:.6g}")
+        sign = "-" if params["bias"] < 0 else "+"
+        lines.append(f"learned     y = {params['weight']:.6g} * x {sign} {abs(params['bias']):.6g}")
     elif "parameters" in params:
         kind = "a linear model" if result.config.depth == 0 else "an MLP"
         lines.append(f"learned     {kind} of {params['parameters']:,.0f} parameters")

@@ -31,12 +31,20 @@ def compile_mode(device: torch.device, module: nn.Module | None = None) -> str |
     return "reduce-overhead" if device.type == "cuda" and module is None else None
 
 
+def _profiler_marks_ignored(record: logging.LogRecord) -> bool:
+    return not str(record.msg).startswith(("Profiler record function", "Profiler function"))
+
+
 def load_compiler() -> None:
     """Import torch.compile's inductor quietly: on its import torch itself calls a deprecated
-    `torch.jit.script_method` (a DeprecationWarning, an error where warnings are errors), and on a CUDA
+    `torch.jit.script_method` (a DeprecationWarning, an error where warnings are errors); on a CUDA
     build without a GPU its C++ extension loader warns of a missing CUDA runtime, which a CPU run never
-    needs (both said to every person on every compiled run: noise, not news)."""
+    needs; a compiled step profiled warns that the profiler's marks are not traced. Each was said to
+    every person on every compiled run: noise, not news."""
     logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)
+    # Under torch.profiler (gpudemo profile) dynamo says it leaves out the profiler's own marks: internal.
+    logging.getLogger("torch._dynamo.variables.ctx_manager").addFilter(_profiler_marks_ignored)
+    logging.getLogger("torch._dynamo.variables.torch").addFilter(_profiler_marks_ignored)
     with warnings.catch_warnings():
         warnings.filterwarnings(
             "ignore", message=r".*torch\.jit\.script_method.* is deprecated", category=DeprecationWarning

@@ -112,6 +112,25 @@ def devices_to_compare(devices: Sequence[str]) -> list[str]:
     return ordered if "cpu" in ordered else [*ordered, "cpu"]
 
 
+def check_compare(
+    config: TrainingConfig, devices: Sequence[str], precisions: Sequence[str] | None, steps: Sequence[str] | None
+) -> None:
+    """Refuse, before anything runs, a comparison of which no run could start (RunRefused, the first
+    reason): as a single run is refused. One that some devices can take runs, the others shown refused."""
+    refusals = []
+    combinations = 0
+    for device in devices_to_compare(devices):
+        for kind in precisions or [config.precision]:
+            for step in steps or [config.step]:
+                combinations += 1
+                try:
+                    check(dataclasses.replace(config, device=device, precision=kind, step=step))
+                except RunRefused as refused:
+                    refusals.append(refused)
+    if refusals and len(refusals) == combinations:
+        raise refusals[0]
+
+
 def compare_devices(
     config: TrainingConfig,
     devices: Sequence[str],

@@ -39,6 +39,7 @@ from gpudemo.core.devices import free_bytes, release_cache, synchronize
 from gpudemo.core.measure.busy import contended
 from gpudemo.core.measure.roofline import Peak, Work, count_work, matmul_work, peak_for
 from gpudemo.core.measure.timing import median_seconds
+from gpudemo.core.messages import QT_TRANSLATE_NOOP, message
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.precision import STORAGE, matmul_precision
 from gpudemo.core.problems import problem_for
@@ -168,6 +169,33 @@ def _samples(config: TrainingConfig, size: int) -> tuple[torch.Tensor, torch.Ten
         repeat = torch.arange(size) % len(y)
         x, y = x[repeat], y[repeat]
     return x, y
+
+
+def check_sweep(kind: str, config: TrainingConfig, devices: Sequence[str]) -> None:
+    """Refuse, before a sweep starts, a step mode it could not measure as asked (StepRefused): a step mode
+    for a matmul (which times a product, not a step), or one that no device of the sweep can take (the
+    graph step where no GPU is swept). Where only the CPU cannot, it runs eager beside the others: see
+    `step_mode` and `SweepResult.fell_back`."""
+    if kind == MATMUL and config.step != EAGER:
+        raise StepRefused(
+            message(
+                QT_TRANSLATE_NOOP(
+                    "core",
+                    "a matmul sweep times one matrix product, not a training step: a step mode ({step}) is for"
+                    " the step sweep",
+                ),
+                step=config.step,
+            )
+        )
+    refusals = []
+    swept = list(dict.fromkeys([*devices, "cpu"]))
+    for device in swept:
+        try:
+            check_step(sized(replace(config, device=device), 10))
+        except StepRefused as refused:
+            refusals.append(refused)
+    if refusals and len(refusals) == len(swept):
+        raise refusals[0]
 
 
 def step_mode(config: TrainingConfig) -> str:
