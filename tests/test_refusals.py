@@ -25,7 +25,8 @@ def test_parallel_refuses_the_graph_step_in_one_line():
 
 def test_a_refusal_has_no_usage_block_above_it():
     out = gpudemo("train", "--device", "cpu", "--lr", "abc")
-    assert out.returncode == 2 and out.stderr == "gpudemo train: error: argument --lr: learning rate must be a number, not 'abc'\n"  # fmt: skip
+    said = "gpudemo train: error: argument --lr: learning rate must be a number, not 'abc'\n"
+    assert out.returncode == 2 and out.stderr == said
     assert "usage:" in gpudemo("train", "--help", any_device=True).stdout  # --help still shows it
 
 
