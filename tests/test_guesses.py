@@ -27,7 +27,7 @@ def test_a_guess_is_one_of_the_choices_a_percentage_or_a_ratio():
         (SIZES, "50", "guess one of 10, 1,000, 100,000, not '50'"),
         (GuessSpec(PERCENT), "101", "a percentage from 0 to 100, not '101'"),
         (GuessSpec(PERCENT), "nan", "not 'nan'"),
-        (GuessSpec(RATIO), "0.001", "from 0.01 (100 times slower) to 1000, not '0.001'"),
+        (GuessSpec(RATIO), "0.001", "guess a ratio from 0.01 to 1000 (2 or 2x: twice), not '0.001'"),
         (GuessSpec(RATIO), "inf", "not 'inf'"),
         (GuessSpec(RATIO), True, "not True"),
         (GuessSpec(RATIO), "１２", "not '１２'"),  # full-width digits: not a number here, as everywhere
@@ -35,6 +35,18 @@ def test_a_guess_is_one_of_the_choices_a_percentage_or_a_ratio():
         with pytest.raises(InvalidSetting, match=re.escape(says)) as refused:
             parse_guess(spec, value)
         assert refused.value.setting == "guess"
+
+
+def test_a_decimal_comma_is_refused_and_a_times_sign_and_minus_zero_are_read():
+    for typed, spec in (("1,5", GuessSpec(RATIO)), ("0,5", GuessSpec(PERCENT)), ("10,00", GuessSpec(PERCENT))):
+        with pytest.raises(InvalidSetting, match=f"write decimals with a point .*not a comma: '{typed}' is ambiguous"):
+            parse_guess(spec, typed)
+    assert parse_guess(SIZES, "100,000") == 100000 and parse_guess(GuessSpec(RATIO), "1,000") == 1000
+    assert parse_guess(GuessSpec(RATIO), "2x") == parse_guess(GuessSpec(RATIO), " 2 × ") == 2
+    with pytest.raises(InvalidSetting):
+        parse_guess(GuessSpec(PERCENT), "2x")  # a percentage is no ratio
+    zero = parse_guess(GuessSpec(PERCENT), "-0")
+    assert zero == 0 and str(zero) == "0.0"
 
 
 def test_how_far_off_a_guess_was():

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import statistics
 import time
 from dataclasses import dataclass, field, replace
@@ -87,12 +88,30 @@ def spec_from(entry: object) -> GuessSpec | None:
     return GuessSpec(entry["kind"], tuple(float(c) for c in choices) if entry["kind"] == CHOICE else ())
 
 
+THOUSANDS = re.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]*)?")  # 1,000 or 12,345.5: a comma that groups
+
+
 def parse_guess(spec: GuessSpec, value: object) -> float:
     """A learner's guess, checked against `spec`: a number (as typed: `1e-3`, `2`, `35 %`) in its range, or
     one of its choices. InvalidSetting names the guess and what would do."""
     if isinstance(value, str):
-        text = value.strip().removesuffix("%").strip().replace(",", "")
-        number = float(text) if NUMBER.fullmatch(text) else math.nan
+        text = value.strip().removesuffix("%").strip()
+        if spec.kind == RATIO:  # "2x" or "2×", as the field shows it
+            text = text.rstrip("xX×").strip()
+        if "," in text:
+            if not THOUSANDS.fullmatch(text):  # "1,5" is a decimal comma, not fifteen: ask for a point
+                raise InvalidSetting(
+                    "guess",
+                    message(
+                        QT_TRANSLATE_NOOP(
+                            "core", "write decimals with a point ({example}), not a comma: {value} is ambiguous"
+                        ),
+                        example=text.replace(",", ".", 1) if text.count(",") == 1 else "1.5",
+                        value=quoted(value),
+                    ),
+                )
+            text = text.replace(",", "")
+        number = float(text) + 0.0 if NUMBER.fullmatch(text) else math.nan  # + 0.0: "-0" is 0
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
         number = float(value)
     else:
@@ -112,9 +131,7 @@ def parse_guess(spec: GuessSpec, value: object) -> float:
         template = (
             QT_TRANSLATE_NOOP("core", "guess a percentage from 0 to 100, not {value}")
             if spec.kind == PERCENT
-            else QT_TRANSLATE_NOOP(
-                "core", "guess how many times as fast, from 0.01 (100 times slower) to 1000, not {value}"
-            )
+            else QT_TRANSLATE_NOOP("core", "guess a ratio from 0.01 to 1000 (2 or 2x: twice), not {value}")
         )
         raise InvalidSetting("guess", message(template, value=quoted(value)))
     return number

@@ -22,3 +22,17 @@ def make_window(qtbot):
 def window(make_window):
     """A shown MainWindow on the CPU alone, closed (its jobs stopped) at the end of the test."""
     return make_window()
+
+
+@pytest.fixture
+def app_font():
+    """The app's own font (11 points, as run_app sets it) for one test."""
+    from PySide6.QtWidgets import QApplication
+
+    from gpudemo.ui.app import readable_font
+
+    app = QApplication.instance()
+    default = app.font()
+    app.setFont(readable_font(app.font()))
+    yield
+    app.setFont(default)

@@ -679,6 +679,10 @@
         <translation>正在这台机器上测量……（“停止”可结束）</translation>
     </message>
     <message>
+        <source>You guessed {guess}. Stopped before the measurement ended: nothing measured; press Measure again.</source>
+        <translation>你猜的是 {guess}。测量在结束前被停止：没有测到任何结果；请再按一次“测量”。</translation>
+    </message>
+    <message>
         <source>Measure again</source>
         <translation>再测一次</translation>
     </message>
@@ -750,10 +754,6 @@
         <translation>问题</translation>
     </message>
     <message>
-        <source>your guess</source>
-        <translation>你的猜测</translation>
-    </message>
-    <message>
         <source>measured</source>
         <translation>测得</translation>
     </message>
@@ -764,6 +764,10 @@
     <message>
         <source>note</source>
         <translation>说明</translation>
+    </message>
+    <message>
+        <source>guess</source>
+        <translation>猜测</translation>
     </message>
     <message>
         <source>Export as CSV…</source>
@@ -988,12 +992,24 @@
         <translation>数据并行完成：{note}</translation>
     </message>
     <message>
+        <source>Data parallel stopped: {note}</source>
+        <translation>数据并行已停止：{note}</translation>
+    </message>
+    <message>
         <source>Profiled: {us} µs a step on {device}; see the Step profile tab.</source>
         <translation>剖析完成：在 {device} 上每步 {us} µs；见“单步剖析”标签页。</translation>
     </message>
     <message>
         <source>Sweep done: {summary}</source>
         <translation>扫描完成：{summary}</translation>
+    </message>
+    <message>
+        <source>Sweep stopped: the sizes measured before the stop are in the tab.</source>
+        <translation>扫描已停止：停止前测得的规模都在该标签页中。</translation>
+    </message>
+    <message>
+        <source>Comparison stopped: what was measured before the stop is in the table.</source>
+        <translation>比较已停止：停止前测得的结果都在表格中。</translation>
     </message>
     <message>
         <source>Compared: {device} trains {speedup}× as fast as the CPU.</source>
@@ -1444,6 +1460,30 @@ digit</source>
     <message>
         <source>Training on {device}…</source>
         <translation>正在 {device} 上训练…</translation>
+    </message>
+    <message>
+        <source>Capturing the step in CUDA graphs on {device} before the clock starts…</source>
+        <translation>计时开始前，正在 {device} 上把这一步捕获为 CUDA 图……</translation>
+    </message>
+    <message>
+        <source>Compiling the step (torch.compile) on {device} before the clock starts: seconds, more the first time…</source>
+        <translation>计时开始前，正在 {device} 上编译这一步（torch.compile）：需要几秒，第一次更久……</translation>
+    </message>
+    <message>
+        <source>the capture</source>
+        <translation>捕获</translation>
+    </message>
+    <message>
+        <source>the compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>Stopping after {what} (it cannot be interrupted)…</source>
+        <translation>将在{what}结束后停止（它无法被中断）……</translation>
+    </message>
+    <message>
+        <source>Stopped before the first epoch: no run to keep.</source>
+        <translation>在第一个轮次之前就停止了：没有可保留的运行。</translation>
     </message>
     <message>
         <source>Pausing before the next epoch…</source>
@@ -2478,6 +2518,10 @@ digit</source>
         <translation>fp16 的 GradScaler 每一步都要把溢出检查读回主机，CUDA 图无法捕获这一点：请使用 bf16（不需要缩放器）或 compiled 步骤</translation>
     </message>
     <message>
+        <source>write decimals with a point ({example}), not a comma: {value} is ambiguous</source>
+        <translation>小数请用小数点（{example}），不要用逗号：{value} 有歧义</translation>
+    </message>
+    <message>
         <source>guess one of {choices}, not {value}</source>
         <translation>请猜 {choices} 中的一个，而不是 {value}</translation>
     </message>
@@ -2486,8 +2530,8 @@ digit</source>
         <translation>请猜一个 0 到 100 之间的百分比，而不是 {value}</translation>
     </message>
     <message>
-        <source>guess how many times as fast, from 0.01 (100 times slower) to 1000, not {value}</source>
-        <translation>请猜快了几倍，从 0.01（慢 100 倍）到 1000，而不是 {value}</translation>
+        <source>guess a ratio from 0.01 to 1000 (2 or 2x: twice), not {value}</source>
+        <translation>请猜一个 0.01 到 1000 之间的倍数（2 或 2x：两倍），而不是 {value}</translation>
     </message>
     <message>
         <source>{points} points</source>
@@ -2504,6 +2548,10 @@ digit</source>
     <message>
         <source>x{factor} too low</source>
         <translation>低了 {factor} 倍</translation>
+    </message>
+    <message>
+        <source>a matmul sweep times one matrix product, not a training step: a step mode ({step}) is for the step sweep</source>
+        <translation>矩阵乘法扫描计时的是一次矩阵乘积，而不是一个训练步：步模式（{step}）只用于训练步扫描</translation>
     </message>
 </context>
 <context>

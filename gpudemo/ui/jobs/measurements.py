@@ -15,6 +15,7 @@ from gpudemo.core.config import TrainingConfig
 from gpudemo.core.distributed.launcher import ParallelResult, scaling
 from gpudemo.core.measure.compare import (
     FAILED,
+    NOT_RUN,
     CompareProgress,
     DeviceTiming,
     compare_devices,
@@ -31,6 +32,7 @@ from gpudemo.core.measure.sweep import (
     sweep,
 )
 from gpudemo.core.measure.transfer import TransferResult, TransferRow, measure_transfers
+from gpudemo.core.training import STOPPED
 from gpudemo.ui.base.i18n import name_text, say
 from gpudemo.ui.jobs.worker import TaskController
 from gpudemo.ui.views.compare_view import CompareView
@@ -245,7 +247,8 @@ class Measurements(QObject):
             complete = all(r.status == "completed" for r in result) and len(result) == self._most
             self.parallelView.finish(complete)
             self.progressed.emit(self._count, self._count)
-            self.status.emit(self.tr("Data parallel done: {note}").format(note=self.parallelView.note.text()), False)
+            done = self.tr("Data parallel done: {note}") if complete else self.tr("Data parallel stopped: {note}")
+            self.status.emit(done.format(note=self.parallelView.note.text()), False)
             return
         if isinstance(result, StepProfile):
             self.profileView.show_profile(result, self._problem)
@@ -260,13 +263,18 @@ class Measurements(QObject):
         if isinstance(result, SweepResult):
             self.sweepView.show_result(result)
             self.progressed.emit(self._count, self._count)
-            self.status.emit(self.tr("Sweep done: {summary}").format(summary=self.sweepView.headline), False)
+            if result.complete:
+                self.status.emit(self.tr("Sweep done: {summary}").format(summary=self.sweepView.headline), False)
+            else:
+                self.status.emit(self.tr("Sweep stopped: the sizes measured before the stop are in the tab."), False)
             return
         timings: list[DeviceTiming] = result
         self.compareView.show_timings(timings)
         others = [t for t in timings if t.device != "cpu" and t.speedup_vs_cpu is not None]
         failed = [t for t in timings if t.status == FAILED]
-        if others:
+        if any(t.status in (NOT_RUN, STOPPED) for t in timings):
+            text = self.tr("Comparison stopped: what was measured before the stop is in the table.")
+        elif others:
             best = max(others, key=lambda t: t.speedup_vs_cpu)
             text = self.tr("Compared: {device} trains {speedup}× as fast as the CPU.").format(
                 device=best.device, speedup=f"{best.speedup_vs_cpu:.2f}"

@@ -10,7 +10,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.messages import Message
 from gpudemo.core.runs import PAUSED, Run, Session
-from gpudemo.core.training import TRAINING, LossBatch, TrainingResult, is_warm
+from gpudemo.core.training import PREPARING_STEP, STOPPED, TRAINING, LossBatch, TrainingResult, is_warm
 from gpudemo.ui.jobs.worker import TrainingController
 from gpudemo.ui.views.landscape_view import LandscapeView
 from gpudemo.ui.views.run_status import RunStatus
@@ -50,6 +50,7 @@ class TrainingJob(QObject):
         self.run: Run | None = None  # the run the controller drives, or drove last
         self._dirty = False  # the run has epochs not drawn yet
         self.pause_asked = False  # Pause pressed and not yet resumed
+        self.phase: str | None = None  # the run's phase, as the core last said it
         self._counters_at = 0.0  # when the progress bar and the rate were last set
         self._refresh = QTimer(self)
         self._refresh.setInterval(REFRESH_MS)
@@ -70,12 +71,15 @@ class TrainingJob(QObject):
 
     def start(self, config: TrainingConfig) -> None:
         self._dirty = False
+        self.phase = None
         self.run = self.session.start(config)  # the views hear of it from the session
         self.status.preparing(config, is_warm())
         self.controller.start(config, self.run.history, self.run.path, self.run.accuracy)
         self._refresh.start()
 
     def stop(self) -> None:
+        if self.is_running() and self.phase == PREPARING_STEP:  # nothing interrupts a compile: say what Stop waits for
+            self.status.stopping_after_compile(self.run.config)
         self.controller.stop()
 
     def toggle_pause(self) -> None:
@@ -122,7 +126,10 @@ class TrainingJob(QObject):
 
     @Slot(str)
     def _on_phase(self, phase: str) -> None:
-        if phase == TRAINING:
+        self.phase = phase
+        if phase == PREPARING_STEP:
+            self.status.compiling(self.run.config, stopping=self.controller.stop_asked())
+        elif phase == TRAINING:
             self.run.began()
             self.session.changed(self.run)
             self.status.training(self.run.config, began=True)
@@ -147,6 +154,11 @@ class TrainingJob(QObject):
 
     @Slot(object)
     def _on_succeeded(self, result: TrainingResult) -> None:
+        if result.status == STOPPED and result.epochs_run == 0:  # stopped before it began: nothing to keep
+            self.run.finish(result)
+            self.session.remove(self.run)
+            self.status.stopped_before_first_epoch()
+            return
         self.run.finish(result)
         self.session.changed(self.run)
         self._dirty = True

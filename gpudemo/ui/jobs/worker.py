@@ -210,6 +210,10 @@ class TrainingController(_ThreadOwner):
         if self._worker is not None:
             self._worker.control.step()
 
+    def stop_asked(self) -> bool:
+        """Stop was asked of the run that goes (it ends at its next check)."""
+        return self._worker is not None and self._worker.control.should_stop()
+
     @Slot(int, object)
     def _on_paused(self, epochs: int, model) -> None:
         self.paused.emit(epochs, model)

@@ -35,7 +35,7 @@ from gpudemo.core.lesson import code_lines
 from gpudemo.core.problems import problem_for
 from gpudemo.core.rules import InvalidSetting
 from gpudemo.core.script import PREDICTING, Script, generate_script
-from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING
+from gpudemo.core.training import PREPARING_STEP, TO_CPU, TO_DEVICE, TRAINING
 
 # The marked step's background, and the syntax colours, on a light and on a dark theme.
 SINGLE, PARALLEL = "single", "parallel"  # the script shown: for one device, or data parallel for torchrun
@@ -188,8 +188,8 @@ class CodePanel(QDockWidget):
 
     @Slot(str)
     def mark(self, phase: str | None) -> None:
-        """Mark the lines of `phase` (None: no mark)."""
-        self._phase = phase
+        """Mark the lines of `phase` (None: no mark); a step compiled before the loop marks the loop."""
+        self._phase = TRAINING if phase == PREPARING_STEP else phase
         self._show_mark()
 
     def mark_paused(self, epoch: int) -> None:

@@ -18,13 +18,16 @@ from PySide6.QtWidgets import (
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
 from gpudemo.core.lesson import CHOICE, PERCENT, GuessSpec
 from gpudemo.ui.base.style import set_style_flag
 from gpudemo.ui.panels.lesson_panel import LessonPanel
+
+QUESTION = 0  # the table's first column
+QUESTION_SHARE = 0.3  # of the table's width, at most, for the question (at least QUESTION_MIN px)
+QUESTION_MIN = 60
 
 
 class GuessPanel(LessonPanel):
@@ -46,10 +49,16 @@ class GuessPanel(LessonPanel):
         self.guessTable = QTableWidget(0, 5, objectName="guessTable")
         self.guessTable.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.guessTable.setHorizontalHeaderLabels(
-            [self.tr("question"), self.tr("your guess"), self.tr("measured"), self.tr("off by"), self.tr("note")]
+            [self.tr("question"), self.tr("guess"), self.tr("measured"), self.tr("off by"), self.tr("note")]
         )
-        self.guessTable.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.guessTable.horizontalHeader().setStretchLastSection(True)
+        # The numbers whole and first (the question moves after them: a dock beside the views is ~320 px);
+        # the question and the note take what is left, cut, whole in their tips.
+        header = self.guessTable.horizontalHeader()
+        header.moveSection(QUESTION, 3)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(QUESTION, QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        self.guessTable.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.guessTable.verticalHeader().hide()
         self.guessTable.setWordWrap(False)  # a row a line: a note too long for its cell is cut, whole in its tip
         self.exportButton = QPushButton(self.tr("Export as CSV…"), objectName="exportGuessesButton")
@@ -63,22 +72,12 @@ class GuessPanel(LessonPanel):
         row.addStretch(1)
         self.guessRow = QWidget(objectName="guessRow")
         self.guessRow.setLayout(row)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.backButton)
-        buttons.addWidget(self.nextButton)
-        buttons.addStretch(1)
-        buttons.addWidget(self.leaveButton)
-        body = QWidget()  # the lesson panel's parts, the guess's between the text and the buttons
-        layout = QVBoxLayout(body)
-        layout.setContentsMargins(8, 2, 8, 8)
-        for widget, stretch in ((self.stepLabel, 0), (self.titleLabel, 0), (self.textLabel, 1), (self.guessRow, 0),
-                                (self.lastGuess, 0), (self.guessError, 0), (self.guessTable, 2)):  # fmt: skip
-            layout.addWidget(widget, stretch)
-        layout.addWidget(self.exportButton, 0, Qt.AlignmentFlag.AlignLeft)
-        layout.addLayout(buttons)
-        first = self.widget()  # the lesson panel's body, its parts now all in this one
-        self.setWidget(body)
-        first.deleteLater()
+        # the words scroll; the guess, its Measure button, the table and its export stay in sight under them
+        self.lay_out(
+            [(self.stepLabel, 0), (self.titleLabel, 0), (self.textLabel, 0)],
+            [(self.guessRow, 0), (self.lastGuess, 0), (self.guessError, 0), (self.guessTable, 2),
+             (self.exportButton, 0)],
+        )  # fmt: skip
         self.show_guess(None)
         self.show_table(None)
 
@@ -124,3 +123,15 @@ class GuessPanel(LessonPanel):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)  # a long note, cut in its cell, whole here
                 self.guessTable.setItem(number, column, item)
+        self._fit_question()
+
+    def _fit_question(self) -> None:
+        """The question column as wide as its text, but no more than its share of the table."""
+        table = self.guessTable
+        wanted = max(table.sizeHintForColumn(QUESTION), table.horizontalHeader().sectionSizeHint(QUESTION))
+        table.setColumnWidth(QUESTION, min(wanted, max(QUESTION_MIN, int(table.viewport().width() * QUESTION_SHARE))))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.guessTable.isVisible():
+            self._fit_question()

@@ -1,7 +1,9 @@
 """The lesson's panel: one step of the tutorial at a time, with Back, Next, its action and a way out.
 
 It shows what the lesson (ui/shell/lesson_commands.py) gives it and says which button was
-pressed; what a step does to the window is the lesson's business.
+pressed; what a step does to the window is the lesson's business. The step's words scroll (a dock
+under the views on a small screen is a few lines tall), so they never set the panel's height; Back,
+Next and Leave stay below them, always in sight.
 """
 
 from __future__ import annotations
@@ -9,9 +11,11 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QDockWidget,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -52,6 +56,23 @@ class LessonPanel(QDockWidget):
         self.actionButton.clicked.connect(self.actionRequested)
         self.leaveButton.clicked.connect(self.leaveRequested)
 
+        self.lay_out([(self.stepLabel, 0), (self.titleLabel, 0), (self.textLabel, 0)], [(self.actionButton, 0)])
+
+    def lay_out(self, scrolled: list[tuple[QWidget, int]], below: list[tuple[QWidget, int]] = ()) -> None:
+        """The panel's body: `scrolled` (widget, stretch) in a scroll area that takes what room there is,
+        then `below` and the row of Back, Next and Leave, never scrolled away."""
+        content = QWidget(objectName="lessonContent")
+        inside = QVBoxLayout(content)
+        inside.setContentsMargins(0, 0, 4, 0)
+        for widget, stretch in scrolled:
+            alignment = Qt.AlignmentFlag.AlignLeft if isinstance(widget, QPushButton) else Qt.AlignmentFlag(0)
+            inside.addWidget(widget, stretch, alignment)
+        inside.addStretch(1)
+        self.scroll = QScrollArea(objectName="lessonScroll")
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # the words wrap instead
+        self.scroll.setWidget(content)
         buttons = QHBoxLayout()
         buttons.addWidget(self.backButton)
         buttons.addWidget(self.nextButton)
@@ -60,12 +81,15 @@ class LessonPanel(QDockWidget):
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(8, 2, 8, 8)
-        layout.addWidget(self.stepLabel)
-        layout.addWidget(self.titleLabel)
-        layout.addWidget(self.textLabel, 1)
-        layout.addWidget(self.actionButton, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.scroll, 1)
+        for widget, stretch in below:
+            alignment = Qt.AlignmentFlag.AlignLeft if isinstance(widget, QPushButton) else Qt.AlignmentFlag(0)
+            layout.addWidget(widget, stretch, alignment)
         layout.addLayout(buttons)
+        first = self.widget()
         self.setWidget(body)
+        if first is not None:  # a subclass lays its parts out again: the first body goes
+            first.deleteLater()
 
     def show_step(
         self, number: int, total: int, title: str, text: str, action: str | None, action_enabled: bool = True

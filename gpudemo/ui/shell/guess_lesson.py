@@ -108,6 +108,11 @@ class GuessLesson(LessonCourse):
         outcome = self.outcomes.get(step.key)
         if self._pending is not None and self._pending[0] == step.key:
             text += "<p><i>" + self.tr("Measuring on this machine… (Stop ends it)") + "</i></p>"
+        elif outcome is not None and outcome.extra.get("stopped"):  # nothing to explain: say so, no units
+            stopped = self.tr(
+                "You guessed {guess}. Stopped before the measurement ended: nothing measured; press Measure again."
+            )
+            text += "<p>" + stopped.format(guess=self._shown(step.guess, outcome.guess)) + "</p>"
         elif outcome is not None:
             values.update(self._outcome_values(step, outcome))
             text += "<p>" + lesson.fill(step.explain_in(language), values) + "</p>"
@@ -251,6 +256,7 @@ class GuessLesson(LessonCourse):
         measured, extra, note = None, {}, ""
         if not results:
             note = self.tr("stopped before it ended: nothing measured")
+            extra["stopped"] = "yes"
         elif step.measure == "crossover":
             measured = guesses.crossover(results[0])
             gpus = [each for each in w.devices.ids if each != "cpu"]

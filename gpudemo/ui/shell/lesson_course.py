@@ -16,7 +16,7 @@ from gpudemo.ui.base.highlight import Highlighter
 from gpudemo.ui.panels.lesson_panel import LessonPanel
 
 PANEL_HEIGHT = 280  # a step's panel beside the views, at least this tall
-BOTTOM_HEIGHT = 160  # or under them, on a screen too narrow for a dock beside them
+BOTTOM_HEIGHT = 220  # or under them, on a screen too narrow for a dock beside them (its words scroll)
 FORM_KEYS = ("problem", "samples", "batch_size", "optimizer", "precision", "step", "epochs", "lr", "seed")
 
 

@@ -10,6 +10,8 @@ from gpudemo.ui.base import theme
 from gpudemo.ui.views.plot_style import new_plot
 from gpudemo.ui.views.replay import Replayable
 
+PLOT_MIN_HEIGHT = 120
+
 
 class MeasurementTab(QWidget, Replayable):
     """`name`Button (bound to the window's action), `name`Note and `name`Plot; a subclass names the axes
@@ -21,6 +23,8 @@ class MeasurementTab(QWidget, Replayable):
         self.note = QLabel(objectName=f"{name}Note")
         self.note.setWordWrap(True)
         self.plot = new_plot(f"{name}Plot", "", "")
+        # Tall enough for its axes' labels not to run into each other; a table under it gives way first.
+        self.plot.setMinimumHeight(PLOT_MIN_HEIGHT)
         self.legend = self.plot.getPlotItem().addLegend(
             offset=(10, 10), labelTextColor=theme.current().text, brush=pg.mkBrush(*theme.current().legend_fill)
         )

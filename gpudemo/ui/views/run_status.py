@@ -69,6 +69,30 @@ class RunStatus(QObject):
             self.progressBar.setValue(0)
         self.say(self.tr("Training on {device}…").format(device=config.device))
 
+    def compiling(self, config: TrainingConfig, stopping: bool = False) -> None:
+        """The step is compiled (or captured) before the clock: seconds in which no epoch runs."""
+        if stopping:
+            self.stopping_after_compile(config)
+        elif config.step == GRAPH:
+            self.say(self.tr("Capturing the step in CUDA graphs on {device} before the clock starts…").format(
+                device=config.device))  # fmt: skip
+        else:
+            self.say(
+                self.tr(
+                    "Compiling the step (torch.compile) on {device} before the clock starts: seconds, more the"
+                    " first time…"
+                ).format(device=config.device)
+            )
+
+    def stopping_after_compile(self, config: TrainingConfig) -> None:
+        what = self.tr("the capture") if config.step == GRAPH else self.tr("the compile")
+        self.say(self.tr("Stopping after {what} (it cannot be interrupted)…").format(what=what))
+
+    def stopped_before_first_epoch(self) -> None:
+        self.progressBar.setRange(0, 1)
+        self.progressBar.setValue(0)
+        self.say(self.tr("Stopped before the first epoch: no run to keep."))
+
     def pausing(self) -> None:
         self.say(self.tr("Pausing before the next epoch…"))
 

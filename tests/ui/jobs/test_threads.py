@@ -157,3 +157,33 @@ def test_closing_during_a_compile_hides_the_window_at_once(qtbot, window, monkey
     watcher.join(timeout=60)
     assert time.monotonic() - began < 15 and not window.isVisible() and not window.is_busy()
     assert running_qthreads() == []
+
+
+def test_a_compile_is_said_stop_waits_for_it_in_words_and_a_run_stopped_before_its_first_epoch_is_not_kept(
+    qtbot, window, monkeypatch
+):
+    import threading
+
+    from gpudemo.core import training
+
+    compiling, release = threading.Event(), threading.Event()
+
+    def slow_compile(run, with_path):
+        compiling.set()
+        release.wait(60)
+        return 0.5
+
+    monkeypatch.setattr(training._Run, "prepare_step", slow_compile)
+    monkeypatch.setattr(torch, "compile", lambda step, mode=None: step)  # the compiler stays out of this process
+    window.stepCombo.setCurrentIndex(window.stepCombo.findData("compiled"))
+    window.epochsSpin.setValue(1000)
+    runs_before = len(window.session.runs)
+    window.startButton.click()
+    qtbot.waitUntil(lambda: "Compiling the step (torch.compile)" in window.statusLabel.text(), timeout=60_000)
+    assert compiling.is_set()
+    window.stopButton.click()
+    assert window.statusLabel.text() == "Stopping after the compile (it cannot be interrupted)…"
+    release.set()
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=60_000)
+    assert window.statusLabel.text() == "Stopped before the first epoch: no run to keep."
+    assert len(window.session.runs) == runs_before

@@ -84,7 +84,7 @@ def test_a_guess_out_of_range_is_refused_with_a_message_and_nothing_runs(qtbot):
     window.guessPanel.nextButton.click()  # a ratio
     window.guessPanel.guessInput.setText("0")
     window.guessPanel.actionButton.click()
-    assert "from 0.01 (100 times slower) to 1000" in window.guessPanel.guessError.text()
+    assert "guess a ratio from 0.01 to 1000" in window.guessPanel.guessError.text()
 
 
 def test_every_measurement_runs_here_fills_its_row_and_the_table_exports(qtbot, tmp_path, monkeypatch):
@@ -145,4 +145,8 @@ def test_stop_ends_a_step_s_measurements_and_says_nothing_was_measured(qtbot):
     window.stopButton.click()
     qtbot.waitUntil(lambda: not window.is_busy() and window.gpu_lesson._pending is None, timeout=60_000)
     outcome = window.gpu_lesson.outcomes["crossover"]
-    assert outcome.measured is None and "stopped" in outcome.note and "stopped" in window.guessPanel.textLabel.text()
+    assert outcome.measured is None and "stopped" in outcome.note
+    text = window.guessPanel.textLabel.text()
+    assert "Stopped before the measurement ended: nothing measured; press Measure again." in text
+    assert "nothing here" not in text and "(-)" not in text  # a sentence, no unit or off-by of nothing
+    assert window.statusLabel.text().startswith("Sweep stopped")  # not "Sweep done"

@@ -77,18 +77,6 @@ def test_menus_hold_every_command_with_its_shortcut_also_in_the_tooltips(qtbot):
     assert window.viewTabs.currentWidget() is window.landscapeView
 
 
-@pytest.fixture
-def app_font():
-    """The app's own font (11 points, as run_app sets it) for one test."""
-    from gpudemo.ui.app import readable_font
-
-    app = QApplication.instance()
-    default = app.font()
-    app.setFont(readable_font(app.font()))
-    yield
-    app.setFont(default)
-
-
 @pytest.mark.parametrize("size", [(1024, 768), (1280, 720), (1366, 768)])
 def test_every_view_is_reachable_on_a_small_screen(qtbot, size, app_font):
     window = open_window(qtbot)
