@@ -119,6 +119,9 @@ QUICK_GPU = (
     "lesson-timing",
 )
 
+# Commands that only a GPU can run (the CPU refuses a graph step, exit 2, as train does): skipped without one.
+CUDA_ONLY = {"cli-sweep-step-graph"}
+
 API = r"""
 import inspect, json, torch
 from torch.autograd.profiler_util import FunctionEvent
@@ -374,7 +377,10 @@ def all_steps(device: str, cuda: bool, quick: bool, out: Path) -> list[tuple[str
             240,
             "skipped: no GPU here, and CI runs the whole suite on the CPU (.ci/run)",
         ),
-        *((name, command, 120, "") for name, command in cli_commands(device, quick).items()),
+        *(
+            (name, None if name in CUDA_ONLY and not cuda else command, 120, no_gpu)
+            for name, command in cli_commands(device, quick).items()
+        ),
         (
             "benchmarks",
             [sys.executable, "-m", "benchmarks", "--only", "gpu", "--json", str(out / "benchmarks.json")]

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 import torch
 
+from gpudemo.core import busy as load
 from gpudemo.core import devices
 from gpudemo.core.config import TrainingConfig
-from gpudemo.core.measure import busy as load
 from gpudemo.core.measure import compare
 from gpudemo.core.measure import sweep as sweep_module
 from gpudemo.core.measure.compare import (

@@ -307,7 +307,14 @@ def explain(profile) -> str:
 def run_parallel_command(args: argparse.Namespace, config: TrainingConfig) -> int:
     """N workers, then the same settings on one, both timed here: epochs/s, speedup, communication share."""
     from gpudemo.core.control import DIVERGED
-    from gpudemo.core.distributed.launcher import ParallelError, check, max_workers, run_parallel, worker_device
+    from gpudemo.core.distributed.launcher import (
+        ParallelError,
+        check,
+        max_workers,
+        run_parallel,
+        uneven_split,
+        worker_device,
+    )
     from gpudemo.core.errors import RunRefused
 
     if args.workers > max_workers(args.backend):
@@ -347,6 +354,7 @@ def run_parallel_command(args: argparse.Namespace, config: TrainingConfig) -> in
                     "allreduce_share": many.allreduce_share,
                     "one_worker_epochs_per_second": one.epochs_per_second,
                     "one_worker_final_loss": one.final_loss,
+                    "uneven_split": None if (note := uneven_split(config, many.workers)) is None else str(note),
                 },
                 indent=2,
             )
@@ -368,6 +376,9 @@ def run_parallel_command(args: argparse.Namespace, config: TrainingConfig) -> in
             )
         print(table(rows, numbers_right=True))
         print("ALL-REDUCE: the share of a forward and backward spent all-reducing the gradients")
+        uneven = uneven_split(config, many.workers)
+        if uneven is not None:
+            print(f"note: {uneven}")
     if stop.is_set():
         print("gpudemo: stopped by the user", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -114,6 +114,7 @@ def _result_json(result, predictions: list[dict]) -> dict:
         "warm_up_seconds": result.warm_up_seconds,
         "compile_seconds": result.compile_seconds,
         "recompiles": result.recompiles,
+        "busy": result.busy,
     }
 
 
@@ -129,6 +130,11 @@ def _summary(result, predictions: list[dict]) -> str:
             "graph": f", capturing the step in CUDA graphs {result.compile_seconds * 1e3:.3g} ms",
         }.get(result.config.step, ""),
     ]
+    if result.busy:
+        lines.append(
+            "busy        other programs took the cores this run's threads needed: its epochs/s is too slow."
+            " Close them and train again (or set OMP_NUM_THREADS=1)"
+        )
     if result.accuracy is not None:
         test = f", test {result.test_accuracy:.1%}" if result.test_accuracy is not None else ""
         lines.append(f"accuracy    {result.accuracy:.1%}{test}")

@@ -1,8 +1,9 @@
 """The science of gpudemo, with no Qt, ever: the command line and the window are two thin faces on it.
 
 Its rooms, from the ground up (pyproject.toml's import contracts keep imports going down):
-- messages, errors, units, files, control, pace: sentences to translate, failures for a person,
-  numbers for a person, all-or-nothing writes, stop and pause, rate and ETA;
+- messages, errors, units, files, control, pace, busy: sentences to translate, failures for a person,
+  numbers for a person, all-or-nothing writes, stop and pause, rate and ETA, a CPU figure taken while
+  other processes took its cores;
 - rules (what a person may type), config (the training settings, declared once);
 - devices (what this machine has, and has free now), nvml, precision, optimizers, hookless;
   problems/ (each problem's data, model, loss and script) with datafile (a person's CSV);
@@ -10,7 +11,7 @@ Its rooms, from the ground up (pyproject.toml's import contracts keep imports go
 - capture (the step modes' refusals; the graph step, captured in CUDA graphs);
 - training (the loop), checkpoint, prediction; runs (the app's model: runs and a session);
 - script (the plain PyTorch of a run), lesson, export;
-- measure/ (compare, sweep, roofline, profile, timeline, transfer, busy, timing) and
+- measure/ (compare, sweep, roofline, profile, timeline, transfer, timing) and
   distributed/ (data parallel: launcher, worker, script);
 - guesses (the second lesson: each measurement read as its question asks), the only room above measure/.
 """

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 import warnings
 from collections.abc import Callable
 
@@ -85,6 +86,7 @@ class Step:
         self.scaler = precision.grad_scaler(config.precision, device)  # fp16's loss scaling
         whole = self._plain if self.autocast is None else self._mixed
         self.take: Callable[[torch.Tensor, torch.Tensor], tuple[torch.Tensor, torch.Tensor]] = whole  # chosen once
+        self.setup_seconds = 0.0  # loading the compiler for a compiled step, counted with its compile
         if config.step == COMPILED:
             # The same statements through the public calls, which torch.compile knows how to trace (it
             # graph-breaks at backward and compiles the optimizer's step as a graph of its own).
@@ -94,11 +96,13 @@ class Step:
             # A fresh start for each run's compile: the last run's graphs guard on its model and optimizer,
             # so each run would add graphs to the same code's cache, and past torch._dynamo.config's
             # cache_size_limit (the 8th run in one window, measured) torch runs the step uncompiled, silently.
-            load_compiler()
+            began = time.perf_counter()
+            load_compiler()  # a second or more the first time (inductor's ~1,000 modules): part of the compile's cost
             torch._dynamo.reset()
             mode = compile_mode(device, module)
             compiled = torch.compile(whole, mode=mode)
             self.take = self._with_mark(compiled) if mode == "reduce-overhead" else compiled
+            self.setup_seconds = time.perf_counter() - began
 
     def casting(self) -> contextlib.AbstractContextManager:
         """The autocast of this step's forward and loss (nothing for float32)."""

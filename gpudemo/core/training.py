@@ -23,6 +23,7 @@ from torch import nn
 
 from gpudemo.core import capture, pace, precision
 from gpudemo.core.budget import batch_size, check_fits
+from gpudemo.core.busy import OtherLoad
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import COMPLETED, DIVERGED, FAILED, STOPPED, RunControl, never
 from gpudemo.core.devices import release_cache, synchronize
@@ -138,6 +139,7 @@ class TrainingResult:
     test_accuracy: float | None = None
     compile_seconds: float = 0.0  # compiling (torch.compile) or capturing (CUDA graphs) the step, before the clock
     recompiles: int = 0  # graphs torch.compile built after the clock started (0: every shape was warmed before)
+    busy: bool = False  # other processes took cores the CPU run needed (measure/busy.py): its rate is too slow
 
     @property
     def epochs_run(self) -> int:
@@ -324,7 +326,7 @@ class _Run:
                 side_stream=self.device.type == "cuda",
             )
         synchronize(self.device)
-        return time.perf_counter() - began
+        return time.perf_counter() - began + self.step.setup_seconds  # the compiler's loading too
 
     def _records(self, with_path: bool) -> Callable[[torch.Tensor, torch.Tensor], list[torch.Tensor]]:
         """What an epoch records, for the captured epochs: its loss, a classification's right answers, (w, b)."""
@@ -638,12 +640,16 @@ def _run_training(
             compile_seconds = run.prepare_step(path is not None)
             graphs_before = compiled_graphs() if config.step == COMPILED else 0
         except _Stopped:  # stopped between two compiles: the loop sees the stop before its first epoch
-            compile_seconds = time.perf_counter() - began
+            compile_seconds = time.perf_counter() - began + run.step.setup_seconds
             graphs_before = compiled_graphs()
         except Exception as error:  # no compiler, an unsupported platform or model: say so, plainly
             run.release()
             raise not_prepared(config, error) from None
     on_phase(TRAINING)
+    # Other processes' load, over the timed loop alone (a compile's worker processes, before it, are this run's).
+    load = OtherLoad(torch.get_num_threads()) if run.device.type == "cpu" else None
+    if load is not None:
+        load.__enter__()
     start = time.perf_counter()
     next_flush = start  # due after the first epoch
     try:
@@ -695,6 +701,8 @@ def _run_training(
         if diverged_at is not None:
             status = DIVERGED
         seconds = time.perf_counter() - start - paused
+        if load is not None:
+            load.__exit__(None, None, None)
         recompiles = compiled_graphs() - graphs_before if config.step == COMPILED else 0
         final_accuracy = test_accuracy = None
         if accuracy is not None:  # the final model's, measured after the clock
@@ -737,6 +745,7 @@ def _run_training(
         test_accuracy,
         compile_seconds,
         recompiles,
+        load is not None and load.busy,
     )
 
 

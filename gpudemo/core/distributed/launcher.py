@@ -40,7 +40,7 @@ from gpudemo.core import pace, precision
 from gpudemo.core.capture import StepRefused
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import STOPPED, never
-from gpudemo.core.messages import QT_TRANSLATE_NOOP, PersonError, message
+from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, PersonError, message
 from gpudemo.core.step import GRAPH
 
 PREFIX = "GPUDEMO "  # rank 0's lines for the launcher: PREFIX, then one JSON object
@@ -100,6 +100,31 @@ def max_workers(backend: str) -> int:
 def worker_device(backend: str) -> str:
     """The device a worker of `backend` trains on: the CPU for gloo, a GPU for nccl (its first, for checks)."""
     return "cuda:0" if backend == "nccl" else "cpu"
+
+
+def uneven_split(config: TrainingConfig, workers: int) -> Message | None:
+    """Why `workers` do not minimise one worker's loss, where they do not: DistributedSampler pads a sample count
+    that does not split evenly (it repeats the first samples), so some samples count twice; None where it splits."""
+    from gpudemo.core.problems import problem_for
+
+    samples = problem_for(config).samples(config)
+    if workers < 2 or samples % workers == 0:
+        return None
+    padded = -(-samples // workers) * workers
+    return message(
+        QT_TRANSLATE_NOOP(
+            "core",
+            "{samples} samples do not split evenly over {workers} workers: DistributedSampler pads them to {padded}"
+            " ({per} each) by repeating {twice} of them, so the workers minimise another loss than one worker does"
+            " (their final losses differ; {even} samples would split evenly)",
+        ),
+        samples=f"{samples:,}",
+        workers=workers,
+        padded=f"{padded:,}",
+        per=f"{padded // workers:,}",
+        twice=f"{padded - samples:,}",
+        even=f"{samples - samples % workers:,}",
+    )
 
 
 def check(config: TrainingConfig, workers: int, backend: str) -> None:

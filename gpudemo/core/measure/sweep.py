@@ -20,7 +20,7 @@ cores (no effect on the CPU); `bfloat16` stores and multiplies in bfloat16.
 
 A CPU figure under 25 ms is also timed on one thread: when all threads are much
 slower than one, another process took a core and torch's threads waited for it at every
-operator (see core/measure/busy.py). Such a row is marked `busy`, its one-thread time beside it.
+operator (see core/busy.py). Such a row is marked `busy`, its one-thread time beside it.
 """
 
 from __future__ import annotations
@@ -32,11 +32,11 @@ from dataclasses import dataclass, field, replace
 import torch
 
 from gpudemo.core.budget import estimate
+from gpudemo.core.busy import contended
 from gpudemo.core.capture import EPOCHS_PER_REPLAY, CapturedEpochs, StepRefused, check_step
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import never
 from gpudemo.core.devices import free_bytes, release_cache, synchronize
-from gpudemo.core.measure.busy import contended
 from gpudemo.core.measure.roofline import Peak, Work, count_work, matmul_work, peak_for
 from gpudemo.core.measure.timing import median_seconds
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, message

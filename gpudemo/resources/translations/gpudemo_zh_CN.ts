@@ -305,10 +305,6 @@
         <translation>实际耗时（秒）</translation>
     </message>
     <message>
-        <source>loss (MSE; cross-entropy for classes)</source>
-        <translation>损失（MSE；分类为交叉熵）</translation>
-    </message>
-    <message>
         <source>device</source>
         <translation>设备</translation>
     </message>
@@ -329,8 +325,16 @@
         <translation>最终损失</translation>
     </message>
     <message>
-        <source>speedup vs CPU</source>
-        <translation>相对 CPU 的加速比</translation>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>speedup</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <source>How many times as fast as the CPU</source>
+        <translation>是 CPU 速度的多少倍</translation>
     </message>
     <message>
         <source>in the form&apos;s precision</source>
@@ -878,8 +882,16 @@
         <translation>训练准确率</translation>
     </message>
     <message>
-        <source>loss (MSE; cross-entropy for classes)</source>
-        <translation>损失（MSE；分类为交叉熵）</translation>
+        <source>loss (MSE)</source>
+        <translation>损失（MSE）</translation>
+    </message>
+    <message>
+        <source>loss (cross-entropy)</source>
+        <translation>损失（交叉熵）</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
     </message>
     <message>
         <source>training seconds (pauses left out)</source>
@@ -943,6 +955,10 @@
     <message>
         <source>The window is in Simplified Chinese now.</source>
         <translation>界面已切换为简体中文。</translation>
+    </message>
+    <message>
+        <source>No Chinese font is installed here, so the Chinese text shows as boxes: install one (Noto Sans CJK; on Debian and Ubuntu: sudo apt install fonts-noto-cjk) and start gpudemo again.</source>
+        <translation>No Chinese font is installed here, so the Chinese text shows as boxes: install one (Noto Sans CJK; on Debian and Ubuntu: sudo apt install fonts-noto-cjk) and start gpudemo again. 本机没有安装中文字体，中文会显示为方框：请安装一种（Noto Sans CJK）后重新启动 gpudemo。</translation>
     </message>
     <message>
         <source>Something went wrong: {error}. The details are in {path}; the window goes on.</source>
@@ -1240,6 +1256,10 @@
         <source>Stopped. </source>
         <translation>已停止。</translation>
     </message>
+    <message>
+        <source>Note: {why}.</source>
+        <translation>注意：{why}。</translation>
+    </message>
 </context>
 <context>
     <name>PredictionPanel</name>
@@ -1514,6 +1534,10 @@ digit</source>
         <translation>（先用 {time} 捕获为 CUDA 图，不计入）</translation>
     </message>
     <message>
+        <source>(busy machine: too slow)</source>
+        <translation>（机器繁忙：数字偏慢）</translation>
+    </message>
+    <message>
         <source>{rate} epochs/s</source>
         <translation>{rate} 轮/秒</translation>
     </message>
@@ -1524,6 +1548,14 @@ digit</source>
     <message>
         <source>Not in this figure: moving the model and the data to {device} took {moving}, and a warm-up step before the clock {warm} (a GPU&apos;s first step pays once for its context, libraries and kernels).</source>
         <translation>这个数字不包括：把模型和数据移动到 {device} 用了 {moving}，计时前的一次预热步骤用了 {warm}（GPU 的第一步要为它的上下文、库和内核付出一次性的代价）。</translation>
+    </message>
+    <message>
+        <source>Other programs took the cores this run&apos;s threads needed, so the rate is too slow (torch&apos;s threads wait for each other at every operator): close them and train again.</source>
+        <translation>其他程序占用了这次运行的线程所需的核心，所以速度偏慢（torch 的线程在每个算子处互相等待）：关闭它们后再训练一次。</translation>
+    </message>
+    <message>
+        <source>learned  y = {weight} · x − {bias}</source>
+        <translation>学到  y = {weight} · x − {bias}</translation>
     </message>
     <message>
         <source>learned  y = {weight} · x + {bias}</source>
@@ -2458,6 +2490,10 @@ digit</source>
         <translation>{path} 只有一个类别：分类至少需要两个标签</translation>
     </message>
     <message>
+        <source>{samples} samples do not split evenly over {workers} workers: DistributedSampler pads them to {padded} ({per} each) by repeating {twice} of them, so the workers minimise another loss than one worker does (their final losses differ; {even} samples would split evenly)</source>
+        <translation>{samples} 个样本无法平均分给 {workers} 个工作进程：DistributedSampler 通过重复其中 {twice} 个把它们补到 {padded} 个（每个 {per} 个），所以这些工作进程最小化的损失与单个工作进程不同（最终损失也不同；{even} 个样本就能平均分配）</translation>
+    </message>
+    <message>
         <source>nccl needs one GPU per worker: {workers} workers, {gpus} GPUs here</source>
         <translation>nccl 需要每个工作进程一块 GPU：{workers} 个工作进程，这里只有 {gpus} 块 GPU</translation>
     </message>
@@ -2496,6 +2532,10 @@ digit</source>
     <message>
         <source>fp16&apos;s GradScaler reads one value back from the device every step (did a gradient overflow?): a host sync that a small step pays for, not fp16 arithmetic</source>
         <translation>fp16 的 GradScaler 每一步都要从设备读回一个值（有梯度溢出吗？）：这是一次主机同步，小步骤为它付出代价，而不是 fp16 运算本身</translation>
+    </message>
+    <message>
+        <source>compiled fuses operations and adds in another order: its first epochs agree with eager&apos;s to about 1e-6, but a run that amplifies small differences (Adam with minibatches, bf16) can end visibly apart. The same arithmetic, rounded differently: not another model</source>
+        <translation>编译模式会融合算子，并以另一种顺序做加法：它最初几个轮次与 eager 的结果相差约 1e-6，但会放大微小差异的运行（Adam 加小批量、bf16）最后可能明显不同。这是同样的算术，只是舍入不同：不是另一个模型</translation>
     </message>
     <message>
         <source>cannot write {path}: {reason}</source>

@@ -38,6 +38,15 @@ def system_language(locale: QLocale | None = None) -> str:
     return ENGLISH
 
 
+def has_font_for(language: str) -> bool:
+    """Whether a font on this machine draws `language`'s script (without one, Qt draws boxes)."""
+    from PySide6.QtGui import QFontDatabase
+
+    if language != CHINESE:
+        return True
+    return bool(QFontDatabase.families(QFontDatabase.WritingSystem.SimplifiedChinese))
+
+
 def current() -> str:
     return _current
 

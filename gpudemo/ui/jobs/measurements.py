@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from gpudemo.core.config import TrainingConfig
-from gpudemo.core.distributed.launcher import ParallelResult, scaling
+from gpudemo.core.distributed.launcher import ParallelResult, scaling, uneven_split
 from gpudemo.core.measure.compare import (
     FAILED,
     NOT_RUN,
@@ -151,6 +151,7 @@ class Measurements(QObject):
         """The run on 1, 2, ... `most` workers in turn (processes; their devices: `backend`'s)."""
         self._job, self._order = PARALLEL, [config.device]
         self._count, self._most = 0, most
+        self._parallel_config = config
         self.parallelView.clear(backend, most)
         self.progressed.emit(0, most)
         self.status.emit(
@@ -245,7 +246,8 @@ class Measurements(QObject):
             return
         if self._job == PARALLEL:
             complete = all(r.status == "completed" for r in result) and len(result) == self._most
-            self.parallelView.finish(complete)
+            workers = max((r.workers for r in result), default=1)
+            self.parallelView.finish(complete, uneven_split(self._parallel_config, workers))
             self.progressed.emit(self._count, self._count)
             done = self.tr("Data parallel done: {note}") if complete else self.tr("Data parallel stopped: {note}")
             self.status.emit(done.format(note=self.parallelView.note.text()), False)

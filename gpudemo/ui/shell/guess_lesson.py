@@ -32,6 +32,8 @@ LINE = TrainingConfig(problem="line", lr=0.01)
 DOUBLING_SIZE = 1_000_000  # the doubling step's first size (then twice as many)
 MATMUL_SIZE = {"cuda": 4096, "cpu": 256}  # the matmul step's n: seconds on each (a CPU's bfloat16 is slow)
 MODES_EPOCHS = 2000
+# An outcome's note, kept as a key and said in the language shown (a switch after measuring follows it).
+NO_GPU, STOPPED_NOTE, NO_WIN = "no_gpu", "stopped", "no_win"
 STORE = "lessons/gpu_win/"  # the preferences' group of remembered guesses
 
 
@@ -108,7 +110,7 @@ class GuessLesson(LessonCourse):
         outcome = self.outcomes.get(step.key)
         if self._pending is not None and self._pending[0] == step.key:
             text += "<p><i>" + self.tr("Measuring on this machine… (Stop ends it)") + "</i></p>"
-        elif outcome is not None and outcome.extra.get("stopped"):  # nothing to explain: say so, no units
+        elif outcome is not None and outcome.note == STOPPED_NOTE:  # nothing to explain: say so, no units
             stopped = self.tr(
                 "You guessed {guess}. Stopped before the measurement ended: nothing measured; press Measure again."
             )
@@ -144,8 +146,12 @@ class GuessLesson(LessonCourse):
             "guess": self._shown(step.guess, outcome.guess),
             "measured": measured,
             "off": say(outcome.off),
-            "note": outcome.note,
-            "bound": outcome.extra.get("bound", "-"),
+            "note": self.note_of(step, outcome),
+            "bound": {
+                guesses.OVERHEAD: self.tr("overhead"),
+                guesses.MEMORY: self.tr("memory"),
+                guesses.COMPUTE: self.tr("compute"),
+            }.get(outcome.extra.get("bound"), "-"),
             "share": outcome.extra.get("share", "-"),
         }
 
@@ -252,28 +258,23 @@ class GuessLesson(LessonCourse):
         w = self.window
         device = w.devicePanel.current().id
         language = i18n.current()
-        no_gpu = step.no_gpu_in(language)
+        no_gpu = NO_GPU  # the notes are kept as keys, said in the language shown (see _note)
         measured, extra, note = None, {}, ""
         if not results:
-            note = self.tr("stopped before it ended: nothing measured")
-            extra["stopped"] = "yes"
+            note = STOPPED_NOTE
         elif step.measure == "crossover":
             measured = guesses.crossover(results[0])
             gpus = [each for each in w.devices.ids if each != "cpu"]
             if not gpus:
                 note = no_gpu
             elif measured is None:
-                note = self.tr("no GPU here beat the CPU at any size measured")
+                note = NO_WIN
         elif step.measure == "busy":
             measured = guesses.busy_percent(results[0])
             note = no_gpu if device == "cpu" else ""
         elif step.measure == "doubling":
             measured, bound = guesses.doubling(results[0], device)
-            extra["bound"] = {
-                guesses.OVERHEAD: self.tr("overhead"),
-                guesses.MEMORY: self.tr("memory"),
-                guesses.COMPUTE: self.tr("compute"),
-            }.get(bound, "-")
+            extra["bound"] = bound or "-"
             note = no_gpu if device == "cpu" else ""
         elif step.measure == "modes":
             measured = guesses.speedup(results[0], device, "graph" if device.startswith("cuda") else "compiled")
@@ -291,6 +292,18 @@ class GuessLesson(LessonCourse):
         off = guesses.off_by(step.guess, guess, measured)
         return guesses.Outcome(step.key, question, guess, measured, off, note, extra)
 
+    def note_of(self, step: lesson.Step, outcome: guesses.Outcome) -> str:
+        """An outcome's note in the language shown now (it was measured, perhaps, in another)."""
+        return {
+            NO_GPU: step.no_gpu_in(i18n.current()),
+            STOPPED_NOTE: self.tr("stopped before it ended: nothing measured"),
+            NO_WIN: self.tr("no GPU here beat the CPU at any size measured"),
+        }.get(outcome.note, outcome.note)
+
+    def _shown_now(self, step: lesson.Step, outcome: guesses.Outcome) -> guesses.Outcome:
+        """`outcome` with its question and note in the language shown now: the table and the CSV follow a switch."""
+        return dataclasses.replace(outcome, question=step.title_in(i18n.current()), note=self.note_of(step, outcome))
+
     # --- the table, and what is kept ------------------------------------------------------------
 
     def _rows(self) -> list[tuple[str, str, str, str, str]]:
@@ -301,12 +314,13 @@ class GuessLesson(LessonCourse):
                 continue
             measured = "-" if outcome.measured is None else self._shown(step.guess, outcome.measured)
             shown = self._shown(step.guess, outcome.guess)
-            rows.append((outcome.question, shown, measured, say(outcome.off), outcome.note))
+            now = self._shown_now(step, outcome)
+            rows.append((now.question, shown, measured, say(outcome.off), now.note))
         return rows
 
     def export(self, path: str) -> bool:
         """The table as CSV at `path` (all or nothing); says so in the status line."""
-        outcomes = [self.outcomes[step.key] for step in self.steps if step.key in self.outcomes]
+        outcomes = [self._shown_now(step, self.outcomes[step.key]) for step in self.steps if step.key in self.outcomes]
         try:
             write_atomically(path, lambda out: out.write(guesses.to_csv(outcomes)))
         except OSError as error:

@@ -67,6 +67,15 @@ def rebuild_in(old, language: str):
         if language == i18n.ENGLISH
         else QCoreApplication.translate("MainWindow", "The window is in Simplified Chinese now.")
     )
+    if not i18n.has_font_for(language):  # its translation keeps this English, readable where Chinese is boxes
+        new.runStatus.say(
+            QCoreApplication.translate(
+                "MainWindow",
+                "No Chinese font is installed here, so the Chinese text shows as boxes: install one (Noto Sans CJK;"
+                " on Debian and Ubuntu: sudo apt install fonts-noto-cjk) and start gpudemo again.",
+            ),
+            error=True,
+        )
     if old.isVisible():
         new.show()
     old._preferences = None  # the new window saves them from now on

@@ -33,9 +33,7 @@ class CompareView(QWidget, Replayable):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.plot = new_plot(
-            "comparePlot", self.tr("wall-clock seconds"), self.tr("loss (MSE; cross-entropy for classes)")
-        )
+        self.plot = new_plot("comparePlot", self.tr("wall-clock seconds"), self.tr("loss"))
         self.plot.getPlotItem().setLogMode(y=True)
         self.plot.getPlotItem().getAxis("left").enableAutoSIPrefix(False)
         self.legend = self.plot.getPlotItem().addLegend(
@@ -49,9 +47,11 @@ class CompareView(QWidget, Replayable):
                 self.tr("epochs/s"),
                 self.tr("time"),
                 self.tr("final loss"),
-                self.tr("speedup vs CPU"),
+                self.tr("speedup"),
             ]
         )
+        # Short, so that six columns fit a narrow view whole; the tip says against what.
+        self.table.horizontalHeaderItem(5).setToolTip(self.tr("How many times as fast as the CPU"))
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

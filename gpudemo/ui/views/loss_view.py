@@ -14,6 +14,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal, Slot
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsItem
 
+from gpudemo.core.problems import problem_for
 from gpudemo.core.runs import Run
 from gpudemo.ui.base import theme
 from gpudemo.ui.base.i18n import name_text
@@ -59,6 +60,7 @@ class LossView(QObject):
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
+        self._curves: dict[Run, _RunCurves] = {}
         self.widget = new_plot("lossPlot", self.tr("epoch"), self._metric_label(LOSS))
         self.plot = self.widget.getPlotItem()
         self.plot.getAxis("left").enableAutoSIPrefix(False)  # "loss (MSE) (x0.001)" reads as a different unit
@@ -70,7 +72,6 @@ class LossView(QObject):
         )
         # Drawn from a pixmap until an entry changes: the plot repaints at every frame, the legend need not.
         self.legend.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self._curves: dict[Run, _RunCurves] = {}
         self._smoothing = 0.0
         self._x_axis = EPOCHS
         self._metric = LOSS
@@ -91,6 +92,7 @@ class LossView(QObject):
         curves.faint.setVisible(self._smoothing > 0)
         self.refresh(run)
         self._fit_x_range()
+        self.plot.setLabel("left", self._metric_label(self._metric))
 
     def remove(self, run: Run) -> None:
         curves = self._curves.pop(run, None)
@@ -103,6 +105,7 @@ class LossView(QObject):
         for curve in (curves.front, curves.faint):
             self.plot.removeItem(curve)
         self._fit_x_range()
+        self.plot.setLabel("left", self._metric_label(self._metric))
 
     def refresh(self, run: Run) -> None:
         """Draw what `run` has so far (its count, its smoothed curve)."""
@@ -179,7 +182,13 @@ class LossView(QObject):
     def _metric_label(self, metric: str) -> str:
         if metric == ACCURACY:
             return self.tr("training accuracy")
-        return self.tr("loss (MSE; cross-entropy for classes)")
+        # The loss the runs shown minimise, in a few words: a long title is cut at the plot's height.
+        kinds = {bool(problem_for(run.config).classes) for run in self._curves}
+        if kinds == {False}:
+            return self.tr("loss (MSE)")
+        if kinds == {True}:
+            return self.tr("loss (cross-entropy)")
+        return self.tr("loss")
 
     def set_log(self, on: bool) -> None:
         self.plot.setLogMode(y=on)

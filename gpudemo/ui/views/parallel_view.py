@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
 
 from gpudemo.core import units as fmt
 from gpudemo.core.distributed.launcher import ParallelResult
+from gpudemo.core.messages import Message
+from gpudemo.ui.base.i18n import say
 from gpudemo.ui.views.measurement_tab import MeasurementTab
 from gpudemo.ui.views.plot_style import colour
 
@@ -109,9 +111,9 @@ class ParallelView(MeasurementTab):
             item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.table.setItem(row, column, item)
 
-    def finish(self, complete: bool) -> None:
-        """Say what the measurement shows."""
-        self._record("finish", complete)
+    def finish(self, complete: bool, uneven: Message | None = None) -> None:
+        """Say what the measurement shows; `uneven`: why the workers' loss is not one worker's (an uneven split)."""
+        self._record("finish", complete, uneven)
         if len(self._results) < 2:
             if not complete:
                 self.note.setText(self.tr("Stopped before two worker counts were measured."))
@@ -133,6 +135,8 @@ class ParallelView(MeasurementTab):
             )
         if not complete:
             text = self.tr("Stopped. ") + text
+        if uneven is not None:
+            text += " " + self.tr("Note: {why}.").format(why=say(uneven))
         self.note.setText(text)
 
     def results(self) -> list[ParallelResult]:

@@ -31,7 +31,8 @@ class RunStatus(QObject):
         self.rateLabel = QLabel(objectName="rateLabel")
         # A fixed width, so that new text needs no new layout: its widest text in the language shown.
         widest = self.tr("{rate} epochs/s · ETA {eta}").format(rate=fmt.rate(888_888), eta=fmt.duration(35_999))
-        self.rateLabel.setFixedWidth(self.rateLabel.fontMetrics().horizontalAdvance(widest) + 16)
+        self._rate_width = self.rateLabel.fontMetrics().horizontalAdvance(widest) + 16
+        self.rateLabel.setFixedWidth(self._rate_width)
         self.resultLabel = QLabel(objectName="resultLabel")
         self.resultLabel.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.progress_row = QHBoxLayout()
@@ -45,6 +46,7 @@ class RunStatus(QObject):
     def clear(self, progress_format: str | None = None) -> None:
         """A new job: no rate, no result; the bar counts in `progress_format` (Qt's %v, %m, %p)."""
         self.rateLabel.setText("")
+        self.rateLabel.setFixedWidth(self._rate_width)
         self.resultLabel.setText("")
         if progress_format is not None:
             self.progressBar.setFormat(progress_format)
@@ -155,9 +157,13 @@ class RunStatus(QObject):
 
     def show_result(self, result: TrainingResult) -> None:
         """The rate and the learned model of a finished run, under the plots."""
-        self.rateLabel.setText(
-            self.tr("{rate} epochs/s").format(rate=fmt.rate(result.epochs_per_second)) + self._preparing(result)
+        busy = " " + self.tr("(busy machine: too slow)") if result.busy else ""
+        text = (
+            self.tr("{rate} epochs/s").format(rate=fmt.rate(result.epochs_per_second)) + busy + self._preparing(result)
         )
+        self.rateLabel.setText(text)
+        # Once, at the end: as wide as the finished run's words (a compile's seconds, a busy mark), the bar gives way.
+        self.rateLabel.setFixedWidth(max(self._rate_width, self.rateLabel.fontMetrics().horizontalAdvance(text) + 16))
         self.rateLabel.setToolTip(
             self.tr(
                 "Not in this figure: moving the model and the data to {device} took {moving}, and a warm-up step before"
@@ -167,12 +173,25 @@ class RunStatus(QObject):
                 moving=fmt.short_time(result.to_device_seconds),
                 warm=fmt.short_time(result.warm_up_seconds),
             )
+            + (
+                " "
+                + self.tr(
+                    "Other programs took the cores this run's threads needed, so the rate is too slow (torch's threads"
+                    " wait for each other at every operator): close them and train again."
+                )
+                if result.busy
+                else ""
+            )
         )
         params = result.parameters
         if "weight" in params:
-            learned = self.tr("learned  y = {weight} · x + {bias}").format(
-                weight=fmt.loss(params["weight"]), bias=fmt.loss(params["bias"])
-            )
+            bias = params["bias"]
+            template = (
+                self.tr("learned  y = {weight} · x − {bias}")
+                if bias < 0
+                else self.tr("learned  y = {weight} · x + {bias}")
+            )  # a negative intercept as a subtraction, not "+ -0.0003"
+            learned = template.format(weight=fmt.loss(params["weight"]), bias=fmt.loss(abs(bias)))
         else:
             learned = self.tr("learned  an MLP of {count} parameters").format(count=f"{params['parameters']:,.0f}")
         self.resultLabel.setText(

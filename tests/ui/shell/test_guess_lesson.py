@@ -3,6 +3,7 @@ forward and back in both languages, every measurement on the CPU filling its row
 the table exported, the guesses remembered, the person's settings back on leaving, a close mid-measurement."""
 
 import csv
+import dataclasses
 import time
 
 import pytest
@@ -105,7 +106,8 @@ def test_every_measurement_runs_here_fills_its_row_and_the_table_exports(qtbot, 
         text = panel.textLabel.text()
         assert outcome.guess is not None and "{" not in text, step.key
         if step.key in ("crossover", "pinned"):  # they need a GPU: nothing measured, and the GPU's figures quoted
-            assert outcome.measured is None and outcome.note and outcome.note in text, step.key
+            note = window.gpu_lesson.note_of(step, outcome)
+            assert outcome.measured is None and note and note in text, step.key
         else:
             assert outcome.measured is not None and outcome.measured > 0, step.key
         panel.nextButton.click()
@@ -150,3 +152,27 @@ def test_stop_ends_a_step_s_measurements_and_says_nothing_was_measured(qtbot):
     assert "Stopped before the measurement ended: nothing measured; press Measure again." in text
     assert "nothing here" not in text and "(-)" not in text  # a sentence, no unit or off-by of nothing
     assert window.statusLabel.text().startswith("Sweep stopped")  # not "Sweep done"
+
+
+def test_what_was_measured_before_a_language_switch_is_said_in_the_new_language(qtbot):
+    from gpudemo.ui.base import i18n
+
+    window = open_window(qtbot)
+    window.actions.gpu_lesson.trigger()
+    lesson_ = window.gpu_lesson
+    crossover = lesson_.steps[0]
+    lesson_.outcomes[crossover.key] = lesson_._outcome(crossover, 1000.0, [])  # stopped: nothing measured
+    busy = lesson_.steps[1]
+    lesson_.outcomes[busy.key] = dataclasses.replace(lesson_._outcome(busy, 40.0, []), note="no_gpu")
+    try:
+        with qtbot.waitSignal(window.replaced) as replaced:
+            window.actions.language_actions[i18n.CHINESE].trigger()
+        new = replaced.args[0]
+        qtbot.addWidget(new, before_close_func=lambda w: w.close())
+        rows = new.gpu_lesson._rows()
+        assert rows[0][0] == crossover.title_in("zh_CN") and rows[0][4] == "在结束前停止了：没有测量结果"
+        assert rows[1][4] == busy.no_gpu_in("zh_CN")  # the GPU's figures quoted in Chinese, not English
+        if not i18n.has_font_for(i18n.CHINESE):  # this machine draws Chinese as boxes: the window says so
+            assert "No Chinese font is installed here" in new.statusLabel.text()
+    finally:
+        i18n.install(i18n.ENGLISH)

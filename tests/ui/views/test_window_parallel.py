@@ -45,6 +45,8 @@ def test_the_tab_runs_one_and_two_workers_and_says_what_they_gained(qtbot, monke
     ideal_x, ideal_y = window.parallelView.ideal.getData()
     assert ideal_y[1] == pytest.approx(2 * y[0])
     assert "workers" in window.parallelView.note.text() and "Data parallel done" in window.statusLabel.text()
+    # the tutorial's 3 samples on 2 workers: one counted twice, said beside the figures
+    assert "Note: 3 samples do not split evenly over 2 workers" in window.parallelView.note.text()
     assert window.startButton.isEnabled()
 
 

@@ -126,6 +126,7 @@ def test_clear_removes_every_run_but_the_one_going(qtbot, window):
     window.clearRunsButton.click()
     assert window.session.runs == [going] and window.runsTable.rowCount() == 1
     assert window.lossView.runs() == [going] and len(window.lossView.legend.items) == 1
+    qtbot.waitUntil(lambda: going.count > 0, timeout=60_000)  # a run stopped before its first epoch is not kept
     with qtbot.waitSignal(window.runFinished, timeout=60_000):
         window.stopButton.click()
     assert cell(window, 0, "status") == "stopped"
@@ -155,3 +156,34 @@ def test_a_failed_run_keeps_its_row_and_says_why(qtbot, window, monkeypatch):
     run_to_end(qtbot, window)
     status = window.runsTable.item(0, window.runsTable.COLUMNS.index("status"))
     assert status.text() == "failed" and "fell off the bus" in status.toolTip()
+
+
+def test_a_rate_taken_on_a_busy_machine_is_marked_and_shown_whole(qtbot, window, monkeypatch):
+    from gpudemo.core import training
+
+    class Busy:  # OtherLoad as on a machine where another process held a core all along
+        busy, cores = True, 1.0
+
+        def __init__(self, threads=None):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return None
+
+    monkeypatch.setattr(training, "OtherLoad", Busy)
+    window.epochsSpin.setValue(50)
+    run_to_end(qtbot, window)
+    label = window.rateLabel
+    assert "(busy machine: too slow)" in label.text() and "close them and train again" in label.toolTip()
+    assert label.width() >= label.fontMetrics().horizontalAdvance(label.text())  # the whole text, not cut
+
+
+def test_a_negative_intercept_reads_as_a_subtraction(qtbot, window):
+    window.epochsSpin.setValue(100)  # the tutorial's: b ends a little below 0
+    run_to_end(qtbot, window)
+    text = window.resultLabel.text()
+    assert "learned  y = " in text and "+ -" not in text
+    assert (" − " in text) == (window.session.current.result.parameters["bias"] < 0)
