@@ -1,7 +1,14 @@
 """The GPU check: everything gpudemo can show on a CUDA machine without Qt, in one command.
 
     python -m benchmarks.gpu_check [--out DIR]          # everything: 7-9 minutes on one H200
-    python -m benchmarks.gpu_check --quick-gpu [--out DIR]  # what never ran on a GPU: about 4 minutes
+    python -m benchmarks.gpu_check --quick-gpu [--out DIR]  # what never ran on a GPU: 7-10 minutes
+    python -m benchmarks.gpu_check --first-gpu --out DIR --archive FILE   # first: at most 290 s
+    python -m benchmarks.gpu_check --rest-gpu --out DIR --archive FILE    # then: the rest, 3-5 minutes
+
+On a lease of 15 minutes, with at most 10 a command: --first-gpu first (the step modes' new paths,
+the cuda tests, the compiled step in a second thread), then --rest-gpu if time is left. --archive
+rewrites one .tar.gz of the output after every step, so a command stopped at its limit still leaves
+everything it finished.
 
 Made for a machine with a CUDA GPU, torch and pytest but no Qt (a GPU server), in under
 8 minutes on one GPU. Each step writes what it printed to NAME.txt in DIR (default
@@ -36,6 +43,7 @@ import json
 import os
 import subprocess
 import sys
+import tarfile
 import time
 from pathlib import Path
 
@@ -99,7 +107,24 @@ def gpudemo(*args: str) -> list[str]:
     return [sys.executable, "-m", "gpudemo", *args]
 
 
-# The steps of --quick-gpu, in order (each a few seconds to a minute on an H200; ~4 minutes in all).
+# The first GPU command (--first-gpu): what a reading of the step modes predicts, first, in at most
+# FIRST_BUDGET_S (the lease is 15 minutes, a command at most 10): the api probe, the cuda tests, the
+# compiled step in a second thread and what it leaves, the step modes profiled, compared and swept, a
+# compiled run with a ragged last batch. Estimated 3-4.5 minutes on an H100/H200.
+FIRST_GPU = (
+    "env",
+    "api",
+    "cuda-tests",
+    "probes-compiled",
+    "cli-profile-steps",
+    "cli-compare-steps",
+    "cli-sweep-step-graph",
+    "cli-train-compile",
+)
+FIRST_BUDGET_S = 290
+
+# The steps of --quick-gpu, in order (each a few seconds to a minute on an H200; 7-10 minutes in all):
+# --rest-gpu is those that --first-gpu leaves (3-5 minutes: the steps benchmark is most of it).
 QUICK_GPU = (
     "env",
     "api",
@@ -121,6 +146,33 @@ QUICK_GPU = (
 
 # Commands that only a GPU can run (the CPU refuses a graph step, exit 2, as train does): skipped without one.
 CUDA_ONLY = {"cli-sweep-step-graph"}
+
+# The compiled step on CUDA as the window runs it: a job in a thread of its own after one in another
+# (torch 2.11 asserted there: PyTorch #123177), and what a compiled run leaves allocated after it.
+PROBES_COMPILED = r"""
+import json, threading, torch
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.training import train
+config = TrainingConfig(device="cuda:0", problem="line", samples=10000, epochs=50, step="compiled")
+found = {"torch": torch.__version__}
+first = train(config)
+found["main_thread"] = {"status": first.status, "compile_seconds": first.compile_seconds}
+torch.cuda.synchronize()
+found["allocated_after_a_run"] = torch.cuda.memory_allocated()
+done = {}
+def job():
+    try:
+        done["result"] = train(config).status
+    except Exception as error:
+        done["error"] = repr(error)
+thread = threading.Thread(target=job)
+thread.start()
+thread.join()
+found["second_thread"] = done
+torch.cuda.synchronize()
+found["allocated_after_two_runs"] = torch.cuda.memory_allocated()
+print(json.dumps(found, indent=2))
+"""
 
 API = r"""
 import inspect, json, torch
@@ -371,6 +423,7 @@ def all_steps(device: str, cuda: bool, quick: bool, out: Path) -> list[tuple[str
         ),
         ("nvidia-smi", ["nvidia-smi", "-q"] if cuda else None, 30, no_gpu),
         ("probes", [sys.executable, "-c", PROBES] if cuda else None, 120, no_gpu),
+        ("probes-compiled", [sys.executable, "-c", PROBES_COMPILED] if cuda else None, 120, no_gpu),
         (
             "suite",
             [sys.executable, *QT_FREE_SUITE, *_spread()] if cuda else None,
@@ -413,45 +466,80 @@ def all_steps(device: str, cuda: bool, quick: bool, out: Path) -> list[tuple[str
     return steps
 
 
+def _write_summary(out: Path, lines: list[str], cuda: bool, failed: int, archive: Path | None) -> None:
+    """summary.txt and summary.json as things stand, and the archive of the whole folder (written beside, then
+    renamed: a command killed mid-write leaves the last whole one)."""
+    (out / "summary.txt").write_text("\n".join(lines) + "\n")
+    (out / "summary.json").write_text(json.dumps({"cuda": cuda, "failed": failed, "lines": lines}, indent=2))
+    if archive is not None:
+        partial = archive.with_name(archive.name + ".partial")
+        with tarfile.open(partial, "w:gz") as tar:
+            tar.add(out, arcname=out.name)
+        os.replace(partial, archive)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.gpu_check", description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, help="the folder for every output (default gpu-check-<time>)")
     parser.add_argument("--quick", action="store_true", help="small sizes for the CLI (the CPU's dry run uses them)")
     parser.add_argument("--steps", metavar="NAME,...", help="run only these steps (by the names summary.txt gives)")
     parser.add_argument(
-        "--quick-gpu", action="store_true", help="only what never ran on a GPU, at small sizes (about 4 minutes)"
+        "--quick-gpu", action="store_true", help="only what never ran on a GPU, at small sizes (7-10 minutes)"
+    )
+    parser.add_argument(
+        "--first-gpu",
+        action="store_true",
+        help=f"the first of two GPU commands: the step modes' new paths first, at most {FIRST_BUDGET_S} s",
+    )
+    parser.add_argument("--rest-gpu", action="store_true", help="the second: the rest of --quick-gpu")
+    parser.add_argument(
+        "--budget", type=float, metavar="S", help="start no step after S seconds (--first-gpu: FIRST_BUDGET_S)"
+    )
+    parser.add_argument(
+        "--archive", type=Path, metavar="FILE", help="one .tar.gz of the output folder, rewritten after every step"
     )
     args = parser.parse_args(argv)
     out = args.out or ROOT / time.strftime("gpu-check-%Y%m%d-%H%M%S")
     out.mkdir(parents=True, exist_ok=True)
     cuda = _has_cuda()
-    quick = args.quick or args.quick_gpu or not cuda
+    quick = args.quick or args.quick_gpu or args.first_gpu or args.rest_gpu or not cuda
     device = "cuda:0" if cuda else "cpu"
     steps = all_steps(device, cuda, quick, out)
     if args.quick_gpu and not args.steps:
         args.steps = ",".join(QUICK_GPU)
+    if args.first_gpu and not args.steps:
+        args.steps = ",".join(FIRST_GPU)
+        args.budget = args.budget or FIRST_BUDGET_S
+    if args.rest_gpu and not args.steps:
+        args.steps = ",".join(step for step in QUICK_GPU if step not in FIRST_GPU or step == "env")
     if args.steps:
         wanted = set(args.steps.split(","))
         unknown = wanted - {name for name, *_ in steps}
         if unknown:
             parser.error(f"no step named {', '.join(sorted(unknown))}")
-        steps = [step for step in steps if step[0] in wanted]
+        by_name = {step[0]: step for step in steps}
+        steps = [by_name[name] for name in dict.fromkeys(args.steps.split(","))]  # in the order asked
     lines, failed, began = [], 0, time.perf_counter()
     for name, command, timeout, why_not in steps:
+        left = None if args.budget is None else args.budget - (time.perf_counter() - began)
         if command is None:
             lines.append(f"{name:<28} SKIPPED  {why_not}")
             continue
+        if left is not None and left < 10:
+            lines.append(f"{name:<28} SKIPPED  not started: the budget of {args.budget:.0f} s is spent")
+            print(lines[-1], flush=True)
+            continue
         started = time.perf_counter()
-        passed, note = _run(out, name, command, timeout)
+        passed, note = _run(out, name, command, timeout if left is None else min(timeout, left))
         failed += not passed
         lines.append(f"{name:<28} {'ok' if passed else 'FAILED':<8} {time.perf_counter() - started:6.1f} s  {note}")
         print(lines[-1], flush=True)
+        _write_summary(out, lines, cuda, failed, args.archive)  # after each step: a kill leaves what was done
     lines.append(
         f"\n{'on ' + device if cuda else 'no GPU: a dry run on the CPU'}; {failed} failed;"
         f" {time.perf_counter() - began:.0f} s in all; outputs in {out}"
     )
-    (out / "summary.txt").write_text("\n".join(lines) + "\n")
-    (out / "summary.json").write_text(json.dumps({"cuda": cuda, "failed": failed, "lines": lines}, indent=2))
+    _write_summary(out, lines, cuda, failed, args.archive)
     print("\n".join(line for line in lines if "SKIPPED" in line))
     print(lines[-1].strip())
     return 1 if failed else 0

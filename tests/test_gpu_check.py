@@ -66,3 +66,26 @@ def test_the_quick_gpu_check_runs_only_steps_that_exist_and_what_never_ran_on_a_
             "cli-parallel", "lesson-timing", "cuda-tests", "api", "cli-profile-steps", "cli-compare-steps",
             "cli-sweep-step-graph", "steps-benchmark"} <= set(QUICK_GPU)  # fmt: skip
     assert not {"suite", "benchmarks", "cli-compare-line", "cli-sweep-step"} & set(QUICK_GPU)  # measured 4 December
+
+
+def test_the_gpu_check_runs_as_two_commands_new_first_each_leaving_one_archive(tmp_path):
+    import tarfile
+
+    from benchmarks.gpu_check import FIRST_BUDGET_S, FIRST_GPU, QUICK_GPU
+
+    assert FIRST_GPU[:3] == ("env", "api", "cuda-tests") and FIRST_BUDGET_S <= 300  # 5 minutes at most
+    assert set(FIRST_GPU) - {"probes-compiled"} <= set(QUICK_GPU)
+    archive = tmp_path / "check.tar.gz"
+    out = subprocess.run(
+        [sys.executable, "-m", "benchmarks.gpu_check", "--out", str(tmp_path / "out"), "--steps", "env,api",
+         "--budget", "11", "--archive", str(archive)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stdout + out.stderr
+    summary = (tmp_path / "out" / "summary.txt").read_text()
+    assert (
+        "env" in summary and "api                          SKIPPED  not started: the budget of 11 s is spent" in summary
+    )
+    with tarfile.open(archive) as tar:  # one file to fetch, holding every output and the summary
+        names = tar.getnames()
+    assert "out/summary.txt" in names and "out/env.txt" in names

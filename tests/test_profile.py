@@ -133,3 +133,23 @@ def test_a_clock_read_without_a_sync_overstates_a_gpu_step():
     assert queued.overstated == pytest.approx(10.0)
     assert queued.to_json()["timing"] == {"without_sync_us": 40.0, "with_sync_us": 400.0, "overstated": 10.0}
     assert StepProfile("cpu", 1, 100.0, 100.0, 40.0, 20, ()).overstated == 1.0
+
+
+def test_a_graph_replays_kernels_are_listed_by_name_where_no_operator_is_above_them():
+    # A CUDA graph's replay: its kernels carry cudaGraphLaunch's correlation, with no ATen operator above
+    # them; key_averages gives ATen rows only for what ran outside the graph (a buffer's clone).
+    from torch.autograd import DeviceType
+
+    steps = 2
+    events = [
+        _event("cudaGraphLaunch", DeviceType.CPU, self_cpu=5.0),
+        *(_event("void gemv2T_kernel", DeviceType.CUDA, device_time=6.0) for _ in range(2)),
+        *(_event("triton_poi_fused_mse", DeviceType.CUDA, device_time=3.0) for _ in range(2)),
+        _event("Memcpy DtoD (Device -> Device)", DeviceType.CUDA, device_time=1.0),
+    ]
+    averages = [_average("aten::clone", 2, 8.0, 1.0), _average("cudaGraphLaunch", 2, 10.0)]
+    device_us, kernels, ops, waiting_us, launches = summarize(events, averages, steps, on_gpu=True)
+    assert device_us == 9.5 and launches == 0.5
+    names = [op.name for op in ops]
+    assert names[0] == "void gemv2T_kernel" and {"triton_poi_fused_mse", "aten::clone"} <= set(names)
+    assert ops[0].calls == 1.0 and ops[0].device_us == 6.0

@@ -24,6 +24,8 @@ from gpudemo.core.script import generate_script
 from gpudemo.core.training import COMPLETED, STOPPED, _run_training, train
 from tests.commands import gpudemo
 
+ADAM_RTOL = 1e-4  # capturable Adam (the graph step's) against eager's: see the cuda test below
+
 CASES = [
     TrainingConfig(problem="tutorial", optimizer="sgd", epochs=150),
     TrainingConfig(problem="tutorial", optimizer="momentum", epochs=150),
@@ -48,7 +50,7 @@ def _run(config, path=False, control=None, on_pause=None):
 @pytest.fixture
 def graph_on_the_cpu(monkeypatch):
     """A capture that replays by running the body again: the graph step's loop, on the CPU."""
-    monkeypatch.setattr(capture, "cuda_graph", lambda body: body)
+    monkeypatch.setattr(capture, "cuda_graph", lambda body, device: body)
 
 
 @pytest.mark.parametrize("config", CASES, ids=lambda c: f"{c.problem}-{c.optimizer}")
@@ -127,8 +129,6 @@ def test_compare_runs_each_mode_and_marks_a_graph_on_the_cpu_refused():
     assert "cpu has none" in rows[1]["message"] and rows[0]["speedup_vs_cpu"] == 1.0
 
 
-# Dynamo, tracing the optimizer's step, reads a non-leaf's .grad and warns (an error where warnings are).
-@pytest.mark.filterwarnings("ignore:The .grad attribute of a Tensor that is not a leaf")
 def test_a_sweep_says_the_mode_of_each_row_and_takes_one_mode_at_a_time():
     out = gpudemo("sweep", "--device", "cpu", "--max-size", "100", "--step", "graph", "--json")
     assert out.returncode == 2 and "the graph step captures a CUDA graph, and cpu has none" in out.stderr
@@ -137,7 +137,8 @@ def test_a_sweep_says_the_mode_of_each_row_and_takes_one_mode_at_a_time():
     check_sweep("step", TrainingConfig(step="graph"), ["cuda:0"])  # a GPU can: the CPU runs eager beside it
     with pytest.raises(StepRefused, match="cpu has none"):
         check_sweep("step", TrainingConfig(step="graph"), ["cpu"])  # nothing could: refused, never eager instead
-    out = gpudemo("sweep", "--device", "cpu", "--max-size", "100", "--step", "compiled", "--json")
+    # in a child: the compiler's thread pool stays out of the test process
+    out = gpudemo("sweep", "--device", "cpu", "--max-size", "100", "--step", "compiled", "--json", module=True)
     assert out.returncode == 0 and {row["step"] for row in json.loads(out.stdout)["rows"]} == {"compiled"}
     out = gpudemo("sweep", "--device", "cpu", "--step", "eager", "--step", "compiled")
     assert out.returncode == 2 and "one step mode at a time" in out.stderr
@@ -251,8 +252,11 @@ def test_a_captured_graph_trains_the_eager_numbers_on_a_gpu(config):
     config = dataclasses.replace(config, device="cuda:0")
     eager, graph = train(config), train(dataclasses.replace(config, step="graph"))
     assert graph.epochs_run == eager.epochs_run and graph.status == COMPLETED
-    # The same kernels (Adam capturable keeps its step count on the GPU: the same arithmetic, in tensors).
-    np.testing.assert_allclose(graph.losses, eager.losses, rtol=1e-6)
+    # SGD and momentum: eager's kernels in eager's order. Adam: the graph builds it capturable, another branch
+    # of torch's Adam (its bias corrections on the GPU in float32, the update reordered), while eager's are
+    # Python floats: 1-2e-5 apart over 150-2,000 epochs (measured on the CPU with both branches).
+    rtol = ADAM_RTOL if config.optimizer == "adam" else 1e-6
+    np.testing.assert_allclose(graph.losses, eager.losses, rtol=rtol)
 
 
 @pytest.mark.cuda

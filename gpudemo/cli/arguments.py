@@ -5,6 +5,7 @@ its reason on stderr and exit status 2, in the window's words."""
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Sequence
 
 from gpudemo import __version__
@@ -244,7 +245,20 @@ def resolve_devices(args: argparse.Namespace) -> list[str]:
     try:
         return [found.resolve(text).id for text in wanted]
     except rules.InvalidSetting as error:
-        args.parser.error(f"argument --device: {error}")
+        elsewhere = _cuda_elsewhere(args, wanted)
+        if elsewhere is None:
+            args.parser.error(f"argument --device: {error}")
+        return [elsewhere]
+
+
+def _cuda_elsewhere(args: argparse.Namespace, wanted: list[str]) -> str | None:
+    """For `code`, which only writes a script: a CUDA GPU that is not here ("cuda", "cuda:1"), kept in
+    `args.not_here` (the script is for a machine that has one); None for anything else."""
+    text = wanted[0].strip().lower() if wanted and isinstance(wanted[0], str) else ""
+    if getattr(args, "command", None) != "code" or not re.fullmatch(r"cuda(:[0-9]{1,2})?", text):
+        return None
+    args.not_here = text if ":" in text else "cuda:0"  # run_code says so once the script is written
+    return args.not_here
 
 
 def resolve_config(args: argparse.Namespace) -> TrainingConfig:

@@ -227,12 +227,20 @@ def run_predict(args: argparse.Namespace) -> int:
 
 
 def run_code(args: argparse.Namespace) -> int:
+    from gpudemo.core.errors import RunRefused
     from gpudemo.core.script import generate_script
 
     config = resolve_config(args)
     values = resolve_inputs(args, config, args.predict)
     to_stdout = args.output in (None, "-")
-    script = generate_script(config, values, filename="gpudemo_run.py" if to_stdout else os.path.basename(args.output))
+    filename = "gpudemo_run.py" if to_stdout else os.path.basename(args.output)
+    try:
+        script = generate_script(config, values, filename=filename)
+    except RunRefused as refused:  # a graph script the run itself would refuse (resolve_config checks most)
+        args.parser.error(f"argument --{refused.setting}: {refused}")
+    if getattr(args, "not_here", None):
+        print(f"gpudemo: note: {args.not_here} is not here: a script for a machine with a CUDA GPU, not run on"
+              " this one", file=sys.stderr)  # fmt: skip
     if to_stdout:
         sys.stdout.write(script.text)
         return EXIT_OK

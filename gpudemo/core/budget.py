@@ -2,7 +2,8 @@
 
 The estimate adds what a step keeps alive: parameters, their gradients, the
 optimizer's state, the data (and its shuffled order when batching), and the
-activations of one batch through forward, loss and backward. It is an estimate
+activations of one batch through forward, loss and backward (three batches' for a
+graph step, whose two captured graphs keep a memory pool each). It is an estimate
 (allocators round up, libraries keep workspaces), so a run is refused only when
 it needs more than is free; a run that passes and still runs out is ended by the
 training loop with a clear message.
@@ -18,12 +19,14 @@ from gpudemo.core.errors import TrainingError
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, message
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import problem_for
+from gpudemo.core.rules import STEP_KEYS
 from gpudemo.core.units import bytes_text
 
 # Bytes of a float32. bf16 and fp16 runs keep float32 weights and data too (autocast lowers only the
 # activations of matmuls), so this is an upper bound for them.
 FLOAT = 4
 INDEX = 8  # bytes: torch.randperm's int64
+GRAPH = STEP_KEYS[2]  # the graph step (core/step.py names the modes)
 
 
 @dataclass(frozen=True)
@@ -60,7 +63,9 @@ def estimate(config: TrainingConfig) -> MemoryNeed:
         gradients=parameters,
         optimizer_state=OPTIMIZERS[config.optimizer].state_per_parameter * parameters,
         data=data,
-        activations=batch * problem.activation_floats_per_sample(config) * FLOAT,
+        # A graph step's two captured graphs (64 epochs and one) keep a memory pool each, as large as a
+        # step's activations, beside what the warm-up and capture use: three steps' worth in all.
+        activations=batch * problem.activation_floats_per_sample(config) * FLOAT * (3 if config.step == GRAPH else 1),
     )
 
 

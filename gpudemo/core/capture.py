@@ -83,15 +83,19 @@ def check_step(config: TrainingConfig) -> None:
         )
 
 
-def cuda_graph(body: Callable[[], None]) -> Callable[[], None]:
-    """`body` captured in a CUDA graph of its own memory pool; the replay, one launch.
+def cuda_graph(body: Callable[[], None], device: torch.device) -> Callable[[], None]:
+    """`body` captured in a CUDA graph of its own memory pool, on `device`; the replay, one launch.
 
+    Captured on a stream of `device` with `device` current: torch.cuda.graph's default stream is made on
+    whatever device is current at the first capture, and a run on cuda:1 while cuda:0 is current would
+    capture nothing (its kernels go to cuda:1's stream, which is not capturing) and replay nothing.
     Captured "thread_local": the window's memory line reads the GPU's free memory from the GUI thread
     twice a second, and under the default "global" mode such a call from another thread during the
     capture would invalidate it."""
     graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph, capture_error_mode="thread_local"):
-        body()
+    with torch.cuda.device(device):
+        with torch.cuda.graph(graph, stream=torch.cuda.Stream(device=device), capture_error_mode="thread_local"):
+            body()
     return graph.replay
 
 
@@ -117,15 +121,18 @@ class CapturedEpochs:
     ):
         self.step, self.x, self.y, self.records = step, x, y, records
         saved = step.saved()
-        stream = torch.cuda.Stream() if side_stream else None
-        if stream is not None:
-            stream.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(stream) if stream is not None else contextlib.nullcontext():
-            for _ in range(WARM_UP_STEPS):
-                outputs, loss = step.take(x, y)
-                shapes = [record.shape for record in records(outputs, loss)]
-        if stream is not None:
-            torch.cuda.current_stream().wait_stream(stream)
+        # On the run's device (its streams and the capture's too: see cuda_graph), whichever is current.
+        on_device = torch.cuda.device(x.device) if side_stream else contextlib.nullcontext()
+        with on_device:
+            stream = torch.cuda.Stream(device=x.device) if side_stream else None
+            if stream is not None:
+                stream.wait_stream(torch.cuda.current_stream(x.device))
+            with torch.cuda.stream(stream) if stream is not None else contextlib.nullcontext():
+                for _ in range(WARM_UP_STEPS):
+                    outputs, loss = step.take(x, y)
+                    shapes = [record.shape for record in records(outputs, loss)]
+            if stream is not None:
+                torch.cuda.current_stream(x.device).wait_stream(stream)
         step.rewind(saved)  # the gradients stay, zeroed: the capture updates them in place
         sizes = sorted({min(EPOCHS_PER_REPLAY, epochs), 1}, reverse=True)
         self.buffers: dict[int, list[torch.Tensor]] = {}
@@ -133,7 +140,12 @@ class CapturedEpochs:
         for size in sizes:
             buffers = [torch.empty((size, *shape), device=x.device, dtype=torch.float32) for shape in shapes]
             self.buffers[size] = buffers
-            self.replays[size] = capture(self._body(size, buffers))
+            self.replays[size] = capture(self._body(size, buffers), x.device)
+        # Each graph replayed once before the clock (a fresh graph's first launch also uploads it), then
+        # rewound again: the run starts from the weights and optimizer it had.
+        for replay in self.replays.values():
+            replay()
+        step.rewind(saved)
         self.largest = sizes[0]
 
     def _body(self, size: int, buffers: list[torch.Tensor]) -> Callable[[], None]:

@@ -9,10 +9,10 @@ is executing.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gpudemo.core.budget import batch_size
-from gpudemo.core.capture import EPOCHS_PER_REPLAY, WARM_UP_STEPS
+from gpudemo.core.capture import EPOCHS_PER_REPLAY, WARM_UP_STEPS, check_step
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.messages import QT_TRANSLATE_NOOP
 from gpudemo.core.optimizers import OPTIMIZERS
@@ -276,7 +276,11 @@ def generate_script(
     translate: Callable[[str], str] = str,
 ) -> Script:
     """The script for `config`, predicting for `values` (x values, or points x1,x2 for a 2-D classification);
-    its comments through `translate` (English by default)."""
+    its comments through `translate` (English by default). A graph step's script is refused (StepRefused,
+    the run's own reason) where the run would be for any GPU (fp16's scaler, minibatches): it would fail
+    at its capture."""
+    if config.step == GRAPH:
+        check_step(replace(config, device=config.device if config.device.startswith("cuda") else "cuda:0"))
     say = _comments(translate)
     problem = problem_for(config)
     batch, samples = batch_size(config), problem.samples(config)

@@ -11,15 +11,14 @@ one trained in, wherever the run goes. The statements are those of the generated
 from __future__ import annotations
 
 import contextlib
-import logging
 import time
-import warnings
 from collections.abc import Callable
 
 import torch
 from torch import nn
 
 from gpudemo.core import precision, rules
+from gpudemo.core.compiled import CompiledCode, cudagraph_trees_in_this_thread, load_compiler
 from gpudemo.core.hookless import direct_call, step_function, zero_grad_function
 
 EAGER, COMPILED, GRAPH = rules.STEP_KEYS
@@ -32,27 +31,6 @@ def compile_mode(device: torch.device, module: nn.Module | None = None) -> str |
     return "reduce-overhead" if device.type == "cuda" and module is None else None
 
 
-def _profiler_marks_ignored(record: logging.LogRecord) -> bool:
-    return not str(record.msg).startswith(("Profiler record function", "Profiler function"))
-
-
-def load_compiler() -> None:
-    """Import torch.compile's inductor quietly: on its import torch itself calls a deprecated
-    `torch.jit.script_method` (a DeprecationWarning, an error where warnings are errors); on a CUDA
-    build without a GPU its C++ extension loader warns of a missing CUDA runtime, which a CPU run never
-    needs; a compiled step profiled warns that the profiler's marks are not traced. Each was said to
-    every person on every compiled run: noise, not news."""
-    logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)
-    # Under torch.profiler (gpudemo profile) dynamo says it leaves out the profiler's own marks: internal.
-    logging.getLogger("torch._dynamo.variables.ctx_manager").addFilter(_profiler_marks_ignored)
-    logging.getLogger("torch._dynamo.variables.torch").addFilter(_profiler_marks_ignored)
-    with warnings.catch_warnings():
-        warnings.filterwarnings(
-            "ignore", message=r".*torch\.jit\.script_method.* is deprecated", category=DeprecationWarning
-        )
-        import torch._inductor.compile_fx  # noqa: F401
-
-
 class Step:
     """`take(x, y)` -> (the outputs, the loss in float32): one step of `optimizer` on `model`.
 
@@ -60,6 +38,9 @@ class Step:
     wrapper, whose forward does the all-reduce's bookkeeping); without one, the model is called
     without its hook lookups where none is registered (core/hookless.py). `forward` is always the
     eager forward (for evaluations under no_grad); a compiled step compiles `take` as a whole.
+
+    `keep_outputs`: the caller reads the outputs a step returns (a classification's hits); without, a step
+    replayed as CUDA graphs does not copy them out.
 
     `capture`: the step is to be captured in a CUDA graph, so autocast keeps no cache of cast weights
     and the gradients are zeroed in place (a captured step must find them where the capture left them).
@@ -74,6 +55,7 @@ class Step:
         device: torch.device,
         module: nn.Module | None = None,
         capture: bool = False,
+        keep_outputs: bool = True,
     ):
         self.model = model
         self.forward: Callable = module if module is not None else direct_call(model)  # for evaluations too
@@ -87,6 +69,9 @@ class Step:
         whole = self._plain if self.autocast is None else self._mixed
         self.take: Callable[[torch.Tensor, torch.Tensor], tuple[torch.Tensor, torch.Tensor]] = whole  # chosen once
         self.setup_seconds = 0.0  # loading the compiler for a compiled step, counted with its compile
+        self.compiled_code: CompiledCode | None = None
+        self.mode: str | None = None  # torch.compile's mode, for a compiled step
+        self.keeps_outputs = keep_outputs
         if config.step == COMPILED:
             # The same statements through the public calls, which torch.compile knows how to trace (it
             # graph-breaks at backward and compiles the optimizer's step as a graph of its own).
@@ -99,9 +84,12 @@ class Step:
             began = time.perf_counter()
             load_compiler()  # a second or more the first time (inductor's ~1,000 modules): part of the compile's cost
             torch._dynamo.reset()
-            mode = compile_mode(device, module)
-            compiled = torch.compile(whole, mode=mode)
-            self.take = self._with_mark(compiled) if mode == "reduce-overhead" else compiled
+            self.compiled_code = CompiledCode()  # what it installs, let go of by release()
+            self.mode = compile_mode(device, module)
+            if self.mode == "reduce-overhead":
+                cudagraph_trees_in_this_thread()  # the window compiles in a thread of each job's own
+            compiled = torch.compile(whole, mode=self.mode)
+            self.take = self._with_mark(compiled, self.keeps_outputs) if self.mode == "reduce-overhead" else compiled
             self.setup_seconds = time.perf_counter() - began
 
     def casting(self) -> contextlib.AbstractContextManager:
@@ -131,16 +119,25 @@ class Step:
         return outputs, loss.float()
 
     @staticmethod
-    def _with_mark(compiled: Callable) -> Callable:
+    def _with_mark(compiled: Callable, keep_outputs: bool) -> Callable:
         """A step whose graphs torch.compile replays as CUDA graphs: each call is a new step (so the last
-        one's outputs may be overwritten), and the loss is copied out before the next call overwrites it."""
+        one's outputs may be overwritten), and the loss is copied out before the next call overwrites it;
+        the outputs too where they are read (`keep_outputs`: a classification counts its right answers),
+        else they stay the graph's (a clone of 10,000,000 outputs a step is 40 MB of traffic)."""
 
         def take(x: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
             torch.compiler.cudagraph_mark_step_begin()
             outputs, loss = compiled(x, y)
-            return outputs.detach().clone(), loss.detach().clone()
+            return (outputs.detach().clone() if keep_outputs else outputs.detach()), loss.detach().clone()
 
         return take
+
+    def release(self) -> None:
+        """Let go of what compiling this step made (core/compiled.py); nothing for an eager step. In the
+        thread that ran it: its CUDA-graph trees are that thread's."""
+        if self.compiled_code is not None:
+            self.compiled_code.release()
+            self.compiled_code = None
 
     # Untimed steps that leave no trace: a compile's or a capture's warm-up.
 

@@ -73,6 +73,8 @@ FLUSH_EPOCHS = 8192  # ...or after this many epochs, whichever comes first
 # The first epoch's loss is read back on its own, at once: a person who pressed Start
 # sees the first point as soon as it exists, not a flush interval later.
 
+WARM_ROUNDS = 4  # a compiled step's warm-up: rounds over its batch shapes, until one compiles nothing
+
 FIT_POINTS = 256  # the model is evaluated at this many x values for the fit view...
 BOUNDARY_SIDE = 128  # ...or, for a 2-D classification, over a grid this many points a side, in one batched pass
 FIT_SHARE = 0.1  # ...at a flush, but so that the evaluations take at most this share of the run
@@ -189,7 +191,8 @@ class _Run:
         graph = config.step == GRAPH
         capturable = graph and self.device.type == "cuda"  # (the tests run the captured loop on the CPU too)
         self.optimizer = OPTIMIZERS[config.optimizer].make(self.model.parameters(), config.lr, capturable=capturable)
-        self.step = Step(self.model, self.criterion, self.optimizer, config, self.device, capture=graph)
+        self.step = Step(self.model, self.criterion, self.optimizer, config, self.device, capture=graph,
+                         keep_outputs=bool(problem.classes))  # fmt: skip
         self.captured: capture.CapturedEpochs | None = None  # the graph step's, once captured (prepare_step)
         self.forward, self.train_step = self.step.forward, self.step.take
         _warm.set()
@@ -303,16 +306,22 @@ class _Run:
         began = time.perf_counter()
         if self.config.step == COMPILED:
             saved = self.step.saved()
-            sizes = [self.samples] if self.batch >= self.samples else [self.batch]
-            if self.batch < self.samples and self.samples % self.batch:
-                sizes.append(self.samples % self.batch)
+            full = self.batch >= self.samples
+            if full and self.step.mode == "reduce-overhead":
+                # The full batch as the CUDA graphs' own inputs: not copied into them at every step (two
+                # 40 MB copies a step at 10,000,000 samples). Warmed with these very tensors (whether an
+                # input is static is decided from those seen at the compile).
+                torch._dynamo.mark_static_address(self.x_train)
+                torch._dynamo.mark_static_address(self.y_train)
+            batches = [(self.x_train, self.y_train)] if full else []
+            sizes = (
+                [self.batch] + ([self.samples % self.batch] if self.samples % self.batch else []) if not full else []
+            )
+            for size in sizes:
+                index = torch.arange(size, device=self.device)
+                batches.append((self.x_train[index], self.y_train[index]))
             try:
-                for size in sizes:  # twice each: an optimizer's state is made on its first step (a second graph)
-                    index = torch.arange(size, device=self.device)
-                    for _ in range(2):
-                        if self.should_stop():  # a compile cannot be interrupted, but the next one need not start
-                            raise _Stopped
-                        self.train_step(self.x_train[index], self.y_train[index])
+                self._warm_compiled(batches)
             finally:
                 self.step.rewind(saved)
         else:
@@ -327,6 +336,22 @@ class _Run:
             )
         synchronize(self.device)
         return time.perf_counter() - began + self.step.setup_seconds  # the compiler's loading too
+
+    def _warm_compiled(self, batches: list[tuple[torch.Tensor, torch.Tensor]]) -> None:
+        """Take steps on each batch shape until a whole round compiles nothing new: an optimizer makes its
+        state on its first step (momentum's buffers: a graph more on the second call), a second size makes
+        dynamic shapes, and CUDA-graph trees record a graph on the call after the one that compiled it. So
+        nothing is compiled or recorded inside the clock (`recompiles` counts dynamo's graphs, not
+        recordings: a round more than dynamo needs covers those). At most WARM_ROUNDS rounds."""
+        for round_ in range(WARM_ROUNDS):
+            before = compiled_graphs()
+            for x, y in batches:
+                for _ in range(2):
+                    if self.should_stop():  # a compile cannot be interrupted, but the next one need not start
+                        raise _Stopped
+                    self.train_step(x, y)
+            if round_ and compiled_graphs() == before:
+                return
 
     def _records(self, with_path: bool) -> Callable[[torch.Tensor, torch.Tensor], list[torch.Tensor]]:
         """What an epoch records, for the captured epochs: its loss, a classification's right answers, (w, b)."""
@@ -389,9 +414,20 @@ class _Run:
         """Let go of everything; on a GPU also hand the allocator's cache back, unless `keep_cache`
         (a warm-up whose allocations the timed run that follows should find ready)."""
         device = getattr(self, "device", None)
+        step = getattr(self, "step", None)
+        if step is not None:  # a compiled step's graphs, CUDA graphs and pool: in this thread, which made them
+            step.release()
         self.__dict__.clear()
         if device is not None and not keep_cache:
             release_cache(device)
+
+
+def _epochs_in_flight(seconds: float, epochs: int, flush_seconds: float) -> int:
+    """How many epochs may be queued before the next read-back: those the device runs in `flush_seconds`, at
+    the pace of the last `epochs` in `seconds` (at least one, at most FLUSH_EPOCHS)."""
+    if epochs <= 0 or seconds <= 0:
+        return FLUSH_EPOCHS
+    return max(1, min(FLUSH_EPOCHS, int(flush_seconds * epochs / seconds)))
 
 
 def compiled_graphs() -> int:
@@ -642,6 +678,8 @@ def _run_training(
         except _Stopped:  # stopped between two compiles: the loop sees the stop before its first epoch
             compile_seconds = time.perf_counter() - began + run.step.setup_seconds
             graphs_before = compiled_graphs()
+        except (MemoryError, torch.cuda.OutOfMemoryError) as error:  # a graph's pools, say: not the mode's fault
+            raise _failure(config, run, error, 0) from None
         except Exception as error:  # no compiler, an unsupported platform or model: say so, plainly
             run.release()
             raise not_prepared(config, error) from None
@@ -652,6 +690,12 @@ def _run_training(
         load.__enter__()
     start = time.perf_counter()
     next_flush = start  # due after the first epoch
+    # Epochs let run ahead of the read-back: a graph's replay is one asynchronous launch of 64 epochs, so
+    # the host could queue FLUSH_EPOCHS (seconds of GPU work at large sizes) before a flush, and a Stop
+    # or Pause would wait for all of it. Bounded by time from the second flush on: as many epochs as
+    # the device did in flush_seconds, measured at each read-back (which waits for the device).
+    in_flight = FLUSH_EPOCHS
+    flushed_at, flushed_epochs = 0.0, 0
     try:
         while history.count + pending_epochs < config.epochs:
             done = history.count + pending_epochs
@@ -674,6 +718,7 @@ def _run_training(
                         if control is None
                         else control.epochs_before_hold(done, config.epochs - done)
                     )
+                    most = min(most, max(1, in_flight - pending_epochs))  # slow epochs: one-epoch replays
                     count, losses, hits, position = run.replay(most)
                     pending.append(losses)
                     pending_epochs += count
@@ -691,11 +736,17 @@ def _run_training(
             except _Stopped:
                 status = STOPPED
                 break
-            if pending_epochs >= FLUSH_EPOCHS or time.perf_counter() >= next_flush:
-                yield flush()
+            if pending_epochs >= in_flight or time.perf_counter() >= next_flush:
+                batch = flush()
+                yield batch
                 if diverged_at is not None:
                     break
                 next_flush = time.perf_counter() + flush_seconds
+                in_flight, flushed_at, flushed_epochs = (
+                    _epochs_in_flight(batch.seconds - flushed_at, history.count - flushed_epochs, flush_seconds),
+                    batch.seconds,
+                    history.count,
+                )
         if pending:
             yield flush(final=True)
         if diverged_at is not None:

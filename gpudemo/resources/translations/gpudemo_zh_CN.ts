@@ -262,6 +262,10 @@
         <translation>另存为 .py…</translation>
     </message>
     <message>
+        <source>No script for these settings: {reason}.</source>
+        <translation>这些设置没有脚本：{reason}。</translation>
+    </message>
+    <message>
         <source>Paused in the training loop after epoch {epoch}</source>
         <translation>在训练循环中暂停于第 {epoch} 轮之后</translation>
     </message>

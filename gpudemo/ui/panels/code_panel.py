@@ -30,12 +30,14 @@ from PySide6.QtWidgets import (
 from gpudemo.core import rules
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.distributed.script import generate_parallel_script
+from gpudemo.core.errors import RunRefused
 from gpudemo.core.files import write_atomically
 from gpudemo.core.lesson import code_lines
 from gpudemo.core.problems import problem_for
 from gpudemo.core.rules import InvalidSetting
 from gpudemo.core.script import PREDICTING, Script, generate_script
 from gpudemo.core.training import PREPARING_STEP, TO_CPU, TO_DEVICE, TRAINING
+from gpudemo.ui.base.i18n import say
 
 # The marked step's background, and the syntax colours, on a light and on a dark theme.
 SINGLE, PARALLEL = "single", "parallel"  # the script shown: for one device, or data parallel for torchrun
@@ -173,9 +175,13 @@ class CodePanel(QDockWidget):
                 values = rules.parse_points(values_text) if problem.area is not None else []
         except InvalidSetting:
             values = [] if problem.classes else [4.0]
-        self.set_script(
-            generate_script(config, values, translate=lambda text: QCoreApplication.translate("script", text))
-        )
+        try:
+            script = generate_script(config, values, translate=lambda text: QCoreApplication.translate("script", text))
+        except RunRefused as refused:  # a graph script that would fail at its capture: the run's reason instead
+            script = Script(
+                "# " + self.tr("No script for these settings: {reason}.").format(reason=say(refused)) + "\n", {}
+            )
+        self.set_script(script)
 
     def set_script(self, script: Script) -> None:
         if self._script is not None and script.text == self._script.text:

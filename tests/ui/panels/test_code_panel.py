@@ -85,3 +85,13 @@ def test_the_shown_script_reproduces_the_windows_run(qtbot):
     for row, (_, x, y) in enumerate(predictions):
         assert float(table.index(row, 0).data()) == float(x)
         assert abs(float(table.index(row, 1).data()) - float(y)) <= 1e-5  # the table shows 6 digits
+
+
+def test_no_graph_script_is_shown_for_settings_the_run_would_refuse(qtbot, window):
+    window.stepCombo.setCurrentIndex(window.stepCombo.findData("graph"))
+    window.precisionCombo.setCurrentIndex(window.precisionCombo.findData("fp16"))
+    text = window.codePanel.view.toPlainText()
+    assert text.startswith("# No script for these settings: fp16's GradScaler reads its overflow check back")
+    assert "scaler.step(optimizer)" not in text  # it would fail at its capture
+    window.precisionCombo.setCurrentIndex(window.precisionCombo.findData("bf16"))
+    assert "graph.replay()" in window.codePanel.view.toPlainText()
