@@ -3,8 +3,10 @@
 
 Needs nothing but Python 3.10+. The first call makes the virtual environment and
 installs the project with its test tools; later calls reinstall only when
-pyproject.toml changes. Arguments after `test` go to pytest; the tests spread over
-every core (pytest-xdist's `-n auto`) unless the arguments give `-n` themselves.
+pyproject.toml changes. `test` alone runs the suite spread over every core
+(pytest-xdist's `-n auto`), then the tests marked `processes` (they start worker
+processes of their own) one at a time; arguments after `test` go to pytest as they are
+(spread over every core unless they give `-n` themselves).
 
 `lint` checks that imports only go down with no circles (lint-imports, the contracts in
 pyproject.toml), then the code's lint and format (ruff check, ruff format --check); `ruff format .`
@@ -90,11 +92,19 @@ def main(argv: list[str]) -> int:
     ensure_environment()
     if argv[0] == "app":
         command = [str(PYTHON), "-m", "gpudemo", *argv[1:]]
-    else:  # the tests spread over every core (pytest-xdist), unless the call says how
-        spread = (
-            [] if any(arg == "-n" or arg.startswith(("-n", "--numprocesses")) for arg in argv[1:]) else ["-n", "auto"]
-        )
-        command = [str(PYTHON), "-m", "pytest", *spread, *argv[1:]]
+    else:
+        tests = [str(PYTHON), "-m", "pytest"]
+        if len(argv) > 1:  # a call that says what to run: as it says, spread over every core unless it says how
+            spread = any(arg == "-n" or arg.startswith(("-n", "--numprocesses")) for arg in argv[1:])
+            command = [*tests, *([] if spread else ["-n", "auto"]), *argv[1:]]
+        else:
+            # The whole suite: spread over every core (pytest-xdist), then the tests that start worker processes
+            # of their own, one at a time with nothing beside them. Data-parallel workers beside the other
+            # tests' load aborted now and then inside torch (gloo: "terminate called without an active
+            # exception"), a pure-torch torchrun script among them; alone they never did.
+            spread = subprocess.run([*tests, "-n", "auto", "-m", "not processes"], cwd=ROOT).returncode
+            alone = subprocess.run([*tests, "-m", "processes"], cwd=ROOT).returncode
+            return spread or alone
     return subprocess.run(command, cwd=ROOT).returncode
 
 

@@ -60,7 +60,7 @@ def test_each_step_runs_one_epoch_and_the_snapshot_is_the_model_then():
 
 def test_pause_after_holds_at_that_epoch_even_when_no_read_back_comes_near_it(monkeypatch):
     # No read-back until the end (the first-epoch one aside): the pause must still fall at epoch 7.
-    monkeypatch.setattr(training, "FLUSH_EPOCHS", 10**9)
+    monkeypatch.setattr(training.readback, "FLUSH_EPOCHS", 10**9)
     control = RunControl()
     control.pause_after(7)
     seen = []
@@ -94,7 +94,13 @@ def test_paused_time_is_left_out_of_the_timing(monkeypatch):
     # A pause of 1,000 s on the loop's own clock, without waiting for it: a real wait would
     # make this test depend on how a busy machine schedules two threads.
     real, offset = time.perf_counter, [0.0]
-    monkeypatch.setattr(training, "time", SimpleNamespace(perf_counter=lambda: real() + offset[0]))
+    clock = SimpleNamespace(perf_counter=lambda: real() + offset[0])
+    for room in (
+        training.loop,
+        training.readback,
+        training.run,
+    ):  # the loop's clock, and the prepared run's (moving, warming)
+        monkeypatch.setattr(room, "time", clock)
 
     def pause_for_a_long_time(self):
         offset[0] += 1000.0

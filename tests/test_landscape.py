@@ -128,6 +128,6 @@ def test_the_time_a_new_grid_takes_is_left_out_of_the_runs(monkeypatch):
             time.sleep(1.0)
         return evaluate(*args, **kwargs)
 
-    monkeypatch.setattr(training, "evaluate", slow_evaluate)
+    monkeypatch.setattr(training.run, "evaluate", slow_evaluate)
     result = train(TrainingConfig(epochs=100), path=PathHistory(100))
     assert len(made) >= 2 and result.seconds < 1.0

@@ -21,7 +21,8 @@ from gpudemo.core.precision import PrecisionRefused
 from gpudemo.core.training import train
 from tests.commands import gpudemo
 
-pytestmark = pytest.mark.slow  # each run starts worker processes that import torch (seconds each here)
+# each run starts worker processes that import torch (seconds each here), on local ports: one group, one at a time
+pytestmark = [pytest.mark.slow, pytest.mark.processes]
 
 LINE = TrainingConfig(problem="line", samples=1000, epochs=60, lr=0.1)
 

@@ -115,7 +115,7 @@ def test_minibatches_shuffle_from_the_seed_and_an_epoch_is_one_pass():
     assert a.losses.tolist() != train(TrainingConfig(**{**config.__dict__, "batch_size": 0})).losses.tolist()
     # One pass: 100 samples in batches of 30 is 4 optimizer steps an epoch.
     calls = []
-    run = training._Run(config, lambda: False)
+    run = training.PreparedRun(config, lambda: False)
     real_step = run.train_step
     run.train_step = lambda x, y: calls.append(1) or real_step(x, y)
     run.epoch()
@@ -214,7 +214,7 @@ def test_the_biggest_mlp_on_the_biggest_data_is_refused_here():
 )
 def test_running_out_of_memory_ends_the_run_clearly_and_frees_it(monkeypatch, error):
     released = []
-    original_epoch, original_release = training._Run.epoch, training._Run.release
+    original_epoch, original_release = training.PreparedRun.epoch, training.PreparedRun.release
     calls = []
 
     def epoch(self):
@@ -223,8 +223,8 @@ def test_running_out_of_memory_ends_the_run_clearly_and_frees_it(monkeypatch, er
             raise error
         return original_epoch(self)
 
-    monkeypatch.setattr(training._Run, "epoch", epoch)
-    monkeypatch.setattr(training._Run, "release", lambda self: released.append(1) or original_release(self))
+    monkeypatch.setattr(training.PreparedRun, "epoch", epoch)
+    monkeypatch.setattr(training.PreparedRun, "release", lambda self: released.append(1) or original_release(self))
     with pytest.raises(TrainingError, match="cpu ran out of memory after 3 epochs; what the run held is freed"):
         train(TrainingConfig(epochs=100), on_batch=None)
     assert released == [1]

@@ -120,7 +120,7 @@ def test_a_device_that_runs_out_of_memory_while_profiled_ends_as_a_training_erro
     def out_of_memory(run):
         raise torch.cuda.OutOfMemoryError("CUDA out of memory. Tried to allocate 20.00 GiB")
 
-    monkeypatch.setattr(training._Run, "epoch", out_of_memory)
+    monkeypatch.setattr(training.PreparedRun, "epoch", out_of_memory)
     with pytest.raises(TrainingError, match="cpu ran out of memory before it began"):
         profile_steps(TrainingConfig(), steps=3)
     assert cli.main(["profile", "--device", "cpu", "--steps", "3"]) == 1

@@ -11,7 +11,8 @@ from gpudemo.core import capture, compiled, training
 from gpudemo.core import step as step_module
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.history import LossHistory
-from gpudemo.core.training import _run_training, train
+from gpudemo.core.training import train
+from gpudemo.core.training.loop import _run_training
 from tests.test_step_modes import _child
 
 
@@ -130,6 +131,7 @@ def test_a_capture_on_a_gpu_that_is_not_the_current_one_is_made_on_that_gpu(monk
 # 4. Nothing of a compiled run left after it ---------------------------------------------------------------
 
 
+@pytest.mark.processes  # compile workers: never beside DDP workers
 def test_a_compiled_run_leaves_no_compiled_code_behind():
     # In a child: the compiler's threads and processes stay out of the test process.
     found = _child(
@@ -154,13 +156,14 @@ def test_a_compiled_run_leaves_no_compiled_code_behind():
 
 
 @pytest.mark.slow  # three compiles in a child: ~20 s here
+@pytest.mark.processes  # compile workers: never beside DDP workers
 def test_the_compiled_warm_up_goes_on_until_a_round_compiles_nothing():
     found = _child(
         """
         import json
         from gpudemo.core import training
         from gpudemo.core.config import TrainingConfig
-        real, report = training._Run.prepare_step, {}
+        real, report = training.PreparedRun.prepare_step, {}
 
         def watching(run, with_path):
             take, calls = run.train_step, []
@@ -176,7 +179,7 @@ def test_the_compiled_warm_up_goes_on_until_a_round_compiles_nothing():
                 run.train_step = take
                 report[run.config.optimizer] = calls
 
-        training._Run.prepare_step = watching
+        training.PreparedRun.prepare_step = watching
         for optimizer in ("sgd", "momentum", "adam"):
             result = training.train(TrainingConfig(device="cpu", step="compiled", optimizer=optimizer, epochs=5))
             report[optimizer + " recompiles"] = result.recompiles
@@ -213,7 +216,7 @@ def test_a_full_batch_is_the_cuda_graphs_own_input_and_unread_outputs_are_not_co
 def test_a_graph_run_queues_no_more_epochs_than_the_device_runs_in_a_flush_interval(monkeypatch):
     monkeypatch.setattr(capture, "cuda_graph", lambda body, device: body)
     now = [0.0]
-    monkeypatch.setattr(training.time, "perf_counter", lambda: now[0])  # the host sees no time pass...
+    monkeypatch.setattr(training.loop.time, "perf_counter", lambda: now[0])  # the host sees no time pass...
 
     class SlowDevice(LossHistory):
         def extend(self, values):  # ...until a read-back waits for the device: 10 ms an epoch
@@ -262,7 +265,7 @@ def test_a_capture_that_runs_out_of_memory_is_said_as_out_of_memory(monkeypatch)
     def out_of_memory(*args, **kwargs):
         raise torch.cuda.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")
 
-    monkeypatch.setattr(training._Run, "prepare_step", out_of_memory)
+    monkeypatch.setattr(training.PreparedRun, "prepare_step", out_of_memory)
     monkeypatch.setattr(capture, "check", lambda config: None)
     with pytest.raises(training.TrainingError, match="ran out of memory before it began"):
         train(TrainingConfig(device="cpu", step="compiled", epochs=3))

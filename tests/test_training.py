@@ -66,7 +66,7 @@ def test_model_comes_back_on_the_cpu():
 
 
 def test_batches_cover_every_epoch_once_in_order(monkeypatch):
-    monkeypatch.setattr(training, "FLUSH_EPOCHS", 7)
+    monkeypatch.setattr(training.readback, "FLUSH_EPOCHS", 7)
     batches = []
     result = train(TrainingConfig(epochs=50), on_batch=batches.append)
     assert batches[0].first_epoch == 1
@@ -79,11 +79,11 @@ def test_batches_cover_every_epoch_once_in_order(monkeypatch):
 
 
 def test_the_first_epoch_comes_back_on_its_own_at_once(monkeypatch):
-    monkeypatch.setattr(training, "FLUSH_EPOCHS", 100)
+    monkeypatch.setattr(training.readback, "FLUSH_EPOCHS", 100)
     run = run_training(TrainingConfig(epochs=10_000), flush_seconds=60)
     first, second = next(run), next(run)
     assert (first.first_epoch, first.last_epoch) == (1, 1)
-    assert second.first_epoch == 2 and len(second.losses) == training.FLUSH_EPOCHS
+    assert second.first_epoch == 2 and len(second.losses) == training.readback.FLUSH_EPOCHS
     run.close()
 
 
@@ -128,7 +128,7 @@ def test_divergence_names_the_first_bad_epoch():
 
 
 def test_divergence_in_the_middle_of_a_batch(monkeypatch):
-    monkeypatch.setattr(training, "FLUSH_EPOCHS", 3)
+    monkeypatch.setattr(training.readback, "FLUSH_EPOCHS", 3)
     result = train(TrainingConfig(epochs=1000, lr=100, seed=0))
     assert result.status == DIVERGED
     assert len(result.losses) == result.diverged_at
@@ -179,7 +179,13 @@ def test_cuda_matches_the_tutorial_on_cuda(seed):
 def _offset_clock(monkeypatch):
     """The loop's perf_counter, which a test can move on without waiting."""
     real, offset = time.perf_counter, [0.0]
-    monkeypatch.setattr(training, "time", SimpleNamespace(perf_counter=lambda: real() + offset[0]))
+    clock = SimpleNamespace(perf_counter=lambda: real() + offset[0])
+    for room in (
+        training.loop,
+        training.readback,
+        training.run,
+    ):  # the loop's clock, and the prepared run's (moving, warming)
+        monkeypatch.setattr(room, "time", clock)
     return offset
 
 
@@ -194,15 +200,15 @@ def _offset_clock(monkeypatch):
 def test_the_warm_up_step_is_untimed_and_changes_nothing(monkeypatch, config):
     plain = train(config)
     assert plain.warm_up_seconds == 0.0  # the CPU has no first-step costs to take out
-    monkeypatch.setattr(training, "WARMED_DEVICE_TYPES", frozenset({"cpu"}))  # warm the CPU as a GPU would be
+    monkeypatch.setattr(training.run, "WARMED_DEVICE_TYPES", frozenset({"cpu"}))  # warm the CPU as a GPU would be
     offset = _offset_clock(monkeypatch)
-    real_warm_up = training._Run.warm_up
+    real_warm_up = training.PreparedRun.warm_up
 
     def slow_first_step(run):
         offset[0] += 1000.0  # a cold device's first step, on the loop's clock
         return real_warm_up(run) + 1000.0
 
-    monkeypatch.setattr(training._Run, "warm_up", slow_first_step)
+    monkeypatch.setattr(training.PreparedRun, "warm_up", slow_first_step)
     warmed = train(config)
     assert warmed.warm_up_seconds > 1000.0 and warmed.seconds < 100  # not inside the run's figure
     assert warmed.losses.tobytes() == plain.losses.tobytes()  # same model, optimizer and random numbers
@@ -211,16 +217,16 @@ def test_the_warm_up_step_is_untimed_and_changes_nothing(monkeypatch, config):
 
 
 def test_the_warm_up_launches_what_the_loop_will_fp16_scaler_shuffle_count_and_read_back(monkeypatch):
-    monkeypatch.setattr(training, "WARMED_DEVICE_TYPES", frozenset({"cpu"}))
+    monkeypatch.setattr(training.run, "WARMED_DEVICE_TYPES", frozenset({"cpu"}))
     config = TrainingConfig(problem="circles", samples=200, batch_size=50, width=8, epochs=3)
     # fp16 on the CPU, which a run refuses: here only to take the GradScaler's path on this machine.
-    run = training._Run(dataclasses.replace(config, precision="fp16"), lambda: False)
+    run = training.PreparedRun(dataclasses.replace(config, precision="fp16"), lambda: False)
     calls = []
     for name, cls in (("update", torch.amp.GradScaler), ("randperm", torch)):
         real = getattr(cls, name)
         monkeypatch.setattr(cls, name, lambda *a, real=real, name=name, **k: calls.append(name) or real(*a, **k))
-    hits = training._Run._hits
-    monkeypatch.setattr(training._Run, "_hits", staticmethod(lambda *a: calls.append("_hits") or hits(*a)))
+    hits = training.PreparedRun._hits
+    monkeypatch.setattr(training.PreparedRun, "_hits", staticmethod(lambda *a: calls.append("_hits") or hits(*a)))
     state = run.generator.get_state()
     assert run.warm_up() > 0
     assert {"update", "randperm", "_hits"} <= set(calls)
@@ -254,13 +260,17 @@ def test_the_data_is_made_on_the_cpu_from_the_seed_and_moved(problem):
 
 def test_after_a_failure_the_frames_are_freed_before_the_cache_is_emptied(monkeypatch):
     order = []
-    real_clear, real_release = training.traceback.clear_frames, training._Run.release
-    monkeypatch.setattr(training.traceback, "clear_frames", lambda tb: order.append("clear frames") or real_clear(tb))
+    real_clear, real_release = training.failures.traceback.clear_frames, training.PreparedRun.release
     monkeypatch.setattr(
-        training._Run, "release", lambda run, keep_cache=False: order.append("release") or real_release(run, keep_cache)
+        training.failures.traceback, "clear_frames", lambda tb: order.append("clear frames") or real_clear(tb)
+    )
+    monkeypatch.setattr(
+        training.PreparedRun,
+        "release",
+        lambda run, keep_cache=False: order.append("release") or real_release(run, keep_cache),
     )
     calls = [0]
-    real_epoch = training._Run.epoch
+    real_epoch = training.PreparedRun.epoch
 
     def out_of_memory_at_the_fifth(run):
         calls[0] += 1
@@ -268,7 +278,7 @@ def test_after_a_failure_the_frames_are_freed_before_the_cache_is_emptied(monkey
             raise torch.cuda.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")
         return real_epoch(run)
 
-    monkeypatch.setattr(training._Run, "epoch", out_of_memory_at_the_fifth)
+    monkeypatch.setattr(training.PreparedRun, "epoch", out_of_memory_at_the_fifth)
     with pytest.raises(TrainingError, match="ran out of memory after 4 epochs"):
         train(TrainingConfig(epochs=10))
     assert order == ["clear frames", "release"]

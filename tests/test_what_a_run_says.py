@@ -27,7 +27,7 @@ class _Busy:
 
 
 def test_a_cpu_run_timed_while_others_held_its_cores_is_marked_busy(monkeypatch):
-    monkeypatch.setattr(training, "OtherLoad", _Busy)
+    monkeypatch.setattr(training.loop, "OtherLoad", _Busy)
     result = train(TrainingConfig(device="cpu", epochs=20))
     assert result.busy
     out = gpudemo("train", "--device", "cpu", "--epochs", "20")
@@ -43,7 +43,7 @@ def test_the_busy_check_covers_the_timed_loop_not_what_comes_before(monkeypatch)
             events.append("enter")
             return self
 
-    monkeypatch.setattr(training, "OtherLoad", Watching)
+    monkeypatch.setattr(training.loop, "OtherLoad", Watching)
     train(TrainingConfig(device="cpu", epochs=3), on_phase=events.append)
     assert events.index("enter") > events.index(training.TRAINING)  # after the warm-up and any compile
 

@@ -7,9 +7,11 @@ Its rooms, from the ground up (pyproject.toml's import contracts keep imports go
 - rules (what a person may type), config (the training settings, declared once);
 - devices (what this machine has, and has free now), nvml, precision, optimizers, hookless;
   problems/ (each problem's data, model, loss and script) with datafile (a person's CSV);
-- step (one optimizer step, in any precision, eager or compiled whole), budget (what a run needs);
+- compiled (what a compiled step needs around it), step (one optimizer step, in any precision, eager or
+  compiled whole), budget (what a run needs);
 - capture (the step modes' refusals; the graph step, captured in CUDA graphs);
-- training (the loop), checkpoint, prediction; runs (the app's model: runs and a session);
+- training/ (a room: records, failures, the prepared run, the read-back, the loop), checkpoint,
+  prediction; runs (the app's model: runs and a session);
 - script (the plain PyTorch of a run), lesson, export;
 - measure/ (compare, sweep, roofline, profile, timeline, transfer, timing) and
   distributed/ (data parallel: launcher, worker, script);

@@ -3,7 +3,7 @@ torch.autocast (fp16 with a GradScaler that scales the loss); launched op by op 
 whole step compiled by torch.compile (compiled). The third mode, a step captured in a CUDA graph,
 replays this same step: see core/capture.py.
 
-The one-device loop (core/training.py) and every data-parallel worker (core/distributed/
+The one-device loop (core/training/) and every data-parallel worker (core/distributed/
 worker.py) take their steps through this class, so a precision or a step mode asked for is the
 one trained in, wherever the run goes. The statements are those of the generated script.
 """

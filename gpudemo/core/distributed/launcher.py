@@ -230,11 +230,13 @@ class _Workers:
         errors = [line for line in lines if "Error" in line or "error" in line]
         code = self.processes[rank].returncode
         if code is not None and code < 0:
-            return (
+            killed = (
                 f"killed by signal {signal.Signals(-code).name}"
                 if -code in signal.valid_signals()
                 else f"killed by signal {-code}"
             )
+            said = (errors or lines)[-1][:300] if errors or lines else ""
+            return f"{killed} ({said})" if said else killed  # an abort's last words say why (gloo, the allocator)
         return (errors or lines or [f"exit status {code}"])[-1][:300]
 
     def end(self) -> None:

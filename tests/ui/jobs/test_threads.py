@@ -146,7 +146,7 @@ def test_closing_during_a_compile_hides_the_window_at_once(qtbot, window, monkey
             time.sleep(0.01)
         hidden.set()
 
-    monkeypatch.setattr(training._Run, "prepare_step", slow_compile)
+    monkeypatch.setattr(training.PreparedRun, "prepare_step", slow_compile)
     monkeypatch.setattr(torch, "compile", lambda step, mode=None: step)  # the compiler stays out of this process
     window.stepCombo.setCurrentIndex(window.stepCombo.findData("compiled"))
     window.epochsSpin.setValue(10_000_000)
@@ -175,7 +175,7 @@ def test_a_compile_is_said_stop_waits_for_it_in_words_and_a_run_stopped_before_i
         release.wait(60)
         return 0.5
 
-    monkeypatch.setattr(training._Run, "prepare_step", slow_compile)
+    monkeypatch.setattr(training.PreparedRun, "prepare_step", slow_compile)
     monkeypatch.setattr(torch, "compile", lambda step, mode=None: step)  # the compiler stays out of this process
     window.stepCombo.setCurrentIndex(window.stepCombo.findData("compiled"))
     window.epochsSpin.setValue(1000)

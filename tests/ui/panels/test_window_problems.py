@@ -125,7 +125,7 @@ def test_a_run_that_cannot_fit_is_refused_with_both_figures(qtbot, window, monke
 
 
 def test_running_out_of_memory_during_a_run_is_said_and_the_next_run_works(qtbot, window, monkeypatch):
-    original = training._Run.epoch
+    original = training.PreparedRun.epoch
     calls = []
 
     def epoch(self):
@@ -134,7 +134,7 @@ def test_running_out_of_memory_during_a_run_is_said_and_the_next_run_works(qtbot
             raise MemoryError()
         return original(self)
 
-    monkeypatch.setattr(training._Run, "epoch", epoch)
+    monkeypatch.setattr(training.PreparedRun, "epoch", epoch)
     window.epochsSpin.setValue(1000)
     run_to_end(qtbot, window)
     status = window.statusLabel.text()

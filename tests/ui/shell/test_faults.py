@@ -30,7 +30,7 @@ def log_file(tmp_path, monkeypatch):
 
 
 def fail_at_epoch(monkeypatch, count, error):
-    original = training._Run.epoch
+    original = training.PreparedRun.epoch
     calls = []
 
     def epoch(self):
@@ -39,7 +39,7 @@ def fail_at_epoch(monkeypatch, count, error):
             raise error
         return original(self)
 
-    monkeypatch.setattr(training._Run, "epoch", epoch)
+    monkeypatch.setattr(training.PreparedRun, "epoch", epoch)
 
 
 @pytest.mark.parametrize(

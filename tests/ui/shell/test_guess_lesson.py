@@ -88,6 +88,7 @@ def test_a_guess_out_of_range_is_refused_with_a_message_and_nothing_runs(qtbot):
     assert "guess a ratio from 0.01 to 1000" in window.guessPanel.guessError.text()
 
 
+@pytest.mark.processes  # step 7 starts data-parallel workers
 def test_every_measurement_runs_here_fills_its_row_and_the_table_exports(qtbot, tmp_path, monkeypatch):
     # The compiled step's compiler stays out of the test process (its workers, its warnings): the mode step
     # then compares eager with a step that is compiled in name only, which is enough to fill its row.

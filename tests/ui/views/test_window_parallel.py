@@ -8,7 +8,8 @@ from PySide6.QtWidgets import QApplication
 from gpudemo.core.distributed import launcher as parallel
 from tests.ui.windows import open_window
 
-pytestmark = pytest.mark.slow  # worker processes import torch: seconds each here
+# worker processes import torch (seconds each here), on local ports: in the group of the tests that start them
+pytestmark = [pytest.mark.slow, pytest.mark.processes]
 
 
 def started_pids(monkeypatch):

@@ -152,7 +152,7 @@ def test_a_failed_run_keeps_its_row_and_says_why(qtbot, window, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("the device fell off the bus")
 
-    monkeypatch.setattr(training._Run, "epoch", broken)
+    monkeypatch.setattr(training.PreparedRun, "epoch", broken)
     run_to_end(qtbot, window)
     status = window.runsTable.item(0, window.runsTable.COLUMNS.index("status"))
     assert status.text() == "failed" and "fell off the bus" in status.toolTip()
@@ -173,7 +173,7 @@ def test_a_rate_taken_on_a_busy_machine_is_marked_and_shown_whole(qtbot, window,
         def __exit__(self, *exc):
             return None
 
-    monkeypatch.setattr(training, "OtherLoad", Busy)
+    monkeypatch.setattr(training.loop, "OtherLoad", Busy)
     window.epochsSpin.setValue(50)
     run_to_end(qtbot, window)
     label = window.rateLabel

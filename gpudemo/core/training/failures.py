@@ -1,0 +1,85 @@
+"""How a run that cannot go on ends: a TrainingError in a sentence for a person, the run's memory freed."""
+
+from __future__ import annotations
+
+import traceback
+from typing import Protocol
+
+import torch
+
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.devices import release_cache
+from gpudemo.core.errors import TrainingError
+from gpudemo.core.messages import QT_TRANSLATE_NOOP, epochs_phrase, message
+from gpudemo.core.step import COMPILED
+
+
+class Releasable(Protocol):
+    """What a failure frees: the prepared run (core/training/run.py), named here without importing it."""
+
+    def release(self) -> None: ...
+
+
+class Stopped(Exception):
+    """A stop request in the middle of an epoch: that epoch is not counted."""
+
+
+def training_error(config: TrainingConfig, run: Releasable | None, error: BaseException, epochs: int) -> TrainingError:
+    """A TrainingError for `error`, after freeing everything the run held (frames of the traceback too)."""
+    # The failing frames hold tensors of the run (an out-of-memory error's frames, the largest):
+    # free them first, so that emptying the cache can hand their memory back too.
+    traceback.clear_frames(error.__traceback__)
+    if run is not None:
+        run.release()
+    device, count = config.device, epochs_phrase(epochs)
+    if isinstance(error, (MemoryError, torch.cuda.OutOfMemoryError)):
+        if epochs == 0:
+            text = message(
+                QT_TRANSLATE_NOOP(
+                    "core",
+                    "{device} ran out of memory before it began; what the run"
+                    " held is freed. Use fewer samples, a smaller batch or a smaller"
+                    " model",
+                ),
+                device=device,
+            )
+        else:
+            text = message(
+                QT_TRANSLATE_NOOP(
+                    "core",
+                    "{device} ran out of memory after {count}; what the run"
+                    " held is freed. Use fewer samples, a smaller batch or a smaller"
+                    " model",
+                ),
+                device=device,
+                count=count,
+            )
+    elif epochs == 0:
+        text = message(
+            QT_TRANSLATE_NOOP("core", "could not prepare {device}: {reason}"), device=device, reason=str(error)
+        )
+    else:
+        text = message(
+            QT_TRANSLATE_NOOP("core", "training on {device} failed after {count}: {reason}"),
+            device=device,
+            count=count,
+            reason=str(error),
+        )
+    if run is None:
+        release_cache(config.device)
+    return TrainingError(text)
+
+
+def not_prepared(config: TrainingConfig, error: Exception) -> TrainingError:
+    """The step could not be compiled or captured: the reason, in a sentence that names the mode."""
+    reason = str(error).strip().splitlines()[0][:300] if str(error).strip() else type(error).__name__
+    if config.step == COMPILED:
+        template = QT_TRANSLATE_NOOP(
+            "core", "torch.compile could not compile this step on {device}: {reason}; train without compiling"
+        )
+    else:
+        template = QT_TRANSLATE_NOOP(
+            "core",
+            "the step could not be captured in a CUDA graph on {device}: {reason}; use the eager or compiled step",
+        )
+    return TrainingError(message(template, device=config.device, reason=reason))

@@ -1,0 +1,333 @@
+"""The training loop: the tutorial's five lines, run on any device, watched from outside.
+
+The loop yields the loss in batches (one read-back from the device per batch, not
+an `.item()` per epoch, which would stall a GPU at every step) and checks a stop
+request before every epoch. Whoever drives it, the command line or the window's
+worker thread, sees the same numbers the tutorial's own loop computes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Generator
+
+import torch
+from torch import nn
+
+from gpudemo.core import capture, precision
+from gpudemo.core.budget import check_fits
+from gpudemo.core.busy import OtherLoad
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.control import COMPLETED, DIVERGED, STOPPED, RunControl, never
+from gpudemo.core.history import LossHistory
+from gpudemo.core.landscape import (
+    PathHistory,
+    least_squares,
+)
+from gpudemo.core.problems import problem_for
+from gpudemo.core.step import COMPILED, EAGER, GRAPH
+from gpudemo.core.training.failures import Stopped, not_prepared, training_error
+from gpudemo.core.training.readback import FLUSH_SECONDS, Readback
+from gpudemo.core.training.records import PREPARING_STEP, TO_CPU, TO_DEVICE, TRAINING, LossBatch, TrainingResult
+from gpudemo.core.training.run import PreparedRun, compiled_graphs
+
+
+def _ignore(phase: str) -> None:
+    pass
+
+
+def run_training(
+    config: TrainingConfig,
+    should_stop: Callable[[], bool] = never,
+    on_phase: Callable[[str], None] = _ignore,
+    flush_seconds: float = FLUSH_SECONDS,
+    history: LossHistory | None = None,
+    fit: bool = True,
+    control: RunControl | None = None,
+    on_pause: Callable[[int, nn.Module], None] | None = None,
+    path: PathHistory | None = None,
+    keep_cache: bool = False,
+    accuracy: LossHistory | None = None,
+) -> Generator[LossBatch, None, TrainingResult]:
+    """Train as the tutorial does, yielding losses in batches; returns the TrainingResult (see _run_training).
+
+    A precision the device cannot do, or a step mode the run cannot take, is refused first
+    (capture.check: precision.PrecisionRefused, capture.StepRefused); TF32 is set as the
+    precision says for the run, and restored after.
+    """
+    capture.check(config)
+    with precision.matmul_precision(config.precision):
+        return (
+            yield from _run_training(
+                config,
+                should_stop,
+                on_phase,
+                flush_seconds,
+                history,
+                fit,
+                control,
+                on_pause,
+                path,
+                keep_cache,
+                accuracy,
+            )
+        )
+
+
+def _run_training(
+    config: TrainingConfig,
+    should_stop: Callable[[], bool] = never,
+    on_phase: Callable[[str], None] = _ignore,
+    flush_seconds: float = FLUSH_SECONDS,
+    history: LossHistory | None = None,
+    fit: bool = True,
+    control: RunControl | None = None,
+    on_pause: Callable[[int, nn.Module], None] | None = None,
+    path: PathHistory | None = None,
+    keep_cache: bool = False,
+    accuracy: LossHistory | None = None,
+) -> Generator[LossBatch, None, TrainingResult]:
+    """Train as the tutorial does, yielding losses in batches; returns the TrainingResult.
+
+    The losses go into `history` (a new one when not given: pass one to draw it while
+    the run goes). With `fit`, batches carry the model's output on a grid of x for the
+    fit view, the first one the data to draw it against. Raises TrainingError when the
+    run cannot fit on its device (before anything is allocated), runs out of memory or
+    the device fails; a loss that is not finite ends the run with status DIVERGED.
+
+    With a `control`, the run can also be paused before any epoch: the losses so far are
+    read back, `on_pause(epochs, a CPU copy of the model)` is called, and the loop waits
+    for a resume, a step (one epoch, then paused again) or a stop. Paused time is left
+    out of the timing, and the numbers are those of a run that was never paused.
+
+    With a `path` (for a model of two parameters, see Problem.plane), the parameters at the
+    start and after every epoch go into it, and batches carry a loss landscape around the
+    path at the start and whenever the path leaves it (its time left out of the timing too).
+
+    The clock (`seconds`, epochs per second) covers the epochs and the read-backs of their
+    losses. Moving the model and data to the device and one warm-up step on a copy of the
+    model (on a GPU: the one-time costs of a device's first step) come before it, and are
+    reported apart. With `keep_cache`, a GPU's allocator keeps its cache after the run.
+
+    A classification also records each epoch's training accuracy into `accuracy` (a new
+    history when not given), read back with the losses in the same copy; with `fit`, batches
+    carry the test accuracy (where the problem has a test set) when the fit is evaluated.
+    The final model's training and test accuracy are measured after the clock stops.
+    """
+    if control is not None:
+        should_stop = control.should_stop
+    history, accuracy = _histories(config, history, accuracy)
+    check_fits(config)
+    run, readback = _prepared(config, should_stop, on_phase, flush_seconds, history, accuracy, path, fit)
+    path = readback.path
+    try:
+        warm_up_seconds = run.warm_up()  # ends synchronised: the clock starts on an idle, warm device
+    except (RuntimeError, MemoryError) as error:
+        raise training_error(config, run, error, 0) from None
+    compile_seconds, graphs_before = _prepare_step(run, config, on_phase, path is not None)
+    on_phase(TRAINING)
+    # Other processes' load, over the timed loop alone (a compile's worker processes, before it, are this run's).
+    load = OtherLoad(torch.get_num_threads()) if run.device.type == "cpu" else None
+    if load is not None:
+        load.__enter__()
+    readback.start_clock()
+    status = COMPLETED
+    try:
+        status = yield from _epochs(run, readback, config, control, should_stop, on_pause)
+        if readback.pending:
+            yield readback.flush(final=True)
+        if readback.diverged_at is not None:
+            status = DIVERGED
+        seconds = time.perf_counter() - readback.start - readback.paused
+        if load is not None:
+            load.__exit__(None, None, None)
+        recompiles = compiled_graphs() - graphs_before if config.step == COMPILED else 0
+        final_accuracy, test_accuracy = _final_accuracy(run) if accuracy is not None else (None, None)
+        on_phase(TO_CPU)
+        model = run.model.to("cpu")
+    except (RuntimeError, MemoryError) as error:
+        failure = error
+    else:
+        failure = None
+    if failure is not None:  # nothing lost: the epochs done before the fault keep their losses
+        salvaged = readback.salvage()
+        if salvaged is not None:
+            yield salvaged
+        raise training_error(config, run, failure, history.count) from None
+    to_device_seconds = run.to_device_seconds
+    run.release(keep_cache)
+    return TrainingResult(
+        status,
+        config,
+        model,
+        history.values,
+        seconds,
+        readback.diverged_at,
+        path.points if path is not None else None,
+        to_device_seconds,
+        warm_up_seconds,
+        accuracy.values if accuracy is not None else None,
+        final_accuracy,
+        test_accuracy,
+        compile_seconds,
+        recompiles,
+        load is not None and load.busy,
+    )
+
+
+def _final_accuracy(run: PreparedRun) -> tuple[float, float | None]:
+    """A classification's final model on the training data and (where there is one) the test set, after the
+    clock."""
+    test = run.accuracy(run.x_test, run.y_test) if run.x_test is not None else None
+    return run.accuracy(run.x_train, run.y_train), test
+
+
+def _histories(
+    config: TrainingConfig, history: LossHistory | None, accuracy: LossHistory | None
+) -> tuple[LossHistory, LossHistory | None]:
+    """The run's loss history, and a classification's accuracy history: new ones, or empty ones given."""
+    if history is None:
+        history = LossHistory(config.epochs)
+    elif history.count or history.capacity < config.epochs:
+        raise ValueError(f"pass an empty history with room for {config.epochs} epochs")
+    if not problem_for(config).classes:
+        accuracy = None
+    elif accuracy is None:
+        accuracy = LossHistory(config.epochs)
+    elif accuracy.count or accuracy.capacity < config.epochs:
+        raise ValueError(f"pass an empty accuracy history with room for {config.epochs} epochs")
+    return history, accuracy
+
+
+def _prepared(
+    config: TrainingConfig,
+    should_stop: Callable[[], bool],
+    on_phase: Callable[[str], None],
+    flush_seconds: float,
+    history: LossHistory,
+    accuracy: LossHistory | None,
+    path: PathHistory | None,
+    fit: bool,
+) -> tuple[PreparedRun, Readback]:
+    """The run on its device, and its read-back with what rides on the first batch (the data, the path's
+    start and its first landscape); a failure ends as a TrainingError, what was made freed."""
+    run = None
+    try:
+        on_phase(TO_DEVICE)
+        run = PreparedRun(config, should_stop)
+        data = run.data_sample() if fit else None
+        landscape = minimum = None
+        if run.plane is None:
+            path = None
+        if path is not None:
+            path.extend(run.position().reshape(1, 2).to("cpu", torch.float32).numpy())
+            minimum = least_squares(run.x_train, run.y_train)
+            landscape = run.landscape(path, minimum)
+    except Exception as error:  # a device fails to start in many ways ("Torch not compiled with CUDA" is an assert)
+        raise training_error(config, run, error, 0) from None
+    rows = config.step == GRAPH
+    return run, Readback(run, history, accuracy, path, rows, fit, flush_seconds, data, landscape, minimum)
+
+
+def _prepare_step(
+    run: PreparedRun, config: TrainingConfig, on_phase: Callable[[str], None], with_path: bool
+) -> tuple[float, int]:
+    """Compile or capture the step before the clock: (its seconds, the graphs torch.compile had built)."""
+    if config.step == EAGER:
+        return 0.0, 0
+    on_phase(PREPARING_STEP)
+    began = time.perf_counter()
+    try:
+        return run.prepare_step(with_path), compiled_graphs() if config.step == COMPILED else 0
+    except Stopped:  # stopped between two compiles: the loop sees the stop before its first epoch
+        return time.perf_counter() - began + run.step.setup_seconds, compiled_graphs()
+    except (MemoryError, torch.cuda.OutOfMemoryError) as error:  # a graph's pools, say: not the mode's fault
+        raise training_error(config, run, error, 0) from None
+    except Exception as error:  # no compiler, an unsupported platform or model: say so, plainly
+        run.release()
+        raise not_prepared(config, error) from None
+
+
+def _epochs(
+    run: PreparedRun,
+    readback: Readback,
+    config: TrainingConfig,
+    control: RunControl | None,
+    should_stop: Callable[[], bool],
+    on_pause: Callable[[int, nn.Module], None] | None,
+) -> Generator[LossBatch, None, str]:
+    """The epochs, each checked for a pause and a stop before it, read back in batches; how the loop ended
+    (COMPLETED, or STOPPED; a divergence is the read-back's to say)."""
+    history = readback.history
+    while readback.done < config.epochs:
+        done = readback.done
+        if control is not None and control.is_paused(done):
+            if readback.pending:  # the plot shows every epoch up to the pause
+                yield readback.flush(final=True)
+                if readback.diverged_at is not None:
+                    return COMPLETED
+            if on_pause is not None:
+                on_pause(history.count, run.snapshot())
+            readback.paused += control.wait()
+            readback.next_flush = time.perf_counter()  # a step's epoch comes back at once
+        if should_stop():
+            return STOPPED
+        try:
+            if run.captured is not None:  # as many epochs as may run before the next check, in one launch
+                most = (
+                    config.epochs - done if control is None else control.epochs_before_hold(done, config.epochs - done)
+                )
+                most = min(most, max(1, readback.in_flight - readback.pending_epochs))  # slow: one-epoch replays
+                count, losses, hits, position = run.replay(most)
+                readback.add(losses, count, hits, position)
+            else:
+                losses = run.epoch()
+                readback.add(losses, 1, run.hits, run.position() if readback.path is not None else None)
+        except Stopped:
+            return STOPPED
+        if readback.due():
+            batch = readback.flush()
+            yield batch
+            if readback.diverged_at is not None:
+                return COMPLETED
+            readback.flushed(batch)
+    return COMPLETED
+
+
+def train(
+    config: TrainingConfig,
+    should_stop: Callable[[], bool] = never,
+    on_batch: Callable[[LossBatch], None] | None = None,
+    on_phase: Callable[[str], None] = _ignore,
+    history: LossHistory | None = None,
+    fit: bool = False,
+    control: RunControl | None = None,
+    on_pause: Callable[[int, nn.Module], None] | None = None,
+    path: PathHistory | None = None,
+    keep_cache: bool = False,
+    accuracy: LossHistory | None = None,
+) -> TrainingResult:
+    """Run `run_training` to the end, handing each batch of losses to `on_batch`.
+
+    `fit` evaluates the model for a fit view at flushes (the window wants it; the
+    command line does not).
+    """
+    run = run_training(
+        config,
+        should_stop,
+        on_phase,
+        history=history,
+        fit=fit,
+        control=control,
+        on_pause=on_pause,
+        path=path,
+        keep_cache=keep_cache,
+        accuracy=accuracy,
+    )
+    while True:
+        try:
+            batch = next(run)
+        except StopIteration as finished:
+            return finished.value
+        if on_batch is not None:
+            on_batch(batch)

@@ -1,0 +1,342 @@
+"""A run prepared on its device: its model, data, optimizer and step, an epoch, its warm-up, the step
+compiled or captured before the clock, what the views are shown of it, and its release."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import numpy as np
+import torch
+from torch import nn
+
+from gpudemo.core import capture, precision
+from gpudemo.core.budget import batch_size, check_fits
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.control import never
+from gpudemo.core.devices import release_cache, synchronize
+from gpudemo.core.landscape import (
+    Landscape,
+    PathHistory,
+    bounds_around,
+    evaluate,
+)
+from gpudemo.core.optimizers import OPTIMIZERS
+from gpudemo.core.problems import problem_for
+from gpudemo.core.step import COMPILED, EAGER, GRAPH, Step
+from gpudemo.core.training.failures import Stopped, training_error
+from gpudemo.core.training.records import DataSample
+
+WARM_ROUNDS = 4  # a compiled step's warm-up: rounds over its batch shapes, until one compiles nothing
+
+FIT_POINTS = 256  # the model is evaluated at this many x values for the fit view...
+BOUNDARY_SIDE = 128  # ...or, for a 2-D classification, over a grid this many points a side, in one batched pass
+DATA_SHOWN = 2000  # training points handed to the fit view (the data is i.i.d.: the first ones are a fair sample)
+
+# Devices whose first step pays one-time costs that a run's clock must not see (see PreparedRun.warm_up).
+WARMED_DEVICE_TYPES = frozenset({"cuda", "mps", "xpu"})
+
+_warm = threading.Event()  # set once torch's optimizer code is loaded in this process
+
+
+def is_warm() -> bool:
+    """Whether a run would start at once, or first wait for torch to load its optimizer code."""
+    return _warm.is_set()
+
+
+class PreparedRun:
+    """One run's model, data and step on its device; `release()` lets go of all of it."""
+
+    def __init__(self, config: TrainingConfig, should_stop: Callable[[], bool]):
+        problem = problem_for(config)
+        self.device = torch.device(config.device)
+        torch.manual_seed(config.seed)
+        model = problem.make_model(config)
+        x_train, y_train = problem.make_data(config, torch.Generator().manual_seed(config.seed))
+        test = problem.make_test_data(config)
+        # As the tutorial does: model and data made on the CPU, then moved. Timed apart from training.
+        began = time.perf_counter()
+        self.model = model.to(self.device)
+        self.x_train, self.y_train = x_train.to(self.device), y_train.to(self.device)
+        self.x_test, self.y_test = (test[0].to(self.device), test[1].to(self.device)) if test else (None, None)
+        synchronize(self.device)
+        self.to_device_seconds = time.perf_counter() - began
+        del x_train, y_train, test
+        self.generator = torch.Generator(device=self.device).manual_seed(config.seed)  # the minibatch shuffles
+        self.criterion = problem.make_loss().to(self.device)
+        graph = config.step == GRAPH
+        capturable = graph and self.device.type == "cuda"  # (the tests run the captured loop on the CPU too)
+        self.optimizer = OPTIMIZERS[config.optimizer].make(self.model.parameters(), config.lr, capturable=capturable)
+        self.step = Step(self.model, self.criterion, self.optimizer, config, self.device, capture=graph,
+                         keep_outputs=bool(problem.classes))  # fmt: skip
+        self.captured: capture.CapturedEpochs | None = None  # the graph step's, once captured (prepare_step)
+        self.forward, self.train_step = self.step.forward, self.step.take
+        _warm.set()
+        self.classes = problem.classes
+        self.hits: torch.Tensor | None = None  # a classification's right answers in the last epoch, on the device
+        if problem.area is not None:  # a 2-D classification: its decision boundary over the area
+            self.axis = torch.linspace(*problem.area, BOUNDARY_SIDE, device=self.device)
+            x2, x1 = torch.meshgrid(self.axis, self.axis, indexing="ij")
+            self.grid = torch.stack((x1.reshape(-1), x2.reshape(-1)), dim=1)
+        elif problem.inputs == 1:
+            low, high = problem.x_range
+            self.axis = self.grid = torch.linspace(low, high, FIT_POINTS, device=self.device).unsqueeze(1)
+        else:  # images: nothing to draw a fit over
+            self.axis = self.grid = None
+        self.samples, self.batch = len(self.x_train), batch_size(config)
+        self.config = config
+        self.should_stop = should_stop
+        self.plane = problem.plane(self.model)
+        # Detached views of (w, b): they share the parameters' storage, so they see every step's update.
+        self._plane_views = tuple(p.detach().view(1) for p in self.plane) if self.plane is not None else ()
+        self.last_landscape: Landscape | None = None
+
+    def position(self) -> torch.Tensor:
+        """(w, b) as they stand, a copy still on the device: one op an epoch."""
+        return torch.cat(self._plane_views)
+
+    def landscape(self, path: PathHistory, minimum: tuple[float, float] | None) -> Landscape:
+        return evaluate(self.x_train, self.y_train, bounds_around(path.low, path.high, minimum), minimum)
+
+    def epoch(self) -> torch.Tensor:
+        """One pass over the data; its loss (for minibatches, the mean over them), still on the device."""
+        if self.batch >= self.samples:
+            outputs, loss = self.train_step(self.x_train, self.y_train)
+            if self.classes:
+                self.hits = self._hits(outputs, self.y_train)
+            return loss.detach()
+        # The same statements, in the same order, as the generated script's minibatch loop.
+        order = torch.randperm(self.samples, generator=self.generator, device=self.device)
+        total, batches, hits = 0.0, 0, 0
+        for start in range(0, self.samples, self.batch):
+            if batches and self.should_stop():
+                raise Stopped
+            index = order[start : start + self.batch]
+            outputs, loss = self.train_step(self.x_train[index], self.y_train[index])
+            total = total + loss.detach()
+            if self.classes:
+                hits = hits + self._hits(outputs, self.y_train[index])
+            batches += 1
+        if self.classes:
+            self.hits = hits
+        return total / batches
+
+    @staticmethod
+    def _hits(outputs: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+        """How many of the outputs' classes are right, on the device (no sync)."""
+        return (outputs.detach().argmax(1) == labels).sum()
+
+    def accuracy(self, x: torch.Tensor, y: torch.Tensor) -> float:
+        """The model's accuracy on (x, y) as it stands: one batched pass, read back."""
+        with torch.no_grad():
+            return self._hits(self.forward(x), y).item() / len(y)
+
+    def warm_up(self) -> float:
+        """One untimed step on a copy of the model, on the run's device: the seconds it took.
+
+        A device's first step pays once for what later steps reuse: on a GPU the CUDA context's
+        first use, the cuBLAS handle and workspace, kernel modules loaded on first launch and
+        the first allocations (the caching allocator keeps them for the run). None of that
+        belongs in the run's epochs per second. So the copy takes every kernel the timed loop
+        launches: a minibatch's shuffle and gather, the step as the run takes it (autocast, and
+        fp16's GradScaler with its overflow check), a classification's count of right answers,
+        the read-back's stack and copy, and the fit's grid. The copy, with an optimizer, a
+        scaler and a random generator of its own, leaves the run's model, optimizer state and
+        random numbers exactly as they were.
+        """
+        if self.device.type not in WARMED_DEVICE_TYPES:
+            return 0.0  # the CPU loads nothing per device (the optimizer's import is warm_up()'s)
+        began = time.perf_counter()
+        model = copy.deepcopy(self.model)
+        optimizer = OPTIMIZERS[self.config.optimizer].make(model.parameters(), self.config.lr)
+        # Eager: prepare_step compiles or captures the run's own step, once.
+        step = Step(model, self.criterion, optimizer, dataclasses.replace(self.config, step=EAGER), self.device)
+        x, y = self.x_train, self.y_train
+        if self.batch < self.samples:  # the same kernels as a minibatch: a shuffle, then a gather by index
+            generator = torch.Generator(device=self.device).manual_seed(0)
+            index = torch.randperm(self.samples, generator=generator, device=self.device)[: self.batch]
+            x, y = x[index], y[index]
+        outputs, loss = step.take(x, y)
+        losses = torch.stack([loss.detach(), loss.detach()]).float()
+        if self.classes:
+            losses = torch.cat((losses, torch.stack([self._hits(outputs, y)]).float()))
+        losses.to("cpu", torch.float32)
+        if self.grid is not None:
+            with torch.no_grad():
+                model(self.grid)
+        del model, optimizer, step, x, y, outputs, loss, losses
+        synchronize(self.device)
+        return time.perf_counter() - began
+
+    def prepare_step(self, with_path: bool) -> float:
+        """Compile or capture the step before the clock; the seconds it took (0 for an eager step).
+
+        Compiled: the step is taken twice for every shape the run will meet (the batch, and a last
+        minibatch of another size), then rewound (core/step.py): the run starts from the weights and
+        optimizer state it had, and no shape is first compiled inside the clock (one that was
+        recompiled there: 1.17 s of 1.18 timed, on the CPU). Graph: the epochs are captured
+        (core/capture.py), recording each epoch's loss, a classification's right answers and, for a
+        `with_path`, (w, b)."""
+        if self.config.step == EAGER:
+            return 0.0
+        began = time.perf_counter()
+        if self.config.step == COMPILED:
+            saved = self.step.saved()
+            full = self.batch >= self.samples
+            if full and self.step.mode == "reduce-overhead":
+                # The full batch as the CUDA graphs' own inputs: not copied into them at every step (two
+                # 40 MB copies a step at 10,000,000 samples). Warmed with these very tensors (whether an
+                # input is static is decided from those seen at the compile).
+                torch._dynamo.mark_static_address(self.x_train)
+                torch._dynamo.mark_static_address(self.y_train)
+            batches = [(self.x_train, self.y_train)] if full else []
+            sizes = (
+                [self.batch] + ([self.samples % self.batch] if self.samples % self.batch else []) if not full else []
+            )
+            for size in sizes:
+                index = torch.arange(size, device=self.device)
+                batches.append((self.x_train[index], self.y_train[index]))
+            try:
+                self._warm_compiled(batches)
+            finally:
+                self.step.rewind(saved)
+        else:
+            self.captured = capture.CapturedEpochs(
+                self.step,
+                self.x_train,
+                self.y_train,
+                self._records(with_path),
+                self.config.epochs,
+                capture=capture.cuda_graph,
+                side_stream=self.device.type == "cuda",
+            )
+        synchronize(self.device)
+        return time.perf_counter() - began + self.step.setup_seconds  # the compiler's loading too
+
+    def _warm_compiled(self, batches: list[tuple[torch.Tensor, torch.Tensor]]) -> None:
+        """Take steps on each batch shape until a whole round compiles nothing new: an optimizer makes its
+        state on its first step (momentum's buffers: a graph more on the second call), a second size makes
+        dynamic shapes, and CUDA-graph trees record a graph on the call after the one that compiled it. So
+        nothing is compiled or recorded inside the clock (`recompiles` counts dynamo's graphs, not
+        recordings: a round more than dynamo needs covers those). At most WARM_ROUNDS rounds."""
+        for round_ in range(WARM_ROUNDS):
+            before = compiled_graphs()
+            for x, y in batches:
+                for _ in range(2):
+                    if self.should_stop():  # a compile cannot be interrupted, but the next one need not start
+                        raise Stopped
+                    self.train_step(x, y)
+            if round_ and compiled_graphs() == before:
+                return
+
+    def _records(self, with_path: bool) -> Callable[[torch.Tensor, torch.Tensor], list[torch.Tensor]]:
+        """What an epoch records, for the captured epochs: its loss, a classification's right answers, (w, b)."""
+
+        def records(outputs: torch.Tensor, loss: torch.Tensor) -> list[torch.Tensor]:
+            kept = [loss.detach().float()]
+            if self.classes:
+                kept.append(self._hits(outputs, self.y_train))
+            if with_path:
+                kept.append(self.position())
+            return kept
+
+        return records
+
+    def advance(self) -> int:
+        """Epochs as the run takes them, outside its loop (a profile): one replay of the captured epochs, or one
+        epoch; how many epochs it ran."""
+        if self.captured is not None:
+            return self.replay(self.captured.largest)[0]
+        self.epoch()
+        return 1
+
+    def replay(self, epochs: int) -> tuple[int, torch.Tensor, torch.Tensor | None, torch.Tensor | None]:
+        """The captured epochs: as many as fit in `epochs` (the captured run, or one); (how many, their
+        losses, a classification's right answers, the path's (w, b)), each stacked, on the device."""
+        size = self.captured.size_for(epochs)
+        records = iter(self.captured.replay(size))
+        losses = next(records)
+        hits = next(records) if self.classes else None
+        return size, losses, hits, next(records, None)
+
+    def snapshot(self) -> nn.Module:
+        """A CPU copy of the model as it stands, for predictions while the run is paused."""
+        return copy.deepcopy(self.model).to("cpu")
+
+    def fit(self) -> np.ndarray | None:
+        """A regression's outputs on the grid; a 2-D classification's class probabilities over its area."""
+        if self.grid is None:
+            return None
+        with torch.no_grad():
+            outputs = self.forward(self.grid)
+            if self.classes:
+                side = len(self.axis)
+                return torch.softmax(outputs, dim=1).reshape(side, side, -1).to("cpu", torch.float32).numpy()
+            return outputs.reshape(-1).to("cpu", torch.float32).numpy()
+
+    def data_sample(self) -> DataSample | None:
+        if self.grid is None:
+            return None
+        shown = slice(0, DATA_SHOWN)
+        if self.classes:
+            x = self.x_train[shown].to("cpu", torch.float32).numpy()
+            y = self.y_train[shown].to("cpu").numpy()
+        else:
+            x = self.x_train[shown].reshape(-1).to("cpu", torch.float32).numpy()
+            y = self.y_train[shown].reshape(-1).to("cpu", torch.float32).numpy()
+        return DataSample(x=x, y=y, grid=self.axis.reshape(-1).to("cpu", torch.float32).numpy(), classes=self.classes)
+
+    def release(self, keep_cache: bool = False) -> None:
+        """Let go of everything; on a GPU also hand the allocator's cache back, unless `keep_cache`
+        (a warm-up whose allocations the timed run that follows should find ready)."""
+        device = getattr(self, "device", None)
+        step = getattr(self, "step", None)
+        if step is not None:  # a compiled step's graphs, CUDA graphs and pool: in this thread, which made them
+            step.release()
+        self.__dict__.clear()
+        if device is not None and not keep_cache:
+            release_cache(device)
+
+
+def compiled_graphs() -> int:
+    """How many graphs torch.compile has built in this process so far."""
+    from torch._dynamo.utils import counters  # loaded with torch.compile; only a compiled run asks
+
+    return int(counters["stats"]["unique_graphs"])
+
+
+@contextmanager
+def prepared(config: TrainingConfig) -> Iterator[PreparedRun]:
+    """A run's model, data and step on its device, for measuring steps outside the loop (see profile).
+
+    A device that fails or runs out of memory, while the run is made or while it is used,
+    ends as the same TrainingError as in a run, with what it held freed.
+    """
+    check_fits(config)
+    capture.check(config)
+    try:
+        run = PreparedRun(config, never)
+    except Exception as error:  # as in run_training: a device fails to start in many ways
+        raise training_error(config, None, error, 0) from None
+    try:
+        with precision.matmul_precision(config.precision):
+            yield run
+    except (RuntimeError, MemoryError) as error:
+        raise training_error(config, run, error, 0) from None
+    finally:
+        run.release()
+
+
+def warm_up() -> None:
+    """Load what torch loads on its first optimizer (~800 modules, a second or more).
+
+    The window calls this on a thread of its own at start, so that the first press of
+    Start trains at once instead of importing.
+    """
+    parameter = torch.zeros(1, requires_grad=True)
+    OPTIMIZERS["sgd"].make([parameter], 0.1)
+    _warm.set()
