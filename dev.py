@@ -99,11 +99,13 @@ def main(argv: list[str]) -> int:
             command = [*tests, *([] if spread else ["-n", "auto"]), *argv[1:]]
         else:
             # The whole suite: spread over every core (pytest-xdist), then the tests that start worker processes
-            # of their own, one at a time with nothing beside them. Data-parallel workers beside the other
-            # tests' load aborted now and then inside torch (gloo: "terminate called without an active
-            # exception"), a pure-torch torchrun script among them; alone they never did.
+            # of their own, one at a time with nothing beside them. A data-parallel worker, now and then, is
+            # aborted inside torch 2.13's gloo ("terminate called without an active exception", SIGABRT), a
+            # pure-torch torchrun script's too, about one run in three of the suite and never alone: such a
+            # test is run once more (pytest-rerunfailures), for that abort only; any other failure stands.
             spread = subprocess.run([*tests, "-n", "auto", "-m", "not processes"], cwd=ROOT).returncode
-            alone = subprocess.run([*tests, "-m", "processes"], cwd=ROOT).returncode
+            once_more = ["--reruns", "1", "--only-rerun", "SIGABRT|exitcode: -6"]
+            alone = subprocess.run([*tests, "-m", "processes", *once_more], cwd=ROOT).returncode
             return spread or alone
     return subprocess.run(command, cwd=ROOT).returncode
 

@@ -225,8 +225,8 @@ def test_the_warm_up_launches_what_the_loop_will_fp16_scaler_shuffle_count_and_r
     for name, cls in (("update", torch.amp.GradScaler), ("randperm", torch)):
         real = getattr(cls, name)
         monkeypatch.setattr(cls, name, lambda *a, real=real, name=name, **k: calls.append(name) or real(*a, **k))
-    hits = training.PreparedRun._hits
-    monkeypatch.setattr(training.PreparedRun, "_hits", staticmethod(lambda *a: calls.append("_hits") or hits(*a)))
+    hits = training.PreparedRun.hits_of
+    monkeypatch.setattr(training.PreparedRun, "hits_of", staticmethod(lambda *a: calls.append("_hits") or hits(*a)))
     state = run.generator.get_state()
     assert run.warm_up() > 0
     assert {"update", "randperm", "_hits"} <= set(calls)

@@ -1,7 +1,9 @@
 """The training room: a run of the tutorial's loop on any device, watched from outside.
 
 Its files, from the ground up (an import contract keeps the order): `records` (the phases, a batch of
-losses, a run's result) and `failures` (how a run that cannot go on ends, in a sentence); `run` (a run
+losses, a run's result) and `failures` (how a run that cannot go on ends, in a sentence); `modes`
+(eager, compiled, graph: how each prepares its step and takes its epochs, asked instead of compared
+by name); `run` (a run
 prepared on its device: model, data, optimizer and step, an epoch, the warm-up, the step compiled or
 captured before the clock, what the views are shown, its release; `prepared` for measuring steps);
 `readback` (the epochs' records brought back in batches, trimmed at a divergence, with the fit and the
@@ -13,6 +15,7 @@ from gpudemo.core.control import COMPLETED, DIVERGED, FAILED, STOPPED
 from gpudemo.core.errors import TrainingError
 from gpudemo.core.training.failures import not_prepared
 from gpudemo.core.training.loop import run_training, train
+from gpudemo.core.training.modes import MODES, compiled_graphs
 from gpudemo.core.training.records import (
     PREPARING_STEP,
     TO_CPU,
@@ -27,7 +30,6 @@ from gpudemo.core.training.run import (
     DATA_SHOWN,
     FIT_POINTS,
     PreparedRun,
-    compiled_graphs,
     is_warm,
     prepared,
     warm_up,
@@ -47,6 +49,7 @@ __all__ = [
     "TRAINING",
     "DataSample",
     "LossBatch",
+    "MODES",
     "PreparedRun",
     "TrainingError",
     "TrainingResult",

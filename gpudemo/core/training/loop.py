@@ -25,11 +25,11 @@ from gpudemo.core.landscape import (
     least_squares,
 )
 from gpudemo.core.problems import problem_for
-from gpudemo.core.step import COMPILED, EAGER, GRAPH
 from gpudemo.core.training.failures import Stopped, not_prepared, training_error
+from gpudemo.core.training.modes import compiled_graphs
 from gpudemo.core.training.readback import FLUSH_SECONDS, Readback
 from gpudemo.core.training.records import PREPARING_STEP, TO_CPU, TO_DEVICE, TRAINING, LossBatch, TrainingResult
-from gpudemo.core.training.run import PreparedRun, compiled_graphs
+from gpudemo.core.training.run import PreparedRun
 
 
 def _ignore(phase: str) -> None:
@@ -141,7 +141,7 @@ def _run_training(
         seconds = time.perf_counter() - readback.start - readback.paused
         if load is not None:
             load.__exit__(None, None, None)
-        recompiles = compiled_graphs() - graphs_before if config.step == COMPILED else 0
+        recompiles = compiled_graphs() - graphs_before if run.mode.compiles else 0
         final_accuracy, test_accuracy = _final_accuracy(run) if accuracy is not None else (None, None)
         on_phase(TO_CPU)
         model = run.model.to("cpu")
@@ -225,20 +225,19 @@ def _prepared(
             landscape = run.landscape(path, minimum)
     except Exception as error:  # a device fails to start in many ways ("Torch not compiled with CUDA" is an assert)
         raise training_error(config, run, error, 0) from None
-    rows = config.step == GRAPH
-    return run, Readback(run, history, accuracy, path, rows, fit, flush_seconds, data, landscape, minimum)
+    return run, Readback(run, history, accuracy, path, run.mode.rows, fit, flush_seconds, data, landscape, minimum)
 
 
 def _prepare_step(
     run: PreparedRun, config: TrainingConfig, on_phase: Callable[[str], None], with_path: bool
 ) -> tuple[float, int]:
     """Compile or capture the step before the clock: (its seconds, the graphs torch.compile had built)."""
-    if config.step == EAGER:
+    if not run.mode.prepares:
         return 0.0, 0
     on_phase(PREPARING_STEP)
     began = time.perf_counter()
     try:
-        return run.prepare_step(with_path), compiled_graphs() if config.step == COMPILED else 0
+        return run.prepare_step(with_path), compiled_graphs() if run.mode.compiles else 0
     except Stopped:  # stopped between two compiles: the loop sees the stop before its first epoch
         return time.perf_counter() - began + run.step.setup_seconds, compiled_graphs()
     except (MemoryError, torch.cuda.OutOfMemoryError) as error:  # a graph's pools, say: not the mode's fault
@@ -272,17 +271,11 @@ def _epochs(
             readback.next_flush = time.perf_counter()  # a step's epoch comes back at once
         if should_stop():
             return STOPPED
+        left = config.epochs - done  # as many epochs as may run before the next check (a graph: in one launch)
+        most = left if control is None else control.epochs_before_hold(done, left)
+        most = min(most, max(1, readback.in_flight - readback.pending_epochs))  # slow epochs: one at a time
         try:
-            if run.captured is not None:  # as many epochs as may run before the next check, in one launch
-                most = (
-                    config.epochs - done if control is None else control.epochs_before_hold(done, config.epochs - done)
-                )
-                most = min(most, max(1, readback.in_flight - readback.pending_epochs))  # slow: one-epoch replays
-                count, losses, hits, position = run.replay(most)
-                readback.add(losses, count, hits, position)
-            else:
-                losses = run.epoch()
-                readback.add(losses, 1, run.hits, run.position() if readback.path is not None else None)
+            readback.add(*run.mode.advance(run, most, readback.path is not None))
         except Stopped:
             return STOPPED
         if readback.due():

@@ -76,8 +76,9 @@ class Readback:
         """Epochs run: read back or still pending."""
         return self.history.count + self.pending_epochs
 
-    def add(self, losses: torch.Tensor, epochs: int, hits: torch.Tensor | None, position: torch.Tensor | None) -> None:
-        """An epoch's records (a replay's: `epochs` rows), still on the device."""
+    def add(self, epochs: int, losses: torch.Tensor, hits: torch.Tensor | None, position: torch.Tensor | None) -> None:
+        """An epoch's records (a replay's: `epochs` rows), still on the device, as a step mode's advance gives
+        them."""
         self.pending.append(losses)
         self.pending_epochs += epochs
         if self.accuracy is not None:

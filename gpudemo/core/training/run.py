@@ -27,11 +27,10 @@ from gpudemo.core.landscape import (
 )
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import problem_for
-from gpudemo.core.step import COMPILED, EAGER, GRAPH, Step
+from gpudemo.core.step import EAGER, GRAPH, Step
 from gpudemo.core.training.failures import Stopped, training_error
+from gpudemo.core.training.modes import MODES
 from gpudemo.core.training.records import DataSample
-
-WARM_ROUNDS = 4  # a compiled step's warm-up: rounds over its batch shapes, until one compiles nothing
 
 FIT_POINTS = 256  # the model is evaluated at this many x values for the fit view...
 BOUNDARY_SIDE = 128  # ...or, for a 2-D classification, over a grid this many points a side, in one batched pass
@@ -73,6 +72,7 @@ class PreparedRun:
         self.optimizer = OPTIMIZERS[config.optimizer].make(self.model.parameters(), config.lr, capturable=capturable)
         self.step = Step(self.model, self.criterion, self.optimizer, config, self.device, capture=graph,
                          keep_outputs=bool(problem.classes))  # fmt: skip
+        self.mode = MODES[config.step]  # how the step is prepared and the epochs taken
         self.captured: capture.CapturedEpochs | None = None  # the graph step's, once captured (prepare_step)
         self.forward, self.train_step = self.step.forward, self.step.take
         _warm.set()
@@ -107,7 +107,7 @@ class PreparedRun:
         if self.batch >= self.samples:
             outputs, loss = self.train_step(self.x_train, self.y_train)
             if self.classes:
-                self.hits = self._hits(outputs, self.y_train)
+                self.hits = self.hits_of(outputs, self.y_train)
             return loss.detach()
         # The same statements, in the same order, as the generated script's minibatch loop.
         order = torch.randperm(self.samples, generator=self.generator, device=self.device)
@@ -119,21 +119,21 @@ class PreparedRun:
             outputs, loss = self.train_step(self.x_train[index], self.y_train[index])
             total = total + loss.detach()
             if self.classes:
-                hits = hits + self._hits(outputs, self.y_train[index])
+                hits = hits + self.hits_of(outputs, self.y_train[index])
             batches += 1
         if self.classes:
             self.hits = hits
         return total / batches
 
     @staticmethod
-    def _hits(outputs: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+    def hits_of(outputs: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
         """How many of the outputs' classes are right, on the device (no sync)."""
         return (outputs.detach().argmax(1) == labels).sum()
 
     def accuracy(self, x: torch.Tensor, y: torch.Tensor) -> float:
         """The model's accuracy on (x, y) as it stands: one batched pass, read back."""
         with torch.no_grad():
-            return self._hits(self.forward(x), y).item() / len(y)
+            return self.hits_of(self.forward(x), y).item() / len(y)
 
     def warm_up(self) -> float:
         """One untimed step on a copy of the model, on the run's device: the seconds it took.
@@ -163,7 +163,7 @@ class PreparedRun:
         outputs, loss = step.take(x, y)
         losses = torch.stack([loss.detach(), loss.detach()]).float()
         if self.classes:
-            losses = torch.cat((losses, torch.stack([self._hits(outputs, y)]).float()))
+            losses = torch.cat((losses, torch.stack([self.hits_of(outputs, y)]).float()))
         losses.to("cpu", torch.float32)
         if self.grid is not None:
             with torch.no_grad():
@@ -173,95 +173,19 @@ class PreparedRun:
         return time.perf_counter() - began
 
     def prepare_step(self, with_path: bool) -> float:
-        """Compile or capture the step before the clock; the seconds it took (0 for an eager step).
-
-        Compiled: the step is taken twice for every shape the run will meet (the batch, and a last
-        minibatch of another size), then rewound (core/step.py): the run starts from the weights and
-        optimizer state it had, and no shape is first compiled inside the clock (one that was
-        recompiled there: 1.17 s of 1.18 timed, on the CPU). Graph: the epochs are captured
-        (core/capture.py), recording each epoch's loss, a classification's right answers and, for a
-        `with_path`, (w, b)."""
-        if self.config.step == EAGER:
+        """Compile or capture the step before the clock, as its mode does (core/training/modes.py); the
+        seconds it took, loading the compiler included (0 for an eager step)."""
+        if not self.mode.prepares:
             return 0.0
         began = time.perf_counter()
-        if self.config.step == COMPILED:
-            saved = self.step.saved()
-            full = self.batch >= self.samples
-            if full and self.step.mode == "reduce-overhead":
-                # The full batch as the CUDA graphs' own inputs: not copied into them at every step (two
-                # 40 MB copies a step at 10,000,000 samples). Warmed with these very tensors (whether an
-                # input is static is decided from those seen at the compile).
-                torch._dynamo.mark_static_address(self.x_train)
-                torch._dynamo.mark_static_address(self.y_train)
-            batches = [(self.x_train, self.y_train)] if full else []
-            sizes = (
-                [self.batch] + ([self.samples % self.batch] if self.samples % self.batch else []) if not full else []
-            )
-            for size in sizes:
-                index = torch.arange(size, device=self.device)
-                batches.append((self.x_train[index], self.y_train[index]))
-            try:
-                self._warm_compiled(batches)
-            finally:
-                self.step.rewind(saved)
-        else:
-            self.captured = capture.CapturedEpochs(
-                self.step,
-                self.x_train,
-                self.y_train,
-                self._records(with_path),
-                self.config.epochs,
-                capture=capture.cuda_graph,
-                side_stream=self.device.type == "cuda",
-            )
+        self.mode.prepare(self, with_path)
         synchronize(self.device)
-        return time.perf_counter() - began + self.step.setup_seconds  # the compiler's loading too
-
-    def _warm_compiled(self, batches: list[tuple[torch.Tensor, torch.Tensor]]) -> None:
-        """Take steps on each batch shape until a whole round compiles nothing new: an optimizer makes its
-        state on its first step (momentum's buffers: a graph more on the second call), a second size makes
-        dynamic shapes, and CUDA-graph trees record a graph on the call after the one that compiled it. So
-        nothing is compiled or recorded inside the clock (`recompiles` counts dynamo's graphs, not
-        recordings: a round more than dynamo needs covers those). At most WARM_ROUNDS rounds."""
-        for round_ in range(WARM_ROUNDS):
-            before = compiled_graphs()
-            for x, y in batches:
-                for _ in range(2):
-                    if self.should_stop():  # a compile cannot be interrupted, but the next one need not start
-                        raise Stopped
-                    self.train_step(x, y)
-            if round_ and compiled_graphs() == before:
-                return
-
-    def _records(self, with_path: bool) -> Callable[[torch.Tensor, torch.Tensor], list[torch.Tensor]]:
-        """What an epoch records, for the captured epochs: its loss, a classification's right answers, (w, b)."""
-
-        def records(outputs: torch.Tensor, loss: torch.Tensor) -> list[torch.Tensor]:
-            kept = [loss.detach().float()]
-            if self.classes:
-                kept.append(self._hits(outputs, self.y_train))
-            if with_path:
-                kept.append(self.position())
-            return kept
-
-        return records
+        return time.perf_counter() - began + self.step.setup_seconds
 
     def advance(self) -> int:
         """Epochs as the run takes them, outside its loop (a profile): one replay of the captured epochs, or one
         epoch; how many epochs it ran."""
-        if self.captured is not None:
-            return self.replay(self.captured.largest)[0]
-        self.epoch()
-        return 1
-
-    def replay(self, epochs: int) -> tuple[int, torch.Tensor, torch.Tensor | None, torch.Tensor | None]:
-        """The captured epochs: as many as fit in `epochs` (the captured run, or one); (how many, their
-        losses, a classification's right answers, the path's (w, b)), each stacked, on the device."""
-        size = self.captured.size_for(epochs)
-        records = iter(self.captured.replay(size))
-        losses = next(records)
-        hits = next(records) if self.classes else None
-        return size, losses, hits, next(records, None)
+        return self.mode.advance(self, self.captured.largest if self.captured is not None else 1, False)[0]
 
     def snapshot(self) -> nn.Module:
         """A CPU copy of the model as it stands, for predictions while the run is paused."""
@@ -300,13 +224,6 @@ class PreparedRun:
         self.__dict__.clear()
         if device is not None and not keep_cache:
             release_cache(device)
-
-
-def compiled_graphs() -> int:
-    """How many graphs torch.compile has built in this process so far."""
-    from torch._dynamo.utils import counters  # loaded with torch.compile; only a compiled run asks
-
-    return int(counters["stats"]["unique_graphs"])
 
 
 @contextmanager
