@@ -1,8 +1,5 @@
 """Pause, step and stop from outside the loop (core/control.py): plain pytest, no Qt."""
 
-import time
-from types import SimpleNamespace
-
 import numpy as np
 import pytest
 import torch
@@ -11,6 +8,7 @@ from gpudemo.core import training
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import RunControl
 from gpudemo.core.training import COMPLETED, STOPPED, train
+from tests.test_training import _offset_clock as offset_clock
 
 
 @pytest.mark.parametrize(
@@ -93,14 +91,7 @@ def test_a_stop_while_paused_ends_the_run():
 def test_paused_time_is_left_out_of_the_timing(monkeypatch):
     # A pause of 1,000 s on the loop's own clock, without waiting for it: a real wait would
     # make this test depend on how a busy machine schedules two threads.
-    real, offset = time.perf_counter, [0.0]
-    clock = SimpleNamespace(perf_counter=lambda: real() + offset[0])
-    for room in (
-        training.loop,
-        training.readback,
-        training.run,
-    ):  # the loop's clock, and the prepared run's (moving, warming)
-        monkeypatch.setattr(room, "time", clock)
+    offset = offset_clock(monkeypatch)
 
     def pause_for_a_long_time(self):
         offset[0] += 1000.0

@@ -180,11 +180,7 @@ def _offset_clock(monkeypatch):
     """The loop's perf_counter, which a test can move on without waiting."""
     real, offset = time.perf_counter, [0.0]
     clock = SimpleNamespace(perf_counter=lambda: real() + offset[0])
-    for room in (
-        training.loop,
-        training.readback,
-        training.run,
-    ):  # the loop's clock, and the prepared run's (moving, warming)
+    for room in (training.loop, training.readback, training.run):  # the loop's, the read-back's, the run's
         monkeypatch.setattr(room, "time", clock)
     return offset
 
