@@ -106,6 +106,22 @@ def _first_bad_line(text: str, columns: int | None, first_line: int) -> DataFile
 
 
 def _parse(path: Path) -> DataSet:
+    """The data set in `path`: its bytes read within the limit, decoded, its header split off, its rows
+    parsed as numbers and checked as a regression or a classification."""
+    text = _decode(path, _read(path))
+    header, body = _split_header(text)
+    skipped = 1 if header else 0
+    if "\0" in body:
+        raise _refuse(QT_TRANSLATE_NOOP("core", "{path} is a binary file, not CSV text"), path=path.name)
+    values = _numbers(path, body, skipped)
+    if values.shape[1] == 2:
+        x = torch.from_numpy(values[:, :1].astype(np.float32))
+        return DataSet(str(path), x, torch.from_numpy(values[:, 1:].astype(np.float32)), header, 0)
+    return _classification(path, values, body, skipped, header)
+
+
+def _read(path: Path) -> bytes:
+    """The file's bytes: a file, within MAX_BYTES, readable."""
     try:
         size = path.stat().st_size
         if not path.is_file():
@@ -117,13 +133,18 @@ def _parse(path: Path) -> DataSet:
                 size=f"{size / 2**20:,.0f}",
                 limit=f"{MAX_BYTES // 2**20:,}",
             )
-        raw = path.read_bytes()
+        return path.read_bytes()
     except OSError as error:
         raise _refuse(
             QT_TRANSLATE_NOOP("core", "cannot read {path}: {reason}"),
             path=path.name,
             reason=error.strerror or str(error),
         ) from None
+
+
+def _decode(path: Path, raw: bytes) -> str:
+    """The bytes as text, refused with the reason where they are not a UTF-8 CSV (UTF-16, binary, CR-only
+    lines, other encodings, nothing)."""
     if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16's byte-order mark, and its NULs after every ASCII letter
         raise _refuse(QT_TRANSLATE_NOOP("core", "{path} is UTF-16 text; save it as CSV in UTF-8"), path=path.name)
     if b"\0" in raw[:SNIFF_BYTES]:
@@ -141,19 +162,26 @@ def _parse(path: Path) -> DataSet:
             path=path.name,
             offset=f"{error.start:,}",
         ) from None
-    del raw
     if not text.strip():
         raise _refuse(
             QT_TRANSLATE_NOOP("core", "{path} is empty: write one row per sample, x,y or x1,x2,label"), path=path.name
         )
-    # A header: a first line with no number in it ("x,y", "x1,x2,label").
+    return text
+
+
+def _split_header(text: str) -> tuple[bool, str]:
+    """(whether the first line is a header, the rows after it): a header is a first line with no number in it
+    ("x,y", "x1,x2,label")."""
     first_end = text.find("\n")
     first = text[: first_end if first_end >= 0 else len(text)].strip()
     header = bool(first) and not any(_is_number(field.strip()) for field in first.split(","))
     body = text[first_end + 1 :] if header and first_end >= 0 else ("" if header else text)
-    skipped = 1 if header else 0
-    if "\0" in body:
-        raise _refuse(QT_TRANSLATE_NOOP("core", "{path} is a binary file, not CSV text"), path=path.name)
+    return header, body
+
+
+def _numbers(path: Path, body: str, skipped: int) -> np.ndarray:
+    """The rows as a (rows, 2 or 3) float64 array: finite, float32-sized, within the row limits; the first bad
+    line named."""
     if body.count("\n") > MAX_ROWS + 1000:  # cheap: refused before parsing
         raise _refuse(
             QT_TRANSLATE_NOOP("core", "{path} has more than {limit} rows; gpudemo trains on at most {limit}"),
@@ -195,28 +223,28 @@ def _parse(path: Path) -> DataSet:
             path=path.name,
             limit=f"{MAX_ROWS:,}",
         )
-    if columns == 2:
-        x = torch.from_numpy(values[:, :1].astype(np.float32))
-        return DataSet(str(path), x, torch.from_numpy(values[:, 1:].astype(np.float32)), header, 0)
+    return values
+
+
+def _classification(path: Path, values: np.ndarray, body: str, skipped: int, header: bool) -> DataSet:
+    """Rows of x1,x2,label: whole labels from 0 to MAX_CLASSES - 1, at least two classes."""
     labels = values[:, 2]
     bad = (labels != np.round(labels)) | (labels < 0) | (labels >= MAX_CLASSES)
     if bad.any():
         index = int(bad.argmax())
-        line = _line_of_row(body, index) + skipped
         raise _refuse(
             QT_TRANSLATE_NOOP("core", "line {line}: the label {value} is not a whole number from 0 to {high}"),
-            line=line,
+            line=_line_of_row(body, index) + skipped,
             value=quoted(f"{labels[index]:g}"),
             high=MAX_CLASSES - 1,
         )
-    classes = int(labels.max()) + 1
     if len(np.unique(labels)) < 2:
         raise _refuse(
             QT_TRANSLATE_NOOP("core", "{path} has one class only: a classification needs at least two labels"),
             path=path.name,
         )
     x = torch.from_numpy(values[:, :2].astype(np.float32))
-    return DataSet(str(path), x, torch.from_numpy(labels.astype(np.int64)), header, classes)
+    return DataSet(str(path), x, torch.from_numpy(labels.astype(np.int64)), header, int(labels.max()) + 1)
 
 
 def _line_of_row(body: str, index: int) -> int:
