@@ -169,12 +169,12 @@ def _roofline_cells(row, peak, flops: bool) -> tuple[str, ...]:
 
 def _one_step(config: TrainingConfig) -> tuple[str, str]:
     """What one profiled "step" is, and its "per": a full-batch step, or an epoch of minibatch steps."""
+    from gpudemo.core.budget import batch_size
     from gpudemo.core.problems import problem_for
 
-    samples = problem_for(config).samples(config)
-    if 0 < config.batch_size < samples:
-        steps = f"{-(-samples // config.batch_size):,} minibatch steps of {config.batch_size:,}"
-        return f"an epoch ({steps})", "per epoch"
+    samples, batch = problem_for(config).samples(config), batch_size(config)
+    if batch < samples:
+        return f"an epoch ({-(-samples // batch):,} minibatch steps of {batch:,})", "per epoch"
     return "a step", "per step"
 
 
