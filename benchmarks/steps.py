@@ -21,10 +21,10 @@ import time
 import numpy as np
 import torch
 
-from gpudemo.core.capture import check
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.errors import RunRefused
 from gpudemo.core.measure.profile import profile_steps
+from gpudemo.core.modes import check
 from gpudemo.core.rules import STEP_KEYS
 from gpudemo.core.training import train, warm_up
 

@@ -9,6 +9,7 @@ import torch
 from gpudemo.core import budget, rules, training
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.optimizers import OPTIMIZERS
+from gpudemo.core.plan import preflight
 from gpudemo.core.prediction import predict
 from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.rules import InvalidSetting
@@ -115,7 +116,7 @@ def test_minibatches_shuffle_from_the_seed_and_an_epoch_is_one_pass():
     assert a.losses.tolist() != train(TrainingConfig(**{**config.__dict__, "batch_size": 0})).losses.tolist()
     # One pass: 100 samples in batches of 30 is 4 optimizer steps an epoch.
     calls = []
-    run = training.PreparedRun(config, lambda: False)
+    run = training.PreparedRun(preflight(config), lambda: False)
     real_step = run.train_step
     run.train_step = lambda x, y: calls.append(1) or real_step(x, y)
     run.epoch()

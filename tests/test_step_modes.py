@@ -16,14 +16,25 @@ import pytest
 import torch
 
 from gpudemo.core import capture
-from gpudemo.core.capture import EPOCHS_PER_REPLAY, StepRefused, check
+from gpudemo.core.budget import batch_size, estimate
+from gpudemo.core.capture import EPOCHS_PER_REPLAY
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import RunControl
 from gpudemo.core.landscape import PathHistory
+from gpudemo.core.modes import StepRefused, check, mode_of
+from gpudemo.core.plan import Plan
+from gpudemo.core.problems import problem_for
 from gpudemo.core.script import generate_script
 from gpudemo.core.training import COMPLETED, STOPPED, train
 from gpudemo.core.training.loop import _run_training
 from tests.commands import gpudemo
+
+
+def unchecked(config: TrainingConfig) -> Plan:
+    """`config`'s plan without its preflight: a graph step on the CPU, whose capture the tests fake."""
+    problem = problem_for(config)
+    return Plan(config, problem, problem.samples(config), batch_size(config), mode_of(config), estimate(config))
+
 
 ADAM_RTOL = 1e-4  # capturable Adam (the graph step's) against eager's: see the cuda test below
 
@@ -40,7 +51,7 @@ CASES = [
 def _run(config, path=False, control=None, on_pause=None):
     """The loop itself, past the refusal of a graph on the CPU (run_training's check)."""
     history = PathHistory(config.epochs + 1) if path else None
-    run = _run_training(config, path=history, control=control, on_pause=on_pause)
+    run = _run_training(unchecked(config), path=history, control=control, on_pause=on_pause)
     while True:
         try:
             next(run)

@@ -261,8 +261,10 @@ def _cuda_elsewhere(args: argparse.Namespace, wanted: list[str]) -> str | None:
     return args.not_here
 
 
-def resolve_config(args: argparse.Namespace) -> TrainingConfig:
-    """The validated run the arguments ask for; a bad device or data file ends with exit status 2."""
+def resolve_config(args: argparse.Namespace, checked: bool = True) -> TrainingConfig:
+    """The validated run the arguments ask for; a bad device or data file ends with exit status 2, and so
+    (`checked`) does a precision or step mode the device cannot take. Train leaves that to its preflight
+    (see resolve_plan)."""
     if args.data is not None and not args.data.strip():
         args.parser.error("argument --data: no file given: an empty path")
     if args.problem == "data" and not args.data:
@@ -271,9 +273,9 @@ def resolve_config(args: argparse.Namespace) -> TrainingConfig:
         args.parser.error(f"argument --data: a data file is its own problem; leave out --problem {args.problem}")
     config = settings.from_arguments(args, resolve_devices(args)[0])
     # compare and sweep mark each device that cannot; parallel's workers check their own device (cli/measure.py)
-    if not getattr(args, "many_devices", False) and getattr(args, "command", None) != "parallel":
-        from gpudemo.core.capture import check
+    if checked and not getattr(args, "many_devices", False) and getattr(args, "command", None) != "parallel":
         from gpudemo.core.errors import RunRefused
+        from gpudemo.core.modes import check
 
         try:
             check(config)
@@ -287,6 +289,20 @@ def resolve_config(args: argparse.Namespace) -> TrainingConfig:
         except DataFileError as error:
             args.parser.error(f"argument --data: {error}")
     return config
+
+
+def resolve_plan(args: argparse.Namespace):
+    """The run `train` asks for, checked whole once (core/plan.py's preflight, which the loop then takes):
+    a refused setting ends with exit status 2; a run larger than its device's free memory is a
+    TrainingError (RunTooLarge) for the caller to report."""
+    config = resolve_config(args, checked=False)
+    from gpudemo.core.errors import RunRefused
+    from gpudemo.core.plan import preflight
+
+    try:
+        return preflight(config)
+    except RunRefused as refused:
+        args.parser.error(f"argument --{refused.setting}: {refused}")
 
 
 def precisions(args: argparse.Namespace) -> list[str]:

@@ -71,8 +71,8 @@ def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingCo
 
 
 def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConfig) -> int:
-    from gpudemo.core.capture import StepRefused
     from gpudemo.core.measure.sweep import STEP, check_sweep, sized, sweep
+    from gpudemo.core.modes import StepRefused
     from gpudemo.core.precision import SWEEP_DTYPE
 
     if len(step_modes(args)) > 1:
@@ -235,6 +235,7 @@ def run_compare_steps(args: argparse.Namespace, config: TrainingConfig) -> int:
 def run_profile(args: argparse.Namespace, config: TrainingConfig) -> int:
     from gpudemo.core.errors import TrainingError
     from gpudemo.core.measure.profile import WARM_UP_STEPS, profile_steps
+    from gpudemo.core.modes import mode_of
 
     if args.compare_steps:
         if args.step is not None:
@@ -253,7 +254,7 @@ def run_profile(args: argparse.Namespace, config: TrainingConfig) -> int:
         return EXIT_OK
     print(
         f"{profile.steps} steps of {config.problem} on {config.device} ({config.step}), after {WARM_UP_STEPS} that are"
-        " not profiled" + (f", and the {config.step} step prepared first" if config.step != "eager" else "")
+        " not profiled" + (f", and the {config.step} step prepared first" if mode_of(config).prepares else "")
     )
     if profile.on_gpu:
         print(
@@ -269,7 +270,7 @@ def run_profile(args: argparse.Namespace, config: TrainingConfig) -> int:
     print(explain(profile))
     print(
         f"launches: {profile.launches:,.1f} a step, {profile.host_us_per_launch:,.2f} us of the host's time each"
-        + (" (a graph's replay is one launch for all its epochs)" if config.step == "graph" else "")
+        + (" (a graph's replay is one launch for all its epochs)" if mode_of(config).captures else "")
     )
     if profile.on_gpu:
         print(

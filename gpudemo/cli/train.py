@@ -8,7 +8,7 @@ import math
 import os
 import sys
 
-from gpudemo.cli.arguments import resolve_config, resolve_inputs
+from gpudemo.cli.arguments import resolve_config, resolve_inputs, resolve_plan
 from gpudemo.cli.output import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, ProgressBar, stop_on_ctrl_c, table
 from gpudemo.cli.outputs import check_outputs, write_run_outputs, written
 from gpudemo.core import units
@@ -119,16 +119,15 @@ def _result_json(result, predictions: list[dict]) -> dict:
 
 
 def _summary(result, predictions: list[dict]) -> str:
+    from gpudemo.core.modes import mode_of
+
     lines = [
         f"{result.status}: {result.epochs_run:,} of {result.config.epochs:,} epochs on {result.config.device}"
         f" in {result.seconds:.3g} s ({result.epochs_per_second:,.0f} epochs/s)",
         f"final loss  {result.final_loss:.6g}" if result.final_loss is not None else "final loss  -",
         f"not timed   moving model and data to {result.config.device} {result.to_device_seconds * 1e3:.3g} ms,"
         f" a warm-up step {result.warm_up_seconds * 1e3:.3g} ms"
-        + {
-            "compiled": f", compiling the step {result.compile_seconds:.3g} s",
-            "graph": f", capturing the step in CUDA graphs {result.compile_seconds * 1e3:.3g} ms",
-        }.get(result.config.step, ""),
+        + (f", {prepared}" if (prepared := mode_of(result.config).prepared(result.compile_seconds)) else ""),
     ]
     if result.busy:
         lines.append(
@@ -150,20 +149,27 @@ def _summary(result, predictions: list[dict]) -> str:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    config = resolve_config(args)
+    from gpudemo.core.errors import TrainingError
+
+    try:
+        plan = resolve_plan(args)
+    except TrainingError as error:  # larger than the device's free memory
+        print(f"gpudemo: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    config = plan.config
     inputs = resolve_inputs(args, config, args.predict)
     # before hours of training: each output writable, and none of them the data read or another output
     check_outputs(args, ("--loss-csv", args.loss_csv), ("--save", args.save), inputs=(("--data", args.data),))
 
-    from gpudemo.core.training import COMPLETED, DIVERGED, PREPARING_STEP, STOPPED, TrainingError, train
+    from gpudemo.core.training import COMPLETED, DIVERGED, PREPARING_STEP, STOPPED, train
 
     bar = ProgressBar(sys.stderr, config.epochs) if not args.json and sys.stderr.isatty() else None
     phase = [None]
-    preparing = {"compiled": "the compile (torch.compile cannot be interrupted)", "graph": "the capture"}
+    waits_for = plan.mode.interrupting()
     try:
-        with stop_on_ctrl_c(lambda: preparing.get(config.step) if phase[0] == PREPARING_STEP else None) as stop:
+        with stop_on_ctrl_c(lambda: str(waits_for) if phase[0] == PREPARING_STEP and waits_for else None) as stop:
             result = train(
-                config,
+                plan,
                 stop.is_set,
                 on_batch=bar and (lambda batch: bar.update(batch.last_epoch, batch.seconds)),
                 on_phase=lambda name: phase.__setitem__(0, name),

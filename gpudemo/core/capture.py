@@ -1,5 +1,5 @@
-"""The step mode a run may ask for, checked before it starts; and the graph mode's step: the whole
-step captured by hand in a CUDA graph, as PyTorch's CUDA-graphs notes do for a whole network.
+"""The graph mode's step: the whole step captured by hand in a CUDA graph, as PyTorch's CUDA-graphs
+notes do for a whole network.
 
 Eager, a step of the tutorial is a dozen kernel launches, each paid in Python and in the driver
 (~470 us on an H200, for ~16 us of GPU work). Captured, the same kernels replay from one launch:
@@ -23,64 +23,10 @@ from collections.abc import Callable, Sequence
 
 import torch
 
-from gpudemo.core import precision
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.errors import RunRefused
-from gpudemo.core.messages import QT_TRANSLATE_NOOP, message
-from gpudemo.core.problems import problem_for
-from gpudemo.core.step import GRAPH, Step
+from gpudemo.core.step import Step
 
 EPOCHS_PER_REPLAY = 64  # epochs captured in one graph (one launch for all of them)
 WARM_UP_STEPS = 3  # untimed steps before a capture, as in PyTorch's notes (then rewound)
-
-
-class StepRefused(RunRefused):
-    """This run cannot take its steps in the mode asked; the message says why and what would do."""
-
-    setting = "step"
-
-
-def check(config: TrainingConfig) -> None:
-    """Refuse, before anything starts, a precision the device cannot do (precision.PrecisionRefused) and
-    a step mode the run cannot take (StepRefused): never a silent fall back to eager."""
-    precision.check(config.precision, config.device)
-    check_step(config)
-
-
-def check_step(config: TrainingConfig) -> None:
-    """Refuse a step mode the run cannot take (StepRefused)."""
-    if config.step != GRAPH:
-        return
-    kind = torch.device(config.device).type
-    if kind != "cuda":
-        raise StepRefused(
-            message(
-                QT_TRANSLATE_NOOP(
-                    "core",
-                    "the graph step captures a CUDA graph, and {device} has none: use compiled or eager there",
-                ),
-                device=config.device,
-            )
-        )
-    problem = problem_for(config)
-    samples = problem.samples(config)
-    if 0 < config.batch_size < samples:
-        raise StepRefused(
-            QT_TRANSLATE_NOOP(
-                "core",
-                "the graph step captures the full batch: a minibatch's shuffle and gather would have to be"
-                " captured too, which gpudemo does not do yet. Set the batch size to 0 (the full batch),"
-                " or use the compiled step",
-            )
-        )
-    if config.precision == precision.FP16:
-        raise StepRefused(
-            QT_TRANSLATE_NOOP(
-                "core",
-                "fp16's GradScaler reads its overflow check back to the host at every step, which a CUDA"
-                " graph cannot capture: use bf16 (no scaler) or the compiled step",
-            )
-        )
 
 
 def cuda_graph(body: Callable[[], None], device: torch.device) -> Callable[[], None]:

@@ -12,12 +12,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from gpudemo.core.budget import batch_size
-from gpudemo.core.capture import EPOCHS_PER_REPLAY, WARM_UP_STEPS, check_step
+from gpudemo.core.capture import EPOCHS_PER_REPLAY, WARM_UP_STEPS
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.messages import QT_TRANSLATE_NOOP
+from gpudemo.core.modes import mode_of
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import problem_for
-from gpudemo.core.step import COMPILED, GRAPH
 from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING
 
 PREDICTING = "predicting"  # the last phase: the window predicts after the run
@@ -108,7 +108,7 @@ def _device_lines(device: str) -> list[str]:
 
 def _device_part(config: TrainingConfig, say: dict[str, str]) -> list[str]:
     """The device's comment and lines; a graph step's names a CUDA GPU, with no fall back to the CPU."""
-    if config.step == GRAPH:
+    if mode_of(config).captures:
         wanted = config.device if config.device.startswith("cuda") else "cuda"
         return [say["device_graph"].format(wanted=wanted), f'device = torch.device("{wanted}")']
     if config.device == "cpu":
@@ -155,7 +155,7 @@ def compiled_step_lines(config: TrainingConfig, say: dict[str, str], cuda_graphs
 
 def take_step_lines(config: TrainingConfig, x: str, y: str, indent: str, cuda_graphs: bool = True) -> list[str]:
     """A step of the loop: the statements themselves, or a call of the compiled step."""
-    if config.step != COMPILED:
+    if not mode_of(config).compiles:
         return step_lines(config, x, y, indent)
     mark = ['if device.type == "cuda":', "    torch.compiler.cudagraph_mark_step_begin()  # a new step of the graphs"]
     return [indent + line for line in (*(mark if cuda_graphs else []), f"loss = train_step({x}, {y})")]
@@ -172,7 +172,7 @@ def precision_lines(config: TrainingConfig) -> list[str]:
 def _full_batch_loop(config: TrainingConfig, say: dict[str, str]) -> list[str]:
     return [
         say["training"].format(epochs=f"{config.epochs:,}"),
-        *(compiled_step_lines(config, say) if config.step == COMPILED else []),
+        *(compiled_step_lines(config, say) if mode_of(config).compiles else []),
         f"for epoch in range({config.epochs}):",
         *take_step_lines(config, "x_train", "y_train", "    "),
     ]
@@ -224,7 +224,7 @@ def _graph_loop(config: TrainingConfig, say: dict[str, str]) -> list[str]:
 def _minibatch_loop(config: TrainingConfig, batch: int, say: dict[str, str]) -> list[str]:
     return [
         say["minibatch"].format(epochs=f"{config.epochs:,}", batch=f"{batch:,}"),
-        *(compiled_step_lines(config, say) if config.step == COMPILED else []),
+        *(compiled_step_lines(config, say) if mode_of(config).compiles else []),
         f"batch_size = {batch}",
         f"for epoch in range({config.epochs}):",
         "    order = torch.randperm(len(x_train), generator=shuffle, device=device)",
@@ -279,8 +279,8 @@ def generate_script(
     its comments through `translate` (English by default). A graph step's script is refused (StepRefused,
     the run's own reason) where the run would be for any GPU (fp16's scaler, minibatches): it would fail
     at its capture."""
-    if config.step == GRAPH:
-        check_step(replace(config, device=config.device if config.device.startswith("cuda") else "cuda:0"))
+    if mode_of(config).captures:
+        mode_of(config).refuse(replace(config, device=config.device if config.device.startswith("cuda") else "cuda:0"))
     say = _comments(translate)
     problem = problem_for(config)
     batch, samples = batch_size(config), problem.samples(config)
@@ -290,7 +290,7 @@ def generate_script(
         generator = [say["generator"], f"generator = torch.Generator().manual_seed({config.seed})"]
     if minibatch:
         generator += [say["shuffle"], f"shuffle = torch.Generator(device=device).manual_seed({config.seed})"]
-    optimizer = OPTIMIZERS[config.optimizer].line(config.lr, capturable=config.step == GRAPH)
+    optimizer = OPTIMIZERS[config.optimizer].line(config.lr, capturable=mode_of(config).captures)
     sections: list[tuple[str | None, list[str]]] = [
         (None, [say["title"], say["run"].format(filename=filename), *problem.script_imports(), "import torch", ""]),
         (
@@ -315,7 +315,7 @@ def generate_script(
             [
                 *(
                     _graph_loop(config, say)
-                    if config.step == GRAPH
+                    if mode_of(config).captures
                     else _minibatch_loop(config, batch, say)
                     if minibatch
                     else _full_batch_loop(config, say)

@@ -37,11 +37,10 @@ import numpy as np
 
 from gpudemo.core import config as settings
 from gpudemo.core import pace, precision
-from gpudemo.core.capture import StepRefused
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import STOPPED, never
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, PersonError, message
-from gpudemo.core.step import GRAPH
+from gpudemo.core.modes import mode_of
 
 PREFIX = "GPUDEMO "  # rank 0's lines for the launcher: PREFIX, then one JSON object
 STOP_GRACE_S = 5.0  # a stopped run's workers get this long to reach their read-back, then are killed
@@ -129,7 +128,7 @@ def uneven_split(config: TrainingConfig, workers: int) -> Message | None:
 
 def check(config: TrainingConfig, workers: int, backend: str) -> None:
     """Refuse, before any worker starts, what the workers could not do: a precision their device
-    cannot compute in (precision.PrecisionRefused), a graph step (capture.StepRefused), more nccl workers
+    cannot compute in (precision.PrecisionRefused), a step mode they cannot take (modes.StepRefused), more nccl workers
     than GPUs (ParallelError)."""
     if backend == "nccl" and workers > max_workers("nccl"):
         raise ParallelError(
@@ -140,14 +139,7 @@ def check(config: TrainingConfig, workers: int, backend: str) -> None:
             )
         )
     precision.check(config.precision, worker_device(backend))
-    if config.step == GRAPH:
-        raise StepRefused(
-            QT_TRANSLATE_NOOP(
-                "core",
-                "data-parallel workers take eager or compiled steps: a graph step would have to capture the"
-                " all-reduce between them, which gpudemo does not do",
-            )
-        )
+    mode_of(config).refuse_parallel()
 
 
 def _ignore(batch: ParallelBatch) -> None:

@@ -13,11 +13,11 @@ from collections.abc import Callable
 from gpudemo.core.budget import batch_size
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.messages import QT_TRANSLATE_NOOP
+from gpudemo.core.modes import mode_of
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import problem_for
 from gpudemo.core.script import COMMENTS as SCRIPT_COMMENTS
 from gpudemo.core.script import compiled_step_lines, precision_lines, take_step_lines
-from gpudemo.core.step import COMPILED
 
 COMMENTS = {
     "title": QT_TRANSLATE_NOOP("script", "# gpudemo: the data-parallel PyTorch script behind this run."),
@@ -115,7 +115,7 @@ def generate_parallel_script(
         *precision_lines(config),
         "",
         say["train"].format(epochs=f"{config.epochs:,}"),
-        *(compiled_step_lines(config, say, cuda_graphs=False) if config.step == COMPILED else []),
+        *(compiled_step_lines(config, say, cuda_graphs=False) if mode_of(config).compiles else []),
         f"for epoch in range({config.epochs}):",
     ]
     if minibatch:

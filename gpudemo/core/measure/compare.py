@@ -22,13 +22,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpudemo.core import precision
-from gpudemo.core.capture import check
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import never
 from gpudemo.core.devices import release_cache
 from gpudemo.core.errors import RunRefused, TrainingError
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message
-from gpudemo.core.step import COMPILED, EAGER
+from gpudemo.core.modes import MODES, check
+from gpudemo.core.step import EAGER
 from gpudemo.core.training import COMPLETED, FAILED, STOPPED, LossBatch, train
 
 WARM_UP_SECONDS = 0.2
@@ -73,7 +73,7 @@ class CompareProgress:
 
 def label(device: str, kind: str, step: str) -> str:
     """The device, and its precision and step mode where they are not the defaults: 'cuda:0 · bf16 · graph'."""
-    return " · ".join([device, *([kind] if kind != "fp32" else []), *([step] if step != EAGER else [])])
+    return " · ".join([device, *([kind] if kind != "fp32" else []), *([step] if MODES[step].prepares else [])])
 
 
 @dataclass(frozen=True)
@@ -168,10 +168,10 @@ def compare_devices(
                 if kind == precision.FP16 and timing.message is None:
                     timing = dataclasses.replace(timing, message=FP16_NOTE)
                 timings.append(timing)
-    if any(t.step == EAGER and t.status != REFUSED for t in timings):
+    if any(not MODES[t.step].prepares and t.status != REFUSED for t in timings):
         timings = [
             dataclasses.replace(t, message=COMPILED_NOTE)
-            if t.step == COMPILED and t.status in (COMPLETED, STOPPED) and t.message is None
+            if MODES[t.step].compiles and t.status in (COMPLETED, STOPPED) and t.message is None
             else t
             for t in timings
         ]

@@ -35,11 +35,11 @@ from dataclasses import dataclass
 
 import torch
 
-from gpudemo.core.capture import check
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.devices import synchronize
 from gpudemo.core.errors import RunRefused
 from gpudemo.core.measure.timeline import STEP_LABEL, Timeline, from_events
+from gpudemo.core.modes import check
 from gpudemo.core.rules import STEP_KEYS
 from gpudemo.core.step import EAGER
 from gpudemo.core.training import not_prepared, prepared

@@ -33,18 +33,18 @@ import torch
 
 from gpudemo.core.budget import estimate
 from gpudemo.core.busy import contended
-from gpudemo.core.capture import EPOCHS_PER_REPLAY, CapturedEpochs, StepRefused, check_step
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import never
 from gpudemo.core.devices import free_bytes, release_cache, synchronize
 from gpudemo.core.measure.roofline import Peak, Work, count_work, matmul_work, peak_for
 from gpudemo.core.measure.timing import median_seconds
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, message
+from gpudemo.core.modes import StepRefused, mode_of
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.precision import STORAGE, matmul_precision
 from gpudemo.core.problems import problem_for
 from gpudemo.core.rules import SWEEP_KINDS
-from gpudemo.core.step import COMPILED, EAGER, GRAPH, Step
+from gpudemo.core.step import EAGER, Step
 
 STEP, MATMUL = SWEEP_KINDS
 ONE_THREAD_BELOW_S = 0.025  # CPU steps shorter than this are timed on one thread too (a busy 10 us op took 16 ms)
@@ -176,7 +176,7 @@ def check_sweep(kind: str, config: TrainingConfig, devices: Sequence[str]) -> No
     for a matmul (which times a product, not a step), or one that no device of the sweep can take (the
     graph step where no GPU is swept). Where only the CPU cannot, it runs eager beside the others: see
     `step_mode` and `SweepResult.fell_back`."""
-    if kind == MATMUL and config.step != EAGER:
+    if kind == MATMUL and mode_of(config).prepares:
         raise StepRefused(
             message(
                 QT_TRANSLATE_NOOP(
@@ -191,7 +191,7 @@ def check_sweep(kind: str, config: TrainingConfig, devices: Sequence[str]) -> No
     swept = list(dict.fromkeys([*devices, "cpu"]))
     for device in swept:
         try:
-            check_step(sized(replace(config, device=device), 10))
+            mode_of(config).refuse(sized(replace(config, device=device), 10))
         except StepRefused as refused:
             refusals.append(refused)
     if refusals and len(refusals) == len(swept):
@@ -202,7 +202,7 @@ def step_mode(config: TrainingConfig) -> str:
     """The mode `config`'s device runs the sweep's step in: the one asked, or eager where a graph cannot be
     captured (the CPU's, beside a GPU's graph)."""
     try:
-        check_step(config)
+        mode_of(config).refuse(config)
     except StepRefused:
         return EAGER
     return config.step
@@ -212,7 +212,8 @@ def _training_step(
     config: TrainingConfig, device: torch.device, dtype: torch.dtype
 ) -> tuple[Callable[[], object], int]:
     """A full-batch step of `config` stored in `dtype`, launched in its mode: (what to time, steps per call).
-    A compiled step is compiled before it is handed back; a graph's call replays EPOCHS_PER_REPLAY steps."""
+    Prepared before it is handed back as its mode prepares a run's (core/modes.py: a compiled step warmed
+    until nothing compiles, a graph captured); a graph's call replays its largest number of epochs."""
     problem = problem_for(config)
     torch.manual_seed(config.seed)
     model = problem.make_model(config).to(device, dtype)
@@ -220,17 +221,33 @@ def _training_step(
     x = x.to(device, dtype)
     y = y.to(device) if problem.classes else y.to(device, dtype)
     criterion = problem.make_loss()
-    graph = config.step == GRAPH
-    optimizer = OPTIMIZERS[config.optimizer].make(model.parameters(), config.lr, capturable=graph)
+    mode = mode_of(config)
+    optimizer = OPTIMIZERS[config.optimizer].make(model.parameters(), config.lr, capturable=mode.captures)
     # The storage dtype is the sweep's: the step itself runs without autocast.
-    step = Step(model, criterion, optimizer, replace(config, precision="fp32"), device, capture=graph)
-    if graph:
-        captured = CapturedEpochs(step, x, y, lambda outputs, loss: [loss], EPOCHS_PER_REPLAY)
-        return (lambda: captured.replay(EPOCHS_PER_REPLAY)), EPOCHS_PER_REPLAY
-    if config.step == COMPILED:
-        for _ in range(2):  # compiled before the clock (an optimizer's state is made on the first step)
-            step.take(x, y)
-    return (lambda: step.take(x, y)), 1
+    step = Step(model, criterion, optimizer, replace(config, precision="fp32"), device, capture=mode.captures)
+    run = _SweptRun(config, step, x, y, device)
+    mode.prepare(run, with_path=False)
+    per_call = run.captured.largest if run.captured is not None else 1
+    return (lambda: mode.advance(run, per_call, False)), per_call
+
+
+class _SweptRun:
+    """The sweep's full-batch step, with what a mode's prepare and advance ask of a prepared run (core/
+    training/run.py's PreparedRun): its data, step and device; no classes counted, no stop between compiles."""
+
+    classes, hits, captured = 0, None, None
+
+    def __init__(self, config: TrainingConfig, step: Step, x: torch.Tensor, y: torch.Tensor, device: torch.device):
+        self.config, self.step, self.train_step, self.device = config, step, step.take, device
+        self.x_train, self.y_train = x, y
+        self.samples = self.batch = len(y)
+
+    @staticmethod
+    def should_stop() -> bool:
+        return False
+
+    def epoch(self) -> torch.Tensor:
+        return self.train_step(self.x_train, self.y_train)[1]
 
 
 def _matmul(size: int, device: torch.device, dtype: torch.dtype) -> Callable[[], object]:

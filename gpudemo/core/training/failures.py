@@ -11,17 +11,13 @@ from gpudemo.core.config import TrainingConfig
 from gpudemo.core.devices import release_cache
 from gpudemo.core.errors import TrainingError
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, epochs_phrase, message
-from gpudemo.core.step import COMPILED
+from gpudemo.core.modes import mode_of
 
 
 class Releasable(Protocol):
     """What a failure frees: the prepared run (core/training/run.py), named here without importing it."""
 
     def release(self) -> None: ...
-
-
-class Stopped(Exception):
-    """A stop request in the middle of an epoch: that epoch is not counted."""
 
 
 def training_error(config: TrainingConfig, run: Releasable | None, error: BaseException, epochs: int) -> TrainingError:
@@ -73,13 +69,4 @@ def training_error(config: TrainingConfig, run: Releasable | None, error: BaseEx
 def not_prepared(config: TrainingConfig, error: Exception) -> TrainingError:
     """The step could not be compiled or captured: the reason, in a sentence that names the mode."""
     reason = str(error).strip().splitlines()[0][:300] if str(error).strip() else type(error).__name__
-    if config.step == COMPILED:
-        template = QT_TRANSLATE_NOOP(
-            "core", "torch.compile could not compile this step on {device}: {reason}; train without compiling"
-        )
-    else:
-        template = QT_TRANSLATE_NOOP(
-            "core",
-            "the step could not be captured in a CUDA graph on {device}: {reason}; use the eager or compiled step",
-        )
-    return TrainingError(message(template, device=config.device, reason=reason))
+    return TrainingError(mode_of(config).not_prepared(config.device, reason))

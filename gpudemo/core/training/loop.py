@@ -14,8 +14,7 @@ from collections.abc import Callable, Generator
 import torch
 from torch import nn
 
-from gpudemo.core import capture, precision
-from gpudemo.core.budget import check_fits
+from gpudemo.core import precision
 from gpudemo.core.busy import OtherLoad
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import COMPLETED, DIVERGED, STOPPED, RunControl, never
@@ -24,9 +23,9 @@ from gpudemo.core.landscape import (
     PathHistory,
     least_squares,
 )
-from gpudemo.core.problems import problem_for
-from gpudemo.core.training.failures import Stopped, not_prepared, training_error
-from gpudemo.core.training.modes import compiled_graphs
+from gpudemo.core.modes import Stopped, compiled_graphs
+from gpudemo.core.plan import Plan, plan_of
+from gpudemo.core.training.failures import not_prepared, training_error
 from gpudemo.core.training.readback import FLUSH_SECONDS, Readback
 from gpudemo.core.training.records import PREPARING_STEP, TO_CPU, TO_DEVICE, TRAINING, LossBatch, TrainingResult
 from gpudemo.core.training.run import PreparedRun
@@ -37,7 +36,7 @@ def _ignore(phase: str) -> None:
 
 
 def run_training(
-    config: TrainingConfig,
+    job: TrainingConfig | Plan,
     should_stop: Callable[[], bool] = never,
     on_phase: Callable[[str], None] = _ignore,
     flush_seconds: float = FLUSH_SECONDS,
@@ -51,15 +50,16 @@ def run_training(
 ) -> Generator[LossBatch, None, TrainingResult]:
     """Train as the tutorial does, yielding losses in batches; returns the TrainingResult (see _run_training).
 
-    A precision the device cannot do, or a step mode the run cannot take, is refused first
-    (capture.check: precision.PrecisionRefused, capture.StepRefused); TF32 is set as the
-    precision says for the run, and restored after.
+    `job` is the run's Plan, or its settings alone, whose preflight (core/plan.py) comes first: a
+    precision the device cannot do, a step mode the run cannot take, a run larger than the device's
+    free memory are refused before anything is allocated. TF32 is set as the precision says for the
+    run, and restored after.
     """
-    capture.check(config)
-    with precision.matmul_precision(config.precision):
+    plan = plan_of(job)
+    with precision.matmul_precision(plan.config.precision):
         return (
             yield from _run_training(
-                config,
+                plan,
                 should_stop,
                 on_phase,
                 flush_seconds,
@@ -75,7 +75,7 @@ def run_training(
 
 
 def _run_training(
-    config: TrainingConfig,
+    plan: Plan,
     should_stop: Callable[[], bool] = never,
     on_phase: Callable[[str], None] = _ignore,
     flush_seconds: float = FLUSH_SECONDS,
@@ -114,11 +114,11 @@ def _run_training(
     carry the test accuracy (where the problem has a test set) when the fit is evaluated.
     The final model's training and test accuracy are measured after the clock stops.
     """
+    config = plan.config
     if control is not None:
         should_stop = control.should_stop
-    history, accuracy = _histories(config, history, accuracy)
-    check_fits(config)
-    run, readback = _prepared(config, should_stop, on_phase, flush_seconds, history, accuracy, path, fit)
+    history, accuracy = _histories(plan, history, accuracy)
+    run, readback = _prepared(plan, should_stop, on_phase, flush_seconds, history, accuracy, path, fit)
     path = readback.path
     try:
         warm_up_seconds = run.warm_up()  # ends synchronised: the clock starts on an idle, warm device
@@ -183,14 +183,15 @@ def _final_accuracy(run: PreparedRun) -> tuple[float, float | None]:
 
 
 def _histories(
-    config: TrainingConfig, history: LossHistory | None, accuracy: LossHistory | None
+    plan: Plan, history: LossHistory | None, accuracy: LossHistory | None
 ) -> tuple[LossHistory, LossHistory | None]:
     """The run's loss history, and a classification's accuracy history: new ones, or empty ones given."""
+    config = plan.config
     if history is None:
         history = LossHistory(config.epochs)
     elif history.count or history.capacity < config.epochs:
         raise ValueError(f"pass an empty history with room for {config.epochs} epochs")
-    if not problem_for(config).classes:
+    if not plan.problem.classes:
         accuracy = None
     elif accuracy is None:
         accuracy = LossHistory(config.epochs)
@@ -200,7 +201,7 @@ def _histories(
 
 
 def _prepared(
-    config: TrainingConfig,
+    plan: Plan,
     should_stop: Callable[[], bool],
     on_phase: Callable[[str], None],
     flush_seconds: float,
@@ -214,7 +215,7 @@ def _prepared(
     run = None
     try:
         on_phase(TO_DEVICE)
-        run = PreparedRun(config, should_stop)
+        run = PreparedRun(plan, should_stop)
         data = run.data_sample() if fit else None
         landscape = minimum = None
         if run.plane is None:
@@ -224,7 +225,7 @@ def _prepared(
             minimum = least_squares(run.x_train, run.y_train)
             landscape = run.landscape(path, minimum)
     except Exception as error:  # a device fails to start in many ways ("Torch not compiled with CUDA" is an assert)
-        raise training_error(config, run, error, 0) from None
+        raise training_error(plan.config, run, error, 0) from None
     return run, Readback(run, history, accuracy, path, run.mode.rows, fit, flush_seconds, data, landscape, minimum)
 
 
@@ -288,7 +289,7 @@ def _epochs(
 
 
 def train(
-    config: TrainingConfig,
+    job: TrainingConfig | Plan,
     should_stop: Callable[[], bool] = never,
     on_batch: Callable[[LossBatch], None] | None = None,
     on_phase: Callable[[str], None] = _ignore,
@@ -306,7 +307,7 @@ def train(
     command line does not).
     """
     run = run_training(
-        config,
+        job,
         should_stop,
         on_phase,
         history=history,

@@ -15,7 +15,6 @@ import torch
 from torch import nn
 
 from gpudemo.core import capture, precision
-from gpudemo.core.budget import batch_size, check_fits
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import never
 from gpudemo.core.devices import release_cache, synchronize
@@ -25,11 +24,11 @@ from gpudemo.core.landscape import (
     bounds_around,
     evaluate,
 )
+from gpudemo.core.modes import Stopped
 from gpudemo.core.optimizers import OPTIMIZERS
-from gpudemo.core.problems import problem_for
-from gpudemo.core.step import EAGER, GRAPH, Step
-from gpudemo.core.training.failures import Stopped, training_error
-from gpudemo.core.training.modes import MODES
+from gpudemo.core.plan import Plan, plan_of
+from gpudemo.core.step import EAGER, Step
+from gpudemo.core.training.failures import training_error
 from gpudemo.core.training.records import DataSample
 
 FIT_POINTS = 256  # the model is evaluated at this many x values for the fit view...
@@ -50,8 +49,8 @@ def is_warm() -> bool:
 class PreparedRun:
     """One run's model, data and step on its device; `release()` lets go of all of it."""
 
-    def __init__(self, config: TrainingConfig, should_stop: Callable[[], bool]):
-        problem = problem_for(config)
+    def __init__(self, plan: Plan, should_stop: Callable[[], bool]):
+        config, problem = plan.config, plan.problem
         self.device = torch.device(config.device)
         torch.manual_seed(config.seed)
         model = problem.make_model(config)
@@ -67,12 +66,12 @@ class PreparedRun:
         del x_train, y_train, test
         self.generator = torch.Generator(device=self.device).manual_seed(config.seed)  # the minibatch shuffles
         self.criterion = problem.make_loss().to(self.device)
-        graph = config.step == GRAPH
-        capturable = graph and self.device.type == "cuda"  # (the tests run the captured loop on the CPU too)
+        self.mode = plan.mode  # how the step is prepared and the epochs taken
+        captured = self.mode.captures
+        capturable = captured and self.device.type == "cuda"  # (the tests run the captured loop on the CPU too)
         self.optimizer = OPTIMIZERS[config.optimizer].make(self.model.parameters(), config.lr, capturable=capturable)
-        self.step = Step(self.model, self.criterion, self.optimizer, config, self.device, capture=graph,
+        self.step = Step(self.model, self.criterion, self.optimizer, config, self.device, capture=captured,
                          keep_outputs=bool(problem.classes))  # fmt: skip
-        self.mode = MODES[config.step]  # how the step is prepared and the epochs taken
         self.captured: capture.CapturedEpochs | None = None  # the graph step's, once captured (prepare_step)
         self.forward, self.train_step = self.step.forward, self.step.take
         _warm.set()
@@ -87,7 +86,7 @@ class PreparedRun:
             self.axis = self.grid = torch.linspace(low, high, FIT_POINTS, device=self.device).unsqueeze(1)
         else:  # images: nothing to draw a fit over
             self.axis = self.grid = None
-        self.samples, self.batch = len(self.x_train), batch_size(config)
+        self.samples, self.batch = plan.samples, plan.batch
         self.config = config
         self.should_stop = should_stop
         self.plane = problem.plane(self.model)
@@ -173,7 +172,7 @@ class PreparedRun:
         return time.perf_counter() - began
 
     def prepare_step(self, with_path: bool) -> float:
-        """Compile or capture the step before the clock, as its mode does (core/training/modes.py); the
+        """Compile or capture the step before the clock, as its mode does (core/modes.py); the
         seconds it took, loading the compiler included (0 for an eager step)."""
         if not self.mode.prepares:
             return 0.0
@@ -227,16 +226,17 @@ class PreparedRun:
 
 
 @contextmanager
-def prepared(config: TrainingConfig) -> Iterator[PreparedRun]:
+def prepared(job: TrainingConfig | Plan) -> Iterator[PreparedRun]:
     """A run's model, data and step on its device, for measuring steps outside the loop (see profile).
 
-    A device that fails or runs out of memory, while the run is made or while it is used,
-    ends as the same TrainingError as in a run, with what it held freed.
+    Its preflight first (core/plan.py) unless `job` is planned already. A device that fails or runs out
+    of memory, while the run is made or while it is used, ends as the same TrainingError as in a run,
+    with what it held freed.
     """
-    check_fits(config)
-    capture.check(config)
+    plan = plan_of(job)
+    config = plan.config
     try:
-        run = PreparedRun(config, never)
+        run = PreparedRun(plan, never)
     except Exception as error:  # as in run_training: a device fails to start in many ways
         raise training_error(config, None, error, 0) from None
     try:

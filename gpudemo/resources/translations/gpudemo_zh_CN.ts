@@ -1412,18 +1412,6 @@ digit</source>
         <translation>一个算子用 {each} µs：运算占主导，能并行运算的 GPU 会让这一步更快。</translation>
     </message>
     <message>
-        <source>Eager step (op by op)</source>
-        <translation>eager 步骤（逐个算子）</translation>
-    </message>
-    <message>
-        <source>Compiled step (torch.compile, compiled before it was profiled)</source>
-        <translation>编译后的步骤（torch.compile，剖析前已编译）</translation>
-    </message>
-    <message>
-        <source>Graph step (captured in CUDA graphs, 64 epochs a replay)</source>
-        <translation>graph 步骤（捕获为 CUDA 图，每次重放 64 个轮次）</translation>
-    </message>
-    <message>
         <source>{mode}: {launches} launches a step, {each} µs of the host&apos;s time each.</source>
         <translation>{mode}：每步启动 {launches} 次，每次花费主机 {each} µs。</translation>
     </message>
@@ -1486,24 +1474,8 @@ digit</source>
         <translation>正在 {device} 上训练…</translation>
     </message>
     <message>
-        <source>Capturing the step in CUDA graphs on {device} before the clock starts…</source>
-        <translation>计时开始前，正在 {device} 上把这一步捕获为 CUDA 图……</translation>
-    </message>
-    <message>
-        <source>Compiling the step (torch.compile) on {device} before the clock starts: seconds, more the first time…</source>
-        <translation>计时开始前，正在 {device} 上编译这一步（torch.compile）：需要几秒，第一次更久……</translation>
-    </message>
-    <message>
-        <source>the capture</source>
-        <translation>捕获</translation>
-    </message>
-    <message>
-        <source>the compile</source>
-        <translation>编译</translation>
-    </message>
-    <message>
-        <source>Stopping after {what} (it cannot be interrupted)…</source>
-        <translation>将在{what}结束后停止（它无法被中断）……</translation>
+        <source>Stopping after {what}…</source>
+        <translation>等{what}结束后停止……</translation>
     </message>
     <message>
         <source>Stopped before the first epoch: no run to keep.</source>
@@ -1534,8 +1506,8 @@ digit</source>
         <translation>第 {epoch} 轮发散：损失变成了 {loss}。请试一个比 {lr} 更小的学习率。</translation>
     </message>
     <message>
-        <source>(captured in CUDA graphs first in {time}, not counted)</source>
-        <translation>（先用 {time} 捕获为 CUDA 图，不计入）</translation>
+        <source>({prepared}, not counted)</source>
+        <translation>（{prepared}，不计入）</translation>
     </message>
     <message>
         <source>(busy machine: too slow)</source>
@@ -1544,10 +1516,6 @@ digit</source>
     <message>
         <source>{rate} epochs/s</source>
         <translation>{rate} 轮/秒</translation>
-    </message>
-    <message>
-        <source>(compiled first in {seconds} s, not counted)</source>
-        <translation>（先编译了 {seconds} 秒，不计入）</translation>
     </message>
     <message>
         <source>Not in this figure: moving the model and the data to {device} took {moving}, and a warm-up step before the clock {warm} (a GPU&apos;s first step pays once for its context, libraries and kernels).</source>
@@ -1927,18 +1895,6 @@ digit</source>
     <message>
         <source>fp32: float32 throughout</source>
         <translation>fp32：全程 float32</translation>
-    </message>
-    <message>
-        <source>eager: op by op</source>
-        <translation>eager：逐个算子</translation>
-    </message>
-    <message>
-        <source>compiled: torch.compile</source>
-        <translation>compiled：整步由 torch.compile 编译</translation>
-    </message>
-    <message>
-        <source>graph: captured CUDA graph</source>
-        <translation>graph：捕获的 CUDA 图</translation>
     </message>
     <message>
         <source>Training points, 3 to 10,000,000, drawn on the CPU from the seed, then moved to the device. A GPU wins only when there is much to compute at once: on 3 points each step is a few tiny kernels, and launching them costs more than the CPU&apos;s whole step; try 1,000,000 and compare</source>
@@ -2418,6 +2374,18 @@ digit</source>
         <translation>torch.compile 无法在 {device} 上编译这一步：{reason}；请不编译直接训练</translation>
     </message>
     <message>
+        <source>Capturing the step in CUDA graphs on {device} before the clock starts…</source>
+        <translation>计时开始前，正在 {device} 上把这一步捕获为 CUDA 图……</translation>
+    </message>
+    <message>
+        <source>the capture (a CUDA graph capture cannot be interrupted)</source>
+        <translation>捕获（CUDA 图的捕获无法中断）</translation>
+    </message>
+    <message>
+        <source>capturing the step in CUDA graphs {milliseconds} ms</source>
+        <translation>把这一步捕获为 CUDA 图 {milliseconds} ms</translation>
+    </message>
+    <message>
         <source>the step could not be captured in a CUDA graph on {device}: {reason}; use the eager or compiled step</source>
         <translation>无法在 {device} 上把这一步捕获为 CUDA 图：{reason}；请使用 eager 或 compiled 步骤</translation>
     </message>
@@ -2548,6 +2516,42 @@ digit</source>
     <message>
         <source>no file given: an empty path</source>
         <translation>没有给出文件：路径为空</translation>
+    </message>
+    <message>
+        <source>eager: op by op</source>
+        <translation>eager：逐个算子</translation>
+    </message>
+    <message>
+        <source>Eager step (op by op)</source>
+        <translation>eager 步骤（逐个算子）</translation>
+    </message>
+    <message>
+        <source>compiled: torch.compile</source>
+        <translation>compiled：整步由 torch.compile 编译</translation>
+    </message>
+    <message>
+        <source>Compiled step (torch.compile, compiled before it was profiled)</source>
+        <translation>编译后的步骤（torch.compile，剖析前已编译）</translation>
+    </message>
+    <message>
+        <source>Compiling the step (torch.compile) on {device} before the clock starts: seconds, more the first time…</source>
+        <translation>计时开始前，正在 {device} 上编译这一步（torch.compile）：需要几秒，第一次更久……</translation>
+    </message>
+    <message>
+        <source>the compile (torch.compile cannot be interrupted)</source>
+        <translation>编译（torch.compile 无法中断）</translation>
+    </message>
+    <message>
+        <source>compiling the step {seconds} s</source>
+        <translation>编译这一步 {seconds} s</translation>
+    </message>
+    <message>
+        <source>graph: captured CUDA graph</source>
+        <translation>graph：捕获的 CUDA 图</translation>
+    </message>
+    <message>
+        <source>Graph step (captured in CUDA graphs, {replay} epochs a replay)</source>
+        <translation>graph 步骤（捕获为 CUDA 图，每次重放 {replay} 轮）</translation>
     </message>
     <message>
         <source>the graph step captures a CUDA graph, and {device} has none: use compiled or eager there</source>

@@ -7,8 +7,8 @@ import time
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.messages import Message
+from gpudemo.core.plan import Plan
 from gpudemo.core.runs import PAUSED, Run, Session
 from gpudemo.core.training import PREPARING_STEP, STOPPED, TRAINING, LossBatch, TrainingResult, is_warm
 from gpudemo.ui.jobs.worker import TrainingController
@@ -69,12 +69,13 @@ class TrainingJob(QObject):
         """The run holds (Pause was pressed and the loop got to hold)."""
         return self.pause_asked and self.run is not None and self.run.status == PAUSED
 
-    def start(self, config: TrainingConfig) -> None:
+    def start(self, plan: Plan) -> None:
+        """Train the run `plan` checked (core/plan.py): the loop takes it, with no second preflight."""
         self._dirty = False
         self.phase = None
-        self.run = self.session.start(config)  # the views hear of it from the session
-        self.status.preparing(config, is_warm())
-        self.controller.start(config, self.run.history, self.run.path, self.run.accuracy)
+        self.run = self.session.start(plan.config)  # the views hear of it from the session
+        self.status.preparing(plan.config, is_warm())
+        self.controller.start(plan, self.run.history, self.run.path, self.run.accuracy)
         self._refresh.start()
 
     def stop(self) -> None:

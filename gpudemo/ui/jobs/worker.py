@@ -15,11 +15,11 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import RunControl
 from gpudemo.core.history import LossHistory
 from gpudemo.core.landscape import PathHistory
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, PersonError, message
+from gpudemo.core.plan import Plan
 from gpudemo.core.training import run_training
 
 log = logging.getLogger(__name__)
@@ -68,13 +68,13 @@ class TrainingWorker(_Worker):
 
     def __init__(
         self,
-        config: TrainingConfig,
+        plan: Plan,
         history: LossHistory,
         path: PathHistory | None = None,
         accuracy: LossHistory | None = None,
     ):
         super().__init__()
-        self._config = config
+        self._plan = plan
         self._history = history
         self._path = path
         self._accuracy = accuracy
@@ -85,7 +85,7 @@ class TrainingWorker(_Worker):
 
     def _work(self) -> object:
         batches = run_training(
-            self._config,
+            self._plan,
             on_phase=self.phaseChanged.emit,
             history=self._history,
             fit=True,
@@ -187,12 +187,12 @@ class TrainingController(_ThreadOwner):
 
     def start(
         self,
-        config: TrainingConfig,
+        plan: Plan,
         history: LossHistory,
         path: PathHistory | None = None,
         accuracy: LossHistory | None = None,
     ) -> None:
-        worker = TrainingWorker(config, history, path, accuracy)
+        worker = TrainingWorker(plan, history, path, accuracy)
         worker.batched.connect(self._on_batched)
         worker.phaseChanged.connect(self._on_phase)
         worker.paused.connect(self._on_paused)

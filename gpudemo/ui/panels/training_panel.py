@@ -26,11 +26,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core import capture, rules
+from gpudemo.core import rules
 from gpudemo.core.budget import RunTooLarge, check_fits
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.datafile import DataFileError
 from gpudemo.core.errors import RunRefused
+from gpudemo.core.messages import Message
+from gpudemo.core.modes import MODES
+from gpudemo.core.plan import Plan, preflight
 from gpudemo.core.problems import uses as problem_uses
 from gpudemo.core.rules import InvalidSetting
 from gpudemo.ui.base.i18n import say
@@ -235,12 +238,8 @@ class TrainingPanel(QGroupBox):
         self.precisionCombo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.precisionCombo.setMinimumContentsLength(12)
         self.stepCombo = QComboBox(objectName="stepCombo")
-        for key, title in (
-            ("eager", self.tr("eager: op by op")),
-            ("compiled", self.tr("compiled: torch.compile")),
-            ("graph", self.tr("graph: captured CUDA graph")),
-        ):
-            self.stepCombo.addItem(title, key)
+        for key, mode in MODES.items():
+            self.stepCombo.addItem(say(Message(mode.label)), key)
         self.stepCombo.setToolTip(
             self.tr(
                 "How each step is launched. eager: op by op, as the tutorial writes it; on a small problem the"
@@ -391,24 +390,21 @@ class TrainingPanel(QGroupBox):
         self.show_error("\n".join(problems))
         return not problems
 
-    def config_to_start(self, device: str, devices: Sequence[str] | None = None) -> TrainingConfig | None:
-        """The form's run on `device` when its values are valid and it fits on each of `devices` (`device`
-        by default); else None, with the reason under the form."""
+    def plan_to_start(self, device: str, devices: Sequence[str] | None = None) -> Plan | None:
+        """The form's run on `device`, checked whole (core/plan.py's preflight, which the run then takes),
+        when its values are valid and it fits on each of `devices` too; else None, with the reason under
+        the form."""
         if not self.check():
             return None
-        config = self.config(device)
         try:
-            capture.check(config)  # compare marks the devices that cannot, one by one
-        except RunRefused as refused:
+            plan = preflight(self.config(device))
+            for each in devices or []:  # compare marks the devices that cannot take its precision or step
+                if each != device:
+                    check_fits(dataclasses.replace(plan.config, device=each))
+        except (RunRefused, RunTooLarge, DataFileError) as refused:  # or the data file changed or went
             self.show_error(self.tr("Not started: {reason}.").format(reason=say(refused)))
             return None
-        for each in devices or [device]:
-            try:
-                check_fits(dataclasses.replace(config, device=each))
-            except (RunTooLarge, DataFileError) as refused:  # too large; or the data file changed or went
-                self.show_error(self.tr("Not started: {reason}.").format(reason=say(refused)))
-                return None
-        return config
+        return plan
 
     def show_error(self, text: str) -> None:
         """A message under the form ("" hides it): a bad value, or a run that cannot fit."""

@@ -20,6 +20,8 @@ from gpudemo.core.config import TrainingConfig
 from gpudemo.core.distributed.launcher import max_workers
 from gpudemo.core.files import write_atomically
 from gpudemo.core.measure.sweep import MATMUL, STEP
+from gpudemo.core.modes import fastest_for
+from gpudemo.core.rules import DEFAULT_STEP as EAGER
 from gpudemo.core.rules import InvalidSetting
 from gpudemo.ui.base import i18n
 from gpudemo.ui.base.i18n import say
@@ -135,7 +137,7 @@ class GuessLesson(LessonCourse):
             "size": f"{DOUBLING_SIZE:,}"
             if step.measure == "doubling"
             else f"{MATMUL_SIZE.get(_device_kind(device), 256):,}",
-            "mode": "graph" if cuda else "compiled",
+            "mode": fastest_for(device),
             "mode_what": self.tr("captured in a CUDA graph") if cuda else self.tr("the whole step under torch.compile"),
             "backend": "nccl" if cuda and max_workers("nccl") >= 2 else "gloo",
         }
@@ -211,7 +213,7 @@ class GuessLesson(LessonCourse):
             return [lambda: m.start_sweep(here, STEP, "float32", config(LINE), roofline=True, sizes=sizes)]
         if measure == "modes":
             tutorial = dataclasses.replace(TUTORIAL, epochs=MODES_EPOCHS)
-            steps = ["eager", "graph" if cuda else "compiled"]
+            steps = [EAGER, fastest_for(here)]
             return [lambda: m.start_compare(config(tutorial), here, steps=steps)]
         if measure == "bf16":
             size = (MATMUL_SIZE.get(_device_kind(device), 256),)
@@ -277,7 +279,7 @@ class GuessLesson(LessonCourse):
             extra["bound"] = bound or "-"
             note = no_gpu if device == "cpu" else ""
         elif step.measure == "modes":
-            measured = guesses.speedup(results[0], device, "graph" if device.startswith("cuda") else "compiled")
+            measured = guesses.speedup(results[0], device, fastest_for(device))
             note = no_gpu if device == "cpu" else ""
         elif step.measure == "bf16":
             measured = guesses.matmul_speedup(results[0], results[1], device)

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QWidget
 
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.distributed.launcher import max_workers
+from gpudemo.core.plan import Plan
 from gpudemo.core.training import TRAINING
 from gpudemo.ui.shell.actions import IDLE, MEASURING, State, update_actions
 from gpudemo.ui.shell.actions import PAUSED as PAUSED_ACTIVITY
@@ -36,23 +37,28 @@ class RunCommands(QObject):
         """A run, a comparison, a sweep or a profile is going (one at a time)."""
         return self.window.job.is_running() or self.window.measurements.is_running()
 
-    def _config_to_start(self, devices: Sequence[str] | None = None) -> TrainingConfig | None:
-        """The form's run when nothing goes and it can start (see TrainingPanel.config_to_start)."""
+    def _plan_to_start(self, devices: Sequence[str] | None = None) -> Plan | None:
+        """The form's run when nothing goes and it can start (see TrainingPanel.plan_to_start)."""
         w = self.window
-        return None if self.is_busy() else w.trainingPanel.config_to_start(w.devicePanel.current().id, devices)
+        return None if self.is_busy() else w.trainingPanel.plan_to_start(w.devicePanel.current().id, devices)
+
+    def _config_to_start(self, devices: Sequence[str] | None = None) -> TrainingConfig | None:
+        """The settings of the form's run when it can start, for a measurement that makes runs of its own."""
+        plan = self._plan_to_start(devices)
+        return plan.config if plan is not None else None
 
     @Slot()
     def start_training(self) -> None:
         w = self.window
-        config = self._config_to_start()
-        if config is None:
+        plan = self._plan_to_start()
+        if plan is None:
             return
         if w.viewTabs.currentWidget() not in (w.trainingView, w.landscapeView):
             w.viewTabs.setCurrentWidget(w.trainingView)
         self.set_running(True)
-        w.job.start(config)
+        w.job.start(plan)
         self.update_actions()
-        w.memory.start(config.device)
+        w.memory.start(plan.config.device)
 
     @Slot()
     def start_compare(self) -> None:

@@ -14,6 +14,8 @@ from PySide6.QtWidgets import (
 )
 
 from gpudemo.core.measure.profile import HOST_BOUND, WARM_UP_STEPS, StepProfile
+from gpudemo.core.modes import MODES
+from gpudemo.ui.base.i18n import say
 from gpudemo.ui.views.replay import Replayable
 from gpudemo.ui.views.timeline_plot import TimelinePlot
 
@@ -140,11 +142,7 @@ class ProfileView(QWidget, Replayable):
 
     def _launches(self, profile: StepProfile) -> str:
         """The step mode profiled, and what the host paid per launch in it (a graph: one launch per replay)."""
-        mode = {
-            "eager": self.tr("Eager step (op by op)"),
-            "compiled": self.tr("Compiled step (torch.compile, compiled before it was profiled)"),
-            "graph": self.tr("Graph step (captured in CUDA graphs, 64 epochs a replay)"),
-        }.get(profile.step, profile.step)
+        mode = say(MODES[profile.step].heading())
         return self.tr("{mode}: {launches} launches a step, {each} µs of the host's time each.").format(
             mode=mode, launches=f"{profile.launches:,.2f}", each=f"{profile.host_us_per_launch:,.2f}"
         )

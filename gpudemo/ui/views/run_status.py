@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar
 from gpudemo.core import units as fmt
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.messages import Message
+from gpudemo.core.modes import mode_of
 from gpudemo.core.runs import Run
-from gpudemo.core.step import COMPILED, GRAPH
 from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TrainingResult
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.base.style import set_style_flag
@@ -75,20 +75,11 @@ class RunStatus(QObject):
         """The step is compiled (or captured) before the clock: seconds in which no epoch runs."""
         if stopping:
             self.stopping_after_compile(config)
-        elif config.step == GRAPH:
-            self.say(self.tr("Capturing the step in CUDA graphs on {device} before the clock starts…").format(
-                device=config.device))  # fmt: skip
         else:
-            self.say(
-                self.tr(
-                    "Compiling the step (torch.compile) on {device} before the clock starts: seconds, more the"
-                    " first time…"
-                ).format(device=config.device)
-            )
+            self.say(say(mode_of(config).preparing(config.device)))
 
     def stopping_after_compile(self, config: TrainingConfig) -> None:
-        what = self.tr("the capture") if config.step == GRAPH else self.tr("the compile")
-        self.say(self.tr("Stopping after {what} (it cannot be interrupted)…").format(what=what))
+        self.say(self.tr("Stopping after {what}…").format(what=say(mode_of(config).interrupting())))
 
     def stopped_before_first_epoch(self) -> None:
         self.progressBar.setRange(0, 1)
@@ -145,15 +136,8 @@ class RunStatus(QObject):
 
     def _preparing(self, result: TrainingResult) -> str:
         """What a compiled or captured step took before the clock, said after the rate."""
-        if result.config.step == COMPILED:
-            return " " + self.tr("(compiled first in {seconds} s, not counted)").format(
-                seconds=f"{result.compile_seconds:,.1f}"
-            )
-        if result.config.step == GRAPH:
-            return " " + self.tr("(captured in CUDA graphs first in {time}, not counted)").format(
-                time=fmt.short_time(result.compile_seconds)
-            )
-        return ""
+        prepared = mode_of(result.config).prepared(result.compile_seconds)
+        return " " + self.tr("({prepared}, not counted)").format(prepared=say(prepared)) if prepared else ""
 
     def show_result(self, result: TrainingResult) -> None:
         """The rate and the learned model of a finished run, under the plots."""

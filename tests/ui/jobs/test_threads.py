@@ -184,7 +184,7 @@ def test_a_compile_is_said_stop_waits_for_it_in_words_and_a_run_stopped_before_i
     qtbot.waitUntil(lambda: "Compiling the step (torch.compile)" in window.statusLabel.text(), timeout=60_000)
     assert compiling.is_set()
     window.stopButton.click()
-    assert window.statusLabel.text() == "Stopping after the compile (it cannot be interrupted)…"
+    assert window.statusLabel.text() == "Stopping after the compile (torch.compile cannot be interrupted)…"
     release.set()
     qtbot.waitUntil(lambda: not window.is_busy(), timeout=60_000)
     assert window.statusLabel.text() == "Stopped before the first epoch: no run to keep."

@@ -60,12 +60,12 @@ def test_the_step_combo_sets_the_mode_of_the_run_and_its_script(qtbot):
         result, config=dataclasses.replace(result.config, step="compiled"), compile_seconds=12.3
     )
     window.runStatus.show_result(compiled)
-    assert "compiled first in 12.3 s, not counted" in window.rateLabel.text()
+    assert "compiling the step 12.3 s, not counted" in window.rateLabel.text()
     captured = dataclasses.replace(
         result, config=dataclasses.replace(result.config, step="graph"), compile_seconds=0.04
     )
     window.runStatus.show_result(captured)
-    assert "captured in CUDA graphs first in" in window.rateLabel.text()
+    assert "capturing the step in CUDA graphs 40 ms, not counted" in window.rateLabel.text()
     # A graph on the CPU: refused under the form, with the reason, and nothing starts.
     combo.setCurrentIndex(combo.findData("graph"))
     qtbot.waitUntil(lambda: "torch.cuda.graph(graph)" in code.toPlainText())
