@@ -102,10 +102,10 @@ def test_without_qt_core_cli_and_cuda_tests_pass(tmp_path):
     out = _pytest(
         _without_qt(tmp_path),
         "-q",
-        "tests/test_control.py",
-        "tests/test_devices.py",
-        "tests/test_training.py",
-        "tests/test_cli.py",
+        "tests/core/training/test_control.py",
+        "tests/core/test_devices.py",
+        "tests/core/training/test_training.py",
+        "tests/cli/test_cli.py",
         "tests/test_display.py",
         "tests/test_layering.py",
     )

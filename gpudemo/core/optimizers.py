@@ -1,7 +1,7 @@
 """The optimizers a person can choose, each with the line of the generated script that makes it.
 
 A new optimizer joins by adding an entry: how to build it, the script's spelling of
-the same call (the two must agree; tests/test_script.py checks every entry), and how
+the same call (the two must agree; tests/core/test_script.py checks every entry), and how
 many floats of state it keeps per parameter (for the memory estimate).
 """
 

@@ -135,7 +135,7 @@ def test_settings_lock_while_a_run_goes_and_stop_keeps_the_partial_run(qtbot, wi
         assert not widget.isEnabled()
     qtbot.waitUntil(lambda: window.progressBar.value() > 0, timeout=60_000)
     qtbot.waitUntil(lambda: "epochs/s" in window.rateLabel.text() and "ETA" in window.rateLabel.text(), timeout=60_000)
-    # How soon a stop lands is the core's promise (tests/test_training.py: the flag is read
+    # How soon a stop lands is the core's promise (tests/core/training/test_training.py: the flag is read
     # before every epoch); here, that the window ends the run and keeps what it has.
     with qtbot.waitSignal(window.runFinished, timeout=60_000):
         window.stopButton.click()

@@ -303,6 +303,33 @@
     </message>
 </context>
 <context>
+    <name>CompareJob</name>
+    <message>
+        <source>Comparing {devices}: {epochs} epochs on each, after a warm-up…</source>
+        <translation>正在比较 {devices}：预热之后，每个设备 {epochs} 轮…</translation>
+    </message>
+    <message>
+        <source>comparison</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>Comparison stopped: what was measured before the stop is in the table.</source>
+        <translation>比较已停止：停止前测得的结果都在表格中。</translation>
+    </message>
+    <message>
+        <source>Compared: {device} trains {speedup}× as fast as the CPU.</source>
+        <translation>比较完成：{device} 的训练速度是 CPU 的 {speedup} 倍。</translation>
+    </message>
+    <message>
+        <source>Compared: the CPU alone was measured ({rate} epochs/s).</source>
+        <translation>比较完成：只测了 CPU（{rate} 轮/秒）。</translation>
+    </message>
+    <message>
+        <source>Failed on {devices}: see the table.</source>
+        <translation>在 {devices} 上失败：见表格。</translation>
+    </message>
+</context>
+<context>
     <name>CompareView</name>
     <message>
         <source>wall-clock seconds</source>
@@ -976,94 +1003,6 @@
 <context>
     <name>Measurements</name>
     <message>
-        <source>Comparing {devices}: {epochs} epochs on each, after a warm-up…</source>
-        <translation>正在比较 {devices}：预热之后，每个设备 {epochs} 轮…</translation>
-    </message>
-    <message>
-        <source>Sweeping {kind} in {dtype} on {devices}…</source>
-        <translation>正在 {devices} 上以 {dtype} 扫描 {kind}…</translation>
-    </message>
-    <message>
-        <source>Profiling a step of {problem} on {device} under torch.profiler…</source>
-        <translation>正在用 torch.profiler 剖析 {problem} 在 {device} 上的一步…</translation>
-    </message>
-    <message>
-        <source>Data parallel: {problem} on 1 to {most} workers ({backend}), in turn…</source>
-        <translation>数据并行：依次在 1 到 {most} 个工作进程（{backend}）上训练 {problem}…</translation>
-    </message>
-    <message>
-        <source>Timing copies to {device} and back…</source>
-        <translation>正在测量拷贝到 {device} 再拷回的时间…</translation>
-    </message>
-    <message>
-        <source>Data parallel: {workers} workers, {rate} epochs/s…</source>
-        <translation>数据并行：{workers} 个工作进程，{rate} 轮/秒…</translation>
-    </message>
-    <message>
-        <source>Sweeping: {device} at {size} took {us} µs a step…</source>
-        <translation>扫描中：{device} 在规模 {size} 时每步 {us} µs…</translation>
-    </message>
-    <message>
-        <source>Moving data: {note}</source>
-        <translation>数据搬运：{note}</translation>
-    </message>
-    <message>
-        <source>Data parallel done: {note}</source>
-        <translation>数据并行完成：{note}</translation>
-    </message>
-    <message>
-        <source>Data parallel stopped: {note}</source>
-        <translation>数据并行已停止：{note}</translation>
-    </message>
-    <message>
-        <source>Profiled: {us} µs a step on {device}; see the Step profile tab.</source>
-        <translation>剖析完成：在 {device} 上每步 {us} µs；见“单步剖析”标签页。</translation>
-    </message>
-    <message>
-        <source>Sweep done: {summary}</source>
-        <translation>扫描完成：{summary}</translation>
-    </message>
-    <message>
-        <source>Sweep stopped: the sizes measured before the stop are in the tab.</source>
-        <translation>扫描已停止：停止前测得的规模都在该标签页中。</translation>
-    </message>
-    <message>
-        <source>Comparison stopped: what was measured before the stop is in the table.</source>
-        <translation>比较已停止：停止前测得的结果都在表格中。</translation>
-    </message>
-    <message>
-        <source>Compared: {device} trains {speedup}× as fast as the CPU.</source>
-        <translation>比较完成：{device} 的训练速度是 CPU 的 {speedup} 倍。</translation>
-    </message>
-    <message>
-        <source>Compared: the CPU alone was measured ({rate} epochs/s).</source>
-        <translation>比较完成：只测了 CPU（{rate} 轮/秒）。</translation>
-    </message>
-    <message>
-        <source>Failed on {devices}: see the table.</source>
-        <translation>在 {devices} 上失败：见表格。</translation>
-    </message>
-    <message>
-        <source>comparison</source>
-        <translation>比较</translation>
-    </message>
-    <message>
-        <source>sweep</source>
-        <translation>扫描</translation>
-    </message>
-    <message>
-        <source>profile</source>
-        <translation>剖析</translation>
-    </message>
-    <message>
-        <source>data-parallel run</source>
-        <translation>数据并行训练</translation>
-    </message>
-    <message>
-        <source>copy timing</source>
-        <translation>拷贝计时</translation>
-    </message>
-    <message>
         <source>The {job} failed: {message}</source>
         <translation>{job}失败：{message}</translation>
     </message>
@@ -1184,6 +1123,29 @@
     <message>
         <source>adam</source>
         <translation>Adam</translation>
+    </message>
+</context>
+<context>
+    <name>ParallelJob</name>
+    <message>
+        <source>Data parallel: {problem} on 1 to {most} workers ({backend}), in turn…</source>
+        <translation>数据并行：依次在 1 到 {most} 个工作进程（{backend}）上训练 {problem}…</translation>
+    </message>
+    <message>
+        <source>data-parallel run</source>
+        <translation>数据并行训练</translation>
+    </message>
+    <message>
+        <source>Data parallel: {workers} workers, {rate} epochs/s…</source>
+        <translation>数据并行：{workers} 个工作进程，{rate} 轮/秒…</translation>
+    </message>
+    <message>
+        <source>Data parallel done: {note}</source>
+        <translation>数据并行完成：{note}</translation>
+    </message>
+    <message>
+        <source>Data parallel stopped: {note}</source>
+        <translation>数据并行已停止：{note}</translation>
     </message>
 </context>
 <context>
@@ -1355,6 +1317,21 @@ digit</source>
     <message>
         <source>Some saved settings were not valid and kept their defaults: {names}.</source>
         <translation>有些保存的设置无效，保留了默认值：{names}。</translation>
+    </message>
+</context>
+<context>
+    <name>ProfileJob</name>
+    <message>
+        <source>Profiling a step of {problem} on {device} under torch.profiler…</source>
+        <translation>正在用 torch.profiler 剖析 {problem} 在 {device} 上的一步…</translation>
+    </message>
+    <message>
+        <source>profile</source>
+        <translation>剖析</translation>
+    </message>
+    <message>
+        <source>Profiled: {us} µs a step on {device}; see the Step profile tab.</source>
+        <translation>剖析完成：在 {device} 上每步 {us} µs；见“单步剖析”标签页。</translation>
     </message>
 </context>
 <context>
@@ -1662,6 +1639,29 @@ digit</source>
     <message>
         <source>loaded</source>
         <translation>已载入</translation>
+    </message>
+</context>
+<context>
+    <name>SweepJob</name>
+    <message>
+        <source>Sweeping {kind} in {dtype} on {devices}…</source>
+        <translation>正在 {devices} 上以 {dtype} 扫描 {kind}…</translation>
+    </message>
+    <message>
+        <source>sweep</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <source>Sweeping: {device} at {size} took {us} µs a step…</source>
+        <translation>扫描中：{device} 在规模 {size} 时每步 {us} µs…</translation>
+    </message>
+    <message>
+        <source>Sweep done: {summary}</source>
+        <translation>扫描完成：{summary}</translation>
+    </message>
+    <message>
+        <source>Sweep stopped: the sizes measured before the stop are in the tab.</source>
+        <translation>扫描已停止：停止前测得的规模都在该标签页中。</translation>
     </message>
 </context>
 <context>
@@ -2050,6 +2050,21 @@ digit</source>
     <message>
         <source>{count} runs</source>
         <translation>{count} 次训练</translation>
+    </message>
+</context>
+<context>
+    <name>TransferJob</name>
+    <message>
+        <source>Timing copies to {device} and back…</source>
+        <translation>正在测量拷贝到 {device} 再拷回的时间…</translation>
+    </message>
+    <message>
+        <source>copy timing</source>
+        <translation>拷贝计时</translation>
+    </message>
+    <message>
+        <source>Moving data: {note}</source>
+        <translation>数据搬运：{note}</translation>
     </message>
 </context>
 <context>

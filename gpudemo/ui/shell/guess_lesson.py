@@ -9,38 +9,24 @@ The guesses are kept in the preferences (a second pass shows the first), the tab
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Callable
 
 from PySide6.QtCore import Slot
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from gpudemo.core import guesses, lesson
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.distributed.launcher import max_workers
 from gpudemo.core.files import write_atomically
-from gpudemo.core.measure.sweep import MATMUL, STEP
 from gpudemo.core.modes import fastest_for
-from gpudemo.core.rules import DEFAULT_STEP as EAGER
 from gpudemo.core.rules import InvalidSetting
 from gpudemo.ui.base import i18n
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.panels.guess_panel import GuessPanel
-from gpudemo.ui.shell.lesson_course import LessonCourse, form_values
+from gpudemo.ui.shell.lesson_course import LessonCourse
+from gpudemo.ui.shell.lesson_measures import MEASURES, NO_GPU, NO_WIN, STOPPED_NOTE, Here, matmul_size
 
 NAME = "gpu_win"
-TUTORIAL = TrainingConfig()
-LINE = TrainingConfig(problem="line", lr=0.01)
-DOUBLING_SIZE = 1_000_000  # the doubling step's first size (then twice as many)
-MATMUL_SIZE = {"cuda": 4096, "cpu": 256}  # the matmul step's n: seconds on each (a CPU's bfloat16 is slow)
-MODES_EPOCHS = 2000
-# An outcome's note, kept as a key and said in the language shown (a switch after measuring follows it).
-NO_GPU, STOPPED_NOTE, NO_WIN = "no_gpu", "stopped", "no_win"
 STORE = "lessons/gpu_win/"  # the preferences' group of remembered guesses
-
-
-def _device_kind(device: str) -> str:
-    return device.split(":")[0]
 
 
 class GuessLesson(LessonCourse):
@@ -134,9 +120,7 @@ class GuessLesson(LessonCourse):
         return {
             "device": device,
             "devices": ", ".join(w.devices.ids),
-            "size": f"{DOUBLING_SIZE:,}"
-            if step.measure == "doubling"
-            else f"{MATMUL_SIZE.get(_device_kind(device), 256):,}",
+            "size": f"{(MEASURES[step.measure].size if step.measure else matmul_size)(device):,}",
             "mode": fastest_for(device),
             "mode_what": self.tr("captured in a CUDA graph") if cuda else self.tr("the whole step under torch.compile"),
             "backend": "nccl" if cuda and max_workers("nccl") >= 2 else "gloo",
@@ -192,42 +176,13 @@ class GuessLesson(LessonCourse):
         view = self.window.findChild(QWidget, step.tab) if step.tab else self.window.trainingView
         return self.window.run_commands.start_measurement(view, start)
 
+    def _here(self) -> Here:
+        w = self.window
+        return Here(w, w.devicePanel.current().id, list(w.devices.ids))
+
     def _starts(self, measure: str) -> list[Callable[[], None]]:
         """The measurements that answer `measure`, in order, each with the lesson's sizes (seconds each)."""
-        w = self.window
-        m = w.measurements
-        device = w.devicePanel.current().id
-        here = [device]
-        cuda = device.startswith("cuda")
-
-        def config(base: TrainingConfig) -> TrainingConfig:
-            w.trainingPanel.set_values(form_values(base))  # the form shows what is measured
-            return dataclasses.replace(base, device=device)
-
-        if measure == "crossover":
-            return [lambda: m.start_sweep(w.devices.ids, STEP, "float32", config(LINE))]
-        if measure == "busy":
-            return [lambda: m.start_profile(config(TUTORIAL))]
-        if measure == "doubling":
-            sizes = (DOUBLING_SIZE, 2 * DOUBLING_SIZE)
-            return [lambda: m.start_sweep(here, STEP, "float32", config(LINE), roofline=True, sizes=sizes)]
-        if measure == "modes":
-            tutorial = dataclasses.replace(TUTORIAL, epochs=MODES_EPOCHS)
-            steps = [EAGER, fastest_for(here)]
-            return [lambda: m.start_compare(config(tutorial), here, steps=steps)]
-        if measure == "bf16":
-            size = (MATMUL_SIZE.get(_device_kind(device), 256),)
-            return [
-                functools.partial(m.start_sweep, here, MATMUL, dtype, LINE, sizes=size)
-                for dtype in ("float32", "bfloat16")
-            ]
-        if measure == "pinned":
-            gpus = [each for each in w.devices.ids if each.startswith("cuda")]
-            target = device if cuda else (gpus[0] if gpus else device)
-            return [lambda: m.start_transfer(target)]
-        # parallel: one worker, then two
-        backend = "nccl" if cuda and max_workers("nccl") >= 2 else "gloo"
-        return [lambda: m.start_parallel(config(TUTORIAL), backend, 2)]
+        return MEASURES[measure].starts(self._here())
 
     @Slot()
     def _on_stop(self) -> None:
@@ -256,40 +211,13 @@ class GuessLesson(LessonCourse):
         self.render()
 
     def _outcome(self, step: lesson.Step, guess: float, results: list) -> guesses.Outcome:
-        """What the measurement said, against the guess."""
-        w = self.window
-        device = w.devicePanel.current().id
+        """What the measurement said, against the guess (the notes are kept as keys, said in the language
+        shown: see note_of)."""
         language = i18n.current()
-        no_gpu = NO_GPU  # the notes are kept as keys, said in the language shown (see _note)
-        measured, extra, note = None, {}, ""
-        if not results:
-            note = STOPPED_NOTE
-        elif step.measure == "crossover":
-            measured = guesses.crossover(results[0])
-            gpus = [each for each in w.devices.ids if each != "cpu"]
-            if not gpus:
-                note = no_gpu
-            elif measured is None:
-                note = NO_WIN
-        elif step.measure == "busy":
-            measured = guesses.busy_percent(results[0])
-            note = no_gpu if device == "cpu" else ""
-        elif step.measure == "doubling":
-            measured, bound = guesses.doubling(results[0], device)
-            extra["bound"] = bound or "-"
-            note = no_gpu if device == "cpu" else ""
-        elif step.measure == "modes":
-            measured = guesses.speedup(results[0], device, fastest_for(device))
-            note = no_gpu if device == "cpu" else ""
-        elif step.measure == "bf16":
-            measured = guesses.matmul_speedup(results[0], results[1], device)
-            note = no_gpu if device == "cpu" else ""
-        elif step.measure == "pinned":
-            measured = guesses.pinned_speedup(results[0])
-            note = no_gpu if measured is None else ""
-        elif step.measure == "parallel":
-            measured, share = guesses.parallel_speedup(results[0])
-            extra["share"] = "-" if share is None else f"{share:.0%}"
+        if results:
+            measured, extra, note = MEASURES[step.measure].read(results, self._here())
+        else:
+            measured, extra, note = None, {}, STOPPED_NOTE
         question = step.title_in(language)
         off = guesses.off_by(step.guess, guess, measured)
         return guesses.Outcome(step.key, question, guess, measured, off, note, extra)

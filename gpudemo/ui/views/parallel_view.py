@@ -111,13 +111,14 @@ class ParallelView(MeasurementTab):
             item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.table.setItem(row, column, item)
 
-    def finish(self, complete: bool, uneven: Message | None = None) -> None:
-        """Say what the measurement shows; `uneven`: why the workers' loss is not one worker's (an uneven split)."""
+    def finish(self, complete: bool, uneven: Message | None = None) -> str:
+        """Say what the measurement shows; `uneven`: why the workers' loss is not one worker's (an uneven split).
+        That sentence, for the status line."""
         self._record("finish", complete, uneven)
         if len(self._results) < 2:
             if not complete:
                 self.note.setText(self.tr("Stopped before two worker counts were measured."))
-            return
+            return self.note.text()
         one, best = self._results[0], max(self._results, key=lambda r: r.epochs_per_second)
         if best is one:
             text = self.tr(
@@ -138,6 +139,7 @@ class ParallelView(MeasurementTab):
         if uneven is not None:
             text += " " + self.tr("Note: {why}.").format(why=say(uneven))
         self.note.setText(text)
+        return text
 
     def results(self) -> list[ParallelResult]:
         return list(self._results)

@@ -64,7 +64,6 @@ class SweepView(QWidget, Replayable):
         plots.addWidget(self.plot)
         plots.addWidget(self.roofline_plot)
         plots.setChildrenCollapsible(False)
-        self.headline = ""  # the summary's first part, where each device wins: the status line's
         self.summary = QLabel(objectName="sweepSummary")
         self.summary.setWordWrap(True)
         # The long item texts must not set the window's width: the combo shrinks, its list shows them whole.
@@ -111,7 +110,6 @@ class SweepView(QWidget, Replayable):
         self.roofline_plot.setVisible(False)
         self.legend.clear()
         self.summary.setText("")
-        self.headline = ""
         plot.setLabel("bottom", self.tr("samples") if kind == STEP else self.tr("n (an n × n product)"))
         plot.setLabel("left", self.tr("samples per second") if kind == STEP else self.tr("GFLOP/s"))
 
@@ -134,9 +132,10 @@ class SweepView(QWidget, Replayable):
         throughputs.append(row.throughput)
         curve.setData(np.array(sizes, dtype=np.float64), np.array(throughputs, dtype=np.float64))
 
-    def show_result(self, result: SweepResult) -> None:
+    def show_result(self, result: SweepResult) -> str:
+        """Mark and name each device's crossover; say where each one wins, and more under the plots. Where
+        each one wins, for the status line."""
         self._record("show_result", result)
-        """Mark and name each device's crossover; say where each one wins."""
         lines = []
         for device, size in result.crossover.items():
             if size is None:
@@ -155,7 +154,7 @@ class SweepView(QWidget, Replayable):
             self._marks.append(mark)
         if not result.crossover:
             lines.append(self.tr("Only the CPU was measured: with a GPU listed, the sweep shows where it overtakes."))
-        self.headline = " ".join(lines)
+        headline = " ".join(lines)
         lines += self._draw_roofline(result)
         if not result.complete:
             lines.append(self.tr("Stopped before the end."))
@@ -174,6 +173,7 @@ class SweepView(QWidget, Replayable):
                 )
             )
         self.summary.setText(" ".join(lines))
+        return headline
 
     def _draw_roofline(self, result: SweepResult) -> list[str]:
         """Each device's roofs and each size's point under them; says how far the largest size is from its roof."""

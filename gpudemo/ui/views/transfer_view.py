@@ -77,7 +77,8 @@ class TransferView(MeasurementTab):
             np.array([r.bytes for r in rows], dtype=np.float64), np.array([r.gb_per_second for r in rows])
         )
 
-    def show_result(self, result: TransferResult) -> None:
+    def show_result(self, result: TransferResult) -> str:
+        """Say what the copies showed under the plot; that sentence, for the status line."""
         self._record("show_result", result)
         if result.note:
             self.note.setText(
@@ -86,7 +87,7 @@ class TransferView(MeasurementTab):
                     " computed (and pin_memory() needs CUDA)."
                 )
             )
-            return
+            return self.note.text()
         fixed, peak = result.fixed_cost(), result.peak()
         text = self.tr(
             "A copy costs at least {us} µs whatever its size: a thousand copies of 1 KiB take {ms} ms,"
@@ -113,3 +114,4 @@ class TransferView(MeasurementTab):
         if not result.complete:
             text = self.tr("Stopped. ") + text
         self.note.setText(text)
+        return text

@@ -4,7 +4,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gpudemo.core import rules
-from tests.test_input_fuzz import AWKWARD, _accepts
+from tests.cli.test_input_fuzz import AWKWARD, _accepts
 from tests.ui.windows import open_window
 
 WINDOW_TEXT = st.one_of(st.text(max_size=200), st.sampled_from(AWKWARD))

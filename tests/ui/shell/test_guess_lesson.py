@@ -177,3 +177,12 @@ def test_what_was_measured_before_a_language_switch_is_said_in_the_new_language(
             assert "No Chinese font is installed here" in new.statusLabel.text()
     finally:
         i18n.install(i18n.ENGLISH)
+
+
+def test_each_measure_a_lesson_file_may_name_has_one_entry_in_the_registry():
+    from gpudemo.core import lesson
+    from gpudemo.ui.shell.lesson_measures import MEASURES
+
+    assert set(MEASURES) == set(lesson.MEASURES)
+    steps = lesson.load(name="gpu_win")
+    assert {step.measure for step in steps if step.measure} <= set(MEASURES)

@@ -112,9 +112,9 @@ def test_the_roofline_draws_each_size_under_the_devices_roofs(qtbot, monkeypatch
     import functools
 
     from gpudemo.core.measure import sweep as core_sweep
-    from gpudemo.ui.jobs import measurements
+    from gpudemo.ui.jobs import measurement_jobs
 
-    monkeypatch.setattr(measurements, "sweep", functools.partial(core_sweep.sweep, max_size=1000))  # 10 to 1,000
+    monkeypatch.setattr(measurement_jobs, "sweep", functools.partial(core_sweep.sweep, max_size=1000))  # 10 to 1,000
     window = open_window(qtbot)
     assert not window.rooflinePlot.isVisible()
     window.sweepView.rooflineCheck.setChecked(True)

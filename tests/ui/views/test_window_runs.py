@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from gpudemo.core.runs import Session
 from gpudemo.ui.views.loss_view import SECONDS, TOP
 from gpudemo.ui.views.plot_style import colour
-from tests.test_runs import tensorboard_smoothing
+from tests.core.test_runs import tensorboard_smoothing
 from tests.ui.windows import open_window, run_to_end
 
 

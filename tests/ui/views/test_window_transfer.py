@@ -32,7 +32,7 @@ def test_copies_are_drawn_as_they_come_and_explained(qtbot, monkeypatch):
         return TransferResult(device, rows)
 
     monkeypatch.setattr(transfer, "measure_transfers", fake)
-    monkeypatch.setattr("gpudemo.ui.jobs.measurements.measure_transfers", fake)
+    monkeypatch.setattr("gpudemo.ui.jobs.measurement_jobs.measure_transfers", fake)
     window = open_window(qtbot)
     with qtbot.waitSignal(window.runFinished, timeout=30_000):
         window.transferButton.click()

@@ -18,7 +18,7 @@ from gpudemo.cli import train as train_command
 from gpudemo.core.files import PARTIAL, leftovers, replaced_when_done, write_atomically
 from tests.commands import gpudemo
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the repository
 TRAIN = ("train", "--device", "cpu")
 
 

@@ -17,7 +17,7 @@ from gpudemo.core.rules import InvalidSetting
 from gpudemo.core.script import generate_script
 from gpudemo.core.training import train
 from tests.commands import gpudemo
-from tests.test_script import run_script
+from tests.core.test_script import run_script
 
 
 def write(tmp_path, text: str | bytes, name="data.csv"):

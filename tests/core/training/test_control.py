@@ -8,7 +8,7 @@ from gpudemo.core import training
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import RunControl
 from gpudemo.core.training import COMPLETED, STOPPED, train
-from tests.test_training import _offset_clock as offset_clock
+from tests.core.training.test_training import _offset_clock as offset_clock
 
 
 @pytest.mark.parametrize(

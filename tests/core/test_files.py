@@ -24,7 +24,7 @@ from gpudemo.core.checkpoint import CheckpointError
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.training import train
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the repository
 
 # Each child writes its file again and again, a new version each time, and says so; the test kills it
 # at a random moment and reads what is there.

@@ -22,7 +22,7 @@ from gpudemo.core.training import (
     run_training,
     train,
 )
-from tests.test_step_modes import unchecked
+from tests.core.training.test_step_modes import unchecked
 from tests.tutorial import drain, tutorial_run
 
 

@@ -13,7 +13,7 @@ from gpudemo.core.config import TrainingConfig
 from gpudemo.core.history import LossHistory
 from gpudemo.core.training import train
 from gpudemo.core.training.loop import _run_training
-from tests.test_step_modes import _child, unchecked
+from tests.core.training.test_step_modes import _child, unchecked
 
 
 def _identity_compile(monkeypatch, mode=None):
@@ -55,7 +55,7 @@ def test_capturable_adam_is_close_to_eagers_but_not_bit_for_bit(monkeypatch):
     # eager does not. On the CPU with both branches: close, within the cuda tests' ADAM_RTOL, not equal.
     from torch.optim import adam
 
-    from tests.test_step_modes import ADAM_RTOL
+    from tests.core.training.test_step_modes import ADAM_RTOL
 
     monkeypatch.setattr(adam, "_get_capturable_supported_devices", lambda supports_xla=True: ["cpu", "cuda"])
     torch.manual_seed(0)

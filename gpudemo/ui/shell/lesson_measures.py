@@ -1,0 +1,145 @@
+"""The second lesson's measurements, one entry each: what runs to answer a step's question (the tabs' own
+measurements, with the lesson's sizes) and how its results are read (core/guesses.py). A step names its
+entry by the key in its "measure" (core/lesson.py's MEASURES: a test keeps the two the same).
+
+Adding a measurement to the lesson is a step in resources/lesson/gpu_win.json, its reading in
+core/guesses.py, and an entry here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from gpudemo.core import guesses
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.distributed.launcher import max_workers
+from gpudemo.core.measure.sweep import MATMUL, STEP
+from gpudemo.core.modes import fastest_for
+from gpudemo.core.rules import DEFAULT_STEP as EAGER
+from gpudemo.ui.shell.lesson_course import form_values
+
+TUTORIAL = TrainingConfig()
+LINE = TrainingConfig(problem="line", lr=0.01)
+DOUBLING_SIZE = 1_000_000  # the doubling step's first size (then twice as many)
+MATMUL_SIZE = {"cuda": 4096, "cpu": 256}  # the matmul step's n: seconds on each (a CPU's bfloat16 is slow)
+MODES_EPOCHS = 2000
+DTYPES = ("float32", "bfloat16")  # the bf16 step: its matmul in each
+# An outcome's note, kept as a key and said in the language shown (a switch after measuring follows it).
+NO_GPU, STOPPED_NOTE, NO_WIN = "no_gpu", "stopped", "no_win"
+
+Start = Callable[[], None]
+Reading = tuple[float | None, dict[str, str], str]  # the figure measured, the explanation's extra fields, a note
+
+
+@dataclass(frozen=True)
+class Here:
+    """Where a step measures: the window (its form, its measurements), the device picked and those listed."""
+
+    window: object
+    device: str
+    devices: list[str]
+
+    @property
+    def cuda(self) -> bool:
+        return self.device.startswith("cuda")
+
+    def config(self, base: TrainingConfig) -> TrainingConfig:
+        """`base` on the device picked; the form shows what is measured."""
+        self.window.trainingPanel.set_values(form_values(base))
+        return dataclasses.replace(base, device=self.device)
+
+    def backend(self) -> str:
+        return "nccl" if self.cuda and max_workers("nccl") >= 2 else "gloo"
+
+    def no_gpu(self) -> str:
+        return NO_GPU if self.device == "cpu" else ""
+
+
+def matmul_size(device: str) -> int:
+    return MATMUL_SIZE.get(device.split(":")[0], 256)
+
+
+@dataclass(frozen=True)
+class LessonMeasure:
+    starts: Callable[[Here], list[Start]]  # the measurements, in order
+    read: Callable[[list, Here], Reading]  # their results (one each), read
+    size: Callable[[str], int] = matmul_size  # the size the step's words name, on a device
+
+
+def _crossover(here: Here) -> list[Start]:
+    m = here.window.measurements
+    return [lambda: m.start_sweep(here.devices, STEP, "float32", here.config(LINE))]
+
+
+def _read_crossover(results: list, here: Here) -> Reading:
+    measured = guesses.crossover(results[0])
+    if not [each for each in here.devices if each != "cpu"]:
+        return measured, {}, NO_GPU
+    return measured, {}, NO_WIN if measured is None else ""
+
+
+def _busy(here: Here) -> list[Start]:
+    return [lambda: here.window.measurements.start_profile(here.config(TUTORIAL))]
+
+
+def _doubling(here: Here) -> list[Start]:
+    m, sizes = here.window.measurements, (DOUBLING_SIZE, 2 * DOUBLING_SIZE)
+    return [lambda: m.start_sweep([here.device], STEP, "float32", here.config(LINE), roofline=True, sizes=sizes)]
+
+
+def _read_doubling(results: list, here: Here) -> Reading:
+    measured, bound = guesses.doubling(results[0], here.device)
+    return measured, {"bound": bound or "-"}, here.no_gpu()
+
+
+def _modes(here: Here) -> list[Start]:
+    tutorial, steps = dataclasses.replace(TUTORIAL, epochs=MODES_EPOCHS), [EAGER, fastest_for(here.device)]
+    return [lambda: here.window.measurements.start_compare(here.config(tutorial), [here.device], steps=steps)]
+
+
+def _bf16(here: Here) -> list[Start]:
+    m, size = here.window.measurements, (matmul_size(here.device),)
+    return [
+        functools.partial(m.start_sweep, [here.device], MATMUL, dtype, LINE, sizes=size)
+        for dtype in ("float32", "bfloat16")
+    ]
+
+
+def _pinned(here: Here) -> list[Start]:
+    gpus = [each for each in here.devices if each.startswith("cuda")]
+    target = here.device if here.cuda else (gpus[0] if gpus else here.device)
+    return [lambda: here.window.measurements.start_transfer(target)]
+
+
+def _read_pinned(results: list, here: Here) -> Reading:
+    measured = guesses.pinned_speedup(results[0])
+    return measured, {}, NO_GPU if measured is None else ""
+
+
+def _parallel(here: Here) -> list[Start]:
+    """One worker, then two."""
+    return [lambda: here.window.measurements.start_parallel(here.config(TUTORIAL), here.backend(), 2)]
+
+
+def _read_parallel(results: list, here: Here) -> Reading:
+    measured, share = guesses.parallel_speedup(results[0])
+    return measured, {"share": "-" if share is None else f"{share:.0%}"}, ""
+
+
+MEASURES: dict[str, LessonMeasure] = {
+    "crossover": LessonMeasure(_crossover, _read_crossover),
+    "busy": LessonMeasure(_busy, lambda results, here: (guesses.busy_percent(results[0]), {}, here.no_gpu())),
+    "doubling": LessonMeasure(_doubling, _read_doubling, size=lambda device: DOUBLING_SIZE),
+    "modes": LessonMeasure(
+        _modes,
+        lambda results, here: (guesses.speedup(results[0], here.device, fastest_for(here.device)), {}, here.no_gpu()),
+    ),
+    "bf16": LessonMeasure(
+        _bf16, lambda results, here: (guesses.matmul_speedup(results[0], results[1], here.device), {}, here.no_gpu())
+    ),
+    "pinned": LessonMeasure(_pinned, _read_pinned),
+    "parallel": LessonMeasure(_parallel, _read_parallel),
+}
