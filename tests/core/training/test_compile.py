@@ -12,7 +12,6 @@ from tests.commands import gpudemo
 
 
 @pytest.mark.slow  # the first compile takes tens of seconds on this 2-core machine
-@pytest.mark.processes  # its compile workers: never beside data-parallel workers
 def test_a_compiled_run_gives_the_same_losses_and_times_its_compile_apart():
     # In a child: the compiler's worker threads and processes stay out of the test process.
     out = gpudemo(
@@ -40,7 +39,6 @@ def test_a_compiled_run_gives_the_same_losses_and_times_its_compile_apart():
 
 
 @pytest.mark.slow
-@pytest.mark.processes
 def test_no_shape_is_first_compiled_inside_the_clock():
     # 1,000 samples in batches of 300 end with a batch of 100: before, its compile landed in the first
     # timed epoch (1.17 s of 1.18 timed); now it is warmed with the rest, and nothing compiles after.

@@ -202,7 +202,6 @@ def _child(code: str) -> dict:
 
 
 @pytest.mark.slow  # a compile per problem: about a minute on this 2-core machine
-@pytest.mark.processes  # compile workers: never beside DDP workers
 def test_a_compiled_step_trains_the_eager_numbers_on_every_problem():
     # Inductor fuses: the MSE's mean, a cross-entropy, Adam's update each become one kernel with another
     # order of the same additions, so the losses agree to float32's rounding, not bit for bit. The first
@@ -241,7 +240,6 @@ def test_a_compiled_step_trains_the_eager_numbers_on_every_problem():
 
 
 @pytest.mark.slow
-@pytest.mark.processes  # compile workers: never beside DDP workers
 def test_the_compiled_script_prints_the_core_s_final_loss():
     config = TrainingConfig(problem="line", samples=100, epochs=30, step="compiled")
     found = _child(

@@ -131,7 +131,6 @@ def test_a_capture_on_a_gpu_that_is_not_the_current_one_is_made_on_that_gpu(monk
 # 4. Nothing of a compiled run left after it ---------------------------------------------------------------
 
 
-@pytest.mark.processes  # compile workers: never beside DDP workers
 def test_a_compiled_run_leaves_no_compiled_code_behind():
     # In a child: the compiler's threads and processes stay out of the test process.
     found = _child(
@@ -156,7 +155,6 @@ def test_a_compiled_run_leaves_no_compiled_code_behind():
 
 
 @pytest.mark.slow  # three compiles in a child: ~20 s here
-@pytest.mark.processes  # compile workers: never beside DDP workers
 def test_the_compiled_warm_up_goes_on_until_a_round_compiles_nothing():
     found = _child(
         """

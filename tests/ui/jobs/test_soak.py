@@ -1,4 +1,8 @@
-"""The real window trains with its live plot for a minute and must exit normally."""
+"""The real window trains with its live plot for a while and must exit normally, with None's references kept.
+
+PySide6 6.12.0 on Python 3.11 dropped a reference to None in many void calls: None's count fell by hundreds
+a second under the live plot, and the process died at ~30 s (none_dealloc). Fifteen seconds show
+such a fall many times over the margin below; GPUDEMO_SOAK_SECONDS=600 soaks longer."""
 
 import os
 import re
@@ -8,7 +12,7 @@ import textwrap
 
 import pytest
 
-SECONDS = float(os.environ.get("GPUDEMO_SOAK_SECONDS", "60"))
+SECONDS = float(os.environ.get("GPUDEMO_SOAK_SECONDS", "15"))
 
 DRIVER = textwrap.dedent(
     """
@@ -26,7 +30,7 @@ DRIVER = textwrap.dedent(
         began = time.monotonic()
         poll = QTimer(self)
 
-        def check():  # the soak's minute counts from the first plotted loss
+        def check():  # the soak counts from the first plotted loss
             if self.progressBar.value() > 0 or time.monotonic() - began > 60:
                 poll.stop()
                 report(self, "START")
@@ -41,7 +45,7 @@ DRIVER = textwrap.dedent(
 
 
 @pytest.mark.slow
-def test_a_minute_of_live_plotting_ends_normally():
+def test_live_plotting_ends_normally_and_keeps_none_alive():
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     code = DRIVER.replace("SECONDS", repr(SECONDS))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=SECONDS + 180, env=env)
