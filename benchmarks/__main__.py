@@ -50,7 +50,7 @@ QUICK = {
     "parallel": {"repeats": 1, "scale": 0.05},
     "timeline": {"events": 1000, "repeats": 1},
     "gpu": {"epochs": 200, "repeats": 1},
-    "steps": {"epochs": 200, "quick": True},
+    "steps": {"epochs": 200, "repeats": 1, "quick": True},
 }
 
 

@@ -9,7 +9,9 @@ Its rooms, from the ground up (pyproject.toml's import contracts keep imports go
   problems/ (each problem's data, model, loss and script) with datafile (a person's CSV);
 - compiled (what a compiled step needs around it), step (one optimizer step, in any precision, eager or
   compiled whole), budget (what a run needs);
-- capture (the step modes' refusals; the graph step, captured in CUDA graphs);
+- capture (the graph step, captured in CUDA graphs);
+- modes (eager, compiled, graph: one object each, what it refuses, says, prepares and takes);
+- plan (the preflight: a run checked once, the Plan every face hands the loop);
 - training/ (a room: records, failures, the prepared run, the read-back, the loop), checkpoint,
   prediction; runs (the app's model: runs and a session);
 - script (the plain PyTorch of a run), lesson, export;

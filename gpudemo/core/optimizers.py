@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import torch
 
 MOMENTUM = 0.9
+ADAM_BETAS, ADAM_EPS = (0.9, 0.999), 1e-8  # torch.optim.Adam's defaults, which it is built with
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """One optimizer step on (x, y), chosen once for a run: in float32, or in mixed precision under
 torch.autocast (fp16 with a GradScaler that scales the loss); launched op by op (eager), or the
-whole step compiled by torch.compile (compiled). The third mode, a step captured in a CUDA graph,
-replays this same step: see core/capture.py.
+whole step compiled by torch.compile into one graph (compiled: core/fullgraph.py). The third mode, a
+step captured in a CUDA graph, replays this same step: see core/capture.py.
 
 The one-device loop (core/training/) and every data-parallel worker (core/distributed/
 worker.py) take their steps through this class, so a precision or a step mode asked for is the
@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import contextlib
 import time
+import weakref
 from collections.abc import Callable
 
 import torch
 from torch import nn
 
-from gpudemo.core import precision, rules
+from gpudemo.core import fullgraph, precision, rules
 from gpudemo.core.compiled import CompiledCode, cudagraph_trees_in_this_thread, load_compiler
 from gpudemo.core.hookless import direct_call, step_function, zero_grad_function
 
@@ -72,12 +73,20 @@ class Step:
         self.compiled_code: CompiledCode | None = None
         self.mode: str | None = None  # torch.compile's mode, for a compiled step
         self.keeps_outputs = keep_outputs
+        self._let_go: Callable[[], None] = lambda: None  # a one-graph step's hold on autograd's tracing
+        self.split_because: str | None = None  # why a compiled step is not one graph (a template), if it is not
         if config.step == COMPILED:
-            # The same statements through the public calls, which torch.compile knows how to trace (it
-            # graph-breaks at backward and compiles the optimizer's step as a graph of its own).
-            self.step_forward = module if module is not None else model
-            self.loss_of, self.optimizer_step = criterion, optimizer.step
-            self.zero_grad = lambda: optimizer.zero_grad(set_to_none=True)
+            self.split_because = fullgraph.one_graph_refusal(config, module)
+            if self.split_because is None:  # forward, loss, gradients and update: one graph (core/fullgraph.py)
+                whole = fullgraph.one_graph_step(
+                    model, criterion, optimizer, config.optimizer, config.lr, self.autocast
+                )
+                self._let_go = fullgraph.hold_autograd_tracing()  # until release(), or until this step is dropped
+                weakref.finalize(self, self._let_go)
+            else:  # the same statements through the public calls, compiled in regions (graph breaks between)
+                self.step_forward = module if module is not None else model
+                self.loss_of, self.optimizer_step = criterion, optimizer.step
+                self.zero_grad = lambda: optimizer.zero_grad(set_to_none=True)
             # A fresh start for each run's compile: the last run's graphs guard on its model and optimizer,
             # so each run would add graphs to the same code's cache, and past torch._dynamo.config's
             # cache_size_limit (the 8th run in one window, measured) torch runs the step uncompiled, silently.
@@ -88,7 +97,12 @@ class Step:
             self.mode = compile_mode(device, module)
             if self.mode == "reduce-overhead":
                 cudagraph_trees_in_this_thread()  # the window compiles in a thread of each job's own
-            compiled = torch.compile(whole, mode=self.mode)
+            if self.mode == "reduce-overhead" and self.split_because is None:
+                # Updated in place inside the CUDA graph: at fixed addresses, so one replay a step serves.
+                for tensor in (*model.parameters(), *(t for s in optimizer.state.values() for t in s.values())):
+                    torch._dynamo.mark_static_address(tensor)
+            one = self.split_because is None  # one graph or an error, never a silent break; a graph per batch size
+            compiled = torch.compile(whole, mode=self.mode, fullgraph=one, dynamic=False if one else None)
             self.take = self._with_mark(compiled, self.keeps_outputs) if self.mode == "reduce-overhead" else compiled
             self.setup_seconds = time.perf_counter() - began
 
@@ -138,6 +152,7 @@ class Step:
         if self.compiled_code is not None:
             self.compiled_code.release()
             self.compiled_code = None
+        self._let_go()
 
     # Untimed steps that leave no trace: a compile's or a capture's warm-up.
 

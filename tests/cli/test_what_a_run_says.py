@@ -53,7 +53,7 @@ def test_a_compiles_seconds_count_loading_the_compiler(monkeypatch):
 
     from gpudemo.core import step as step_module
 
-    monkeypatch.setattr(torch, "compile", lambda fn, mode=None: fn)  # the compiler stays out of this process
+    monkeypatch.setattr(torch, "compile", lambda fn, **options: fn)  # the compiler stays out of this process
     monkeypatch.setattr(step_module, "load_compiler", lambda: __import__("time").sleep(0.3))
     result = train(TrainingConfig(device="cpu", epochs=3, step="compiled"))
     assert result.compile_seconds >= 0.3
@@ -70,7 +70,7 @@ def test_workers_on_an_uneven_split_say_why_their_loss_differs():
 def test_a_compiled_row_beside_an_eager_one_says_why_their_digits_may_differ(monkeypatch):
     import torch
 
-    monkeypatch.setattr(torch, "compile", lambda fn, mode=None: fn)
+    monkeypatch.setattr(torch, "compile", lambda fn, **options: fn)
     out = gpudemo("compare", "--device", "cpu", "--step", "eager", "--step", "compiled", "--epochs", "5")
     assert out.returncode == 0 and "cpu · compiled: compiled fuses operations and adds in another order" in out.stdout
     alone = gpudemo("compare", "--device", "cpu", "--step", "compiled", "--epochs", "5")

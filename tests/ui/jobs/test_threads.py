@@ -147,7 +147,7 @@ def test_closing_during_a_compile_hides_the_window_at_once(qtbot, window, monkey
         hidden.set()
 
     monkeypatch.setattr(training.PreparedRun, "prepare_step", slow_compile)
-    monkeypatch.setattr(torch, "compile", lambda step, mode=None: step)  # the compiler stays out of this process
+    monkeypatch.setattr(torch, "compile", lambda step, **options: step)  # the compiler stays out of this process
     window.stepCombo.setCurrentIndex(window.stepCombo.findData("compiled"))
     window.epochsSpin.setValue(10_000_000)
     watcher = threading.Thread(target=watch)
@@ -176,7 +176,7 @@ def test_a_compile_is_said_stop_waits_for_it_in_words_and_a_run_stopped_before_i
         return 0.5
 
     monkeypatch.setattr(training.PreparedRun, "prepare_step", slow_compile)
-    monkeypatch.setattr(torch, "compile", lambda step, mode=None: step)  # the compiler stays out of this process
+    monkeypatch.setattr(torch, "compile", lambda step, **options: step)  # the compiler stays out of this process
     window.stepCombo.setCurrentIndex(window.stepCombo.findData("compiled"))
     window.epochsSpin.setValue(1000)
     runs_before = len(window.session.runs)

@@ -92,7 +92,7 @@ def test_a_guess_out_of_range_is_refused_with_a_message_and_nothing_runs(qtbot):
 def test_every_measurement_runs_here_fills_its_row_and_the_table_exports(qtbot, tmp_path, monkeypatch):
     # The compiled step's compiler stays out of the test process (its workers, its warnings): the mode step
     # then compares eager with a step that is compiled in name only, which is enough to fill its row.
-    monkeypatch.setattr(torch, "compile", lambda step, mode=None: step)
+    monkeypatch.setattr(torch, "compile", lambda step, **options: step)
     store = QSettings(str(tmp_path / "gpudemo.conf"), QSettings.Format.IniFormat)
     window = open_window(qtbot, preferences=Preferences(store))
     window.epochsSpin.setValue(777)
