@@ -63,8 +63,11 @@ def _adam(params: list[torch.Tensor], grads: list[torch.Tensor], states: list[di
         step.add_(1)
         exp_avg.lerp_(g, 1 - beta1)
         exp_avg_sq.mul_(beta2).addcmul_(g, g, value=1 - beta2)
-        bias_correction1 = 1 - beta1**step
-        bias_correction2 = 1 - beta2**step
+        # in float64 as torch.optim's (a Python float), rounded to float32 only where they meet the tensors
+        # (MPS has no float64: float32 there)
+        count = step if step.device.type == "mps" else step.double()
+        bias_correction1 = 1 - beta1**count
+        bias_correction2 = 1 - beta2**count
         denom = (exp_avg_sq.sqrt() / bias_correction2.sqrt()).add_(ADAM_EPS)
         p.sub_(exp_avg / denom * (lr / bias_correction1))
 
@@ -188,3 +191,35 @@ def one_graph_step(
         return outputs.detach(), loss.detach()
 
     return functional_step
+
+
+# The same update as a person would write it in the generated script (core/script.py): its state made at
+# zero, then the update inside `with torch.no_grad():`, with `params` and `grads` dicts by name. The
+# script's run and gpudemo's agree to float32's rounding (tests/core/test_script.py runs them).
+SCRIPT_STATE: dict[str, list[str]] = {
+    "sgd": [],
+    "momentum": ["buffers = {name: torch.zeros_like(p) for name, p in params.items()}  # momentum's, from zero"],
+    "adam": [
+        "step_count = torch.zeros((), device=device)  # Adam's state, from zero",
+        "exp_avgs = {name: torch.zeros_like(p) for name, p in params.items()}",
+        "exp_avg_sqs = {name: torch.zeros_like(p) for name, p in params.items()}",
+    ],
+}
+SCRIPT_UPDATE: dict[str, list[str]] = {
+    "sgd": ["for name, p in params.items():", "    p.sub_(grads[name] * lr)"],
+    "momentum": [
+        "for name, p in params.items():",
+        f"    buffers[name].mul_({MOMENTUM}).add_(grads[name])",
+        "    p.sub_(buffers[name] * lr)",
+    ],
+    "adam": [
+        "step_count.add_(1)",
+        f"bias_correction1 = 1 - {ADAM_BETAS[0]} ** step_count.double()",
+        f"bias_correction2 = 1 - {ADAM_BETAS[1]} ** step_count.double()",
+        "for name, p in params.items():",
+        f"    exp_avgs[name].lerp_(grads[name], 1 - {ADAM_BETAS[0]})",
+        f"    exp_avg_sqs[name].mul_({ADAM_BETAS[1]}).addcmul_(grads[name], grads[name], value=1 - {ADAM_BETAS[1]})",
+        f"    denom = (exp_avg_sqs[name].sqrt() / bias_correction2.sqrt()).add_({ADAM_EPS})",
+        "    p.sub_(exp_avgs[name] / denom * (lr / bias_correction1))",
+    ],
+}

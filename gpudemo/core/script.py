@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from gpudemo.core import fullgraph
 from gpudemo.core.budget import batch_size
 from gpudemo.core.capture import EPOCHS_PER_REPLAY, WARM_UP_STEPS
 from gpudemo.core.config import TrainingConfig
@@ -51,6 +52,12 @@ COMMENTS = {
     "compiled": QT_TRANSLATE_NOOP(
         "script",
         "#    The whole step compiled by torch.compile on its first call (on a GPU, replayed as CUDA graphs).",
+    ),
+    "one_graph": QT_TRANSLATE_NOOP(
+        "script",
+        "#    The whole step as one graph: forward, loss, gradients and the optimizer's update in one function\n"
+        "#    that torch.compile traces without a break (fullgraph=True), compiled on its first call (on a GPU,\n"
+        "#    replayed as one CUDA graph a step). loss.backward() and optimizer.step() would each break it.",
     ),
     "graph": QT_TRANSLATE_NOOP(
         "script",
@@ -138,9 +145,16 @@ def step_lines(config: TrainingConfig, x: str, y: str, indent: str, captured: bo
     return [indent + line for line in (zero, *body, *tail)]
 
 
+def one_graph(config: TrainingConfig, cuda_graphs: bool = True) -> bool:
+    """The script's compiled step is one graph (core/fullgraph.py): not fp16's, nor data parallel's."""
+    return mode_of(config).compiles and cuda_graphs and fullgraph.one_graph_refusal(config, None) is None
+
+
 def compiled_step_lines(config: TrainingConfig, say: dict[str, str], cuda_graphs: bool = True) -> list[str]:
     """The step as a function, compiled whole (core/step.py's compiled mode); with `cuda_graphs`, replayed as
     CUDA graphs on a GPU (not for data parallel, whose all-reduce runs between the graphs)."""
+    if one_graph(config, cuda_graphs):
+        return _one_graph_lines(config, say)
     return [
         say["compiled"],
         "def train_step(x, y):",
@@ -149,6 +163,42 @@ def compiled_step_lines(config: TrainingConfig, say: dict[str, str], cuda_graphs
         "",
         *(['mode = "reduce-overhead" if device.type == "cuda" else None'] if cuda_graphs else ["mode = None"]),
         "train_step = torch.compile(train_step, mode=mode)",
+        "",
+    ]
+
+
+def _one_graph_lines(config: TrainingConfig, say: dict[str, str]) -> list[str]:
+    """core/fullgraph.py's step as a person writes it: the gradients from torch.func.grad_and_value (which
+    torch.compile traces on every version gpudemo runs on; gpudemo traces torch.autograd.grad where torch
+    2.13 can, the same arithmetic), the optimizer's update written out, all in one graph."""
+    dtype = AUTOCAST_DTYPES.get(config.precision)
+    forward = ["outputs = functional_call(model, params, (x,))", "loss = criterion(outputs, y)"]
+    if dtype is not None:
+        forward = [
+            f"with torch.autocast(device_type=device.type, dtype={dtype}):",
+            *("    " + line for line in forward),
+        ]
+    return [
+        say["one_graph"],
+        "from torch.func import functional_call, grad_and_value",
+        "",
+        "params = dict(model.named_parameters())",
+        *fullgraph.SCRIPT_STATE[config.optimizer],
+        "",
+        "def loss_and_outputs(params, x, y):",
+        *("    " + line for line in forward),
+        "    return loss.float(), outputs",
+        "",
+        "gradients = grad_and_value(loss_and_outputs, has_aux=True)",
+        "",
+        "def train_step(x, y):",
+        "    grads, (loss, outputs) = gradients(params, x, y)",
+        "    with torch.no_grad():",
+        *("        " + line for line in fullgraph.SCRIPT_UPDATE[config.optimizer]),
+        "    return loss",
+        "",
+        'mode = "reduce-overhead" if device.type == "cuda" else None',
+        "train_step = torch.compile(train_step, fullgraph=True, dynamic=False, mode=mode)",
         "",
     ]
 
@@ -305,7 +355,11 @@ def generate_script(
                 *generator,
                 *problem.script_data(config),
                 f"criterion = torch.nn.{type(problem.make_loss()).__name__}().to(device)",
-                f"optimizer = {optimizer}",
+                *(
+                    [f"lr = {config.lr!r}  # the update is written out in the step"]
+                    if one_graph(config)
+                    else [f"optimizer = {optimizer}"]
+                ),
                 *precision_lines(config),
                 "",
             ],

@@ -172,8 +172,11 @@ def test_the_profile_compares_the_modes_and_refuses_a_graph_on_the_cpu(monkeypat
 
 def test_the_scripts_write_each_mode():
     compiled = generate_script(TrainingConfig(step="compiled")).text
-    assert "def train_step(x, y):" in compiled and "train_step = torch.compile(train_step, mode=mode)" in compiled
-    assert "    loss = train_step(x_train, y_train)" in compiled
+    assert "def train_step(x, y):" in compiled and "grad_and_value(loss_and_outputs, has_aux=True)" in compiled
+    assert "train_step = torch.compile(train_step, fullgraph=True, dynamic=False, mode=mode)" in compiled
+    assert "    loss = train_step(x_train, y_train)" in compiled and "optimizer = " not in compiled
+    split = generate_script(TrainingConfig(device="cuda:0", step="compiled", precision="fp16")).text
+    assert "train_step = torch.compile(train_step, mode=mode)" in split  # fp16's scaler: compiled in regions
     graph = generate_script(TrainingConfig(device="cuda:0", step="graph", optimizer="adam", lr=0.01)).text
     for line in (
         "optimizer.zero_grad(set_to_none=False)",
@@ -292,3 +295,27 @@ def test_a_graph_replay_is_one_launch_for_its_epochs():
     graph = profile_steps(TrainingConfig(device="cuda:0", step="graph"), steps=EPOCHS_PER_REPLAY)
     assert graph.launches < 1 < eager.launches  # a replay (and a copy of the losses) for 64 epochs
     assert graph.kernels >= eager.kernels * 0.9  # the same kernels, run from the graph
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("optimizer", ["sgd", "momentum", "adam"])
+def test_the_compiled_step_is_one_cuda_graph_replay_a_step_with_eagers_losses(optimizer):
+    # reduce-overhead replays the one graph (forward, loss, gradients, update) as one CUDA graph: at most a
+    # replay and the loss's copy a step, not a graph per region with Python between them
+    found = _child(
+        f"""
+        import json
+        import numpy as np
+        from gpudemo.core.config import TrainingConfig
+        from gpudemo.core.measure.profile import profile_steps
+        from gpudemo.core.training import train
+        config = TrainingConfig(device="cuda:0", problem="line", samples=1000, epochs=200,
+                                optimizer="{optimizer}", lr=0.01)
+        eager, compiled = train(config), train(config.__class__(**{{**config.__dict__, "step": "compiled"}}))
+        profile = profile_steps(config.__class__(**{{**config.__dict__, "step": "compiled"}}), steps=64)
+        print(json.dumps({{"launches": profile.launches, "worst": float(np.max(np.abs(compiled.losses - eager.losses))),
+                          "recompiles": compiled.recompiles}}))
+        """
+    )
+    assert found["launches"] <= 2 and found["recompiles"] == 0, found
+    assert found["worst"] <= 1e-4, found

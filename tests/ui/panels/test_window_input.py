@@ -54,7 +54,7 @@ def test_the_step_combo_sets_the_mode_of_the_run_and_its_script(qtbot):
     code = window.findChild(QPlainTextEdit, "codeView")
     combo.setCurrentIndex(combo.findData("compiled"))
     assert window.trainingPanel.config("cpu").step == "compiled"
-    qtbot.waitUntil(lambda: "train_step = torch.compile(train_step, mode=mode)" in code.toPlainText())
+    qtbot.waitUntil(lambda: "train_step = torch.compile(train_step, fullgraph=True" in code.toPlainText())
     result = train(TrainingConfig(epochs=10))
     compiled = dataclasses.replace(
         result, config=dataclasses.replace(result.config, step="compiled"), compile_seconds=12.3
