@@ -203,12 +203,14 @@ def run_compare_steps(args: argparse.Namespace, config: TrainingConfig) -> int:
         )
         return EXIT_OK
     unit = "KERNELS" if config.device.startswith("cuda") else "OPERATORS"
-    rows = [("STEP", "US/STEP", "DEVICE US", "BUSY", unit, "LAUNCHES", "HOST US/LAUNCH", "VS EAGER")]
+    rows = [
+        ("STEP", "US/STEP", "DEVICE US", "BUSY", unit, "LAUNCHES", "HOST US/LAUNCH", "REGIONS", "BREAKS", "VS EAGER")
+    ]
     eager = profiles[0] if not isinstance(profiles[0], RunRefused) else None
     refused = []
     for mode, p in zip(STEP_KEYS, profiles, strict=True):
         if isinstance(p, RunRefused):
-            rows.append((mode, "refused", "-", "-", "-", "-", "-", "-"))
+            rows.append((mode, "refused", "-", "-", "-", "-", "-", "-", "-", "-"))
             refused.append(f"{mode}: {p}")
             continue
         rows.append(
@@ -220,6 +222,8 @@ def run_compare_steps(args: argparse.Namespace, config: TrainingConfig) -> int:
                 f"{p.kernels:,.1f}",
                 f"{p.launches:,.1f}",
                 f"{p.host_us_per_launch:,.2f}",
+                f"{p.regions:,.1f}" if p.regions else "-",
+                f"{p.graph_breaks:,}" if p.graph_breaks is not None else "-",
                 f"{eager.wall_us / p.wall_us:.2f}x" if eager is not None and p.wall_us > 0 else "-",
             )
         )
@@ -227,6 +231,7 @@ def run_compare_steps(args: argparse.Namespace, config: TrainingConfig) -> int:
     print(f"{what} of {config.problem} on {config.device} in each step mode, {per} (compiles and captures not"
           " counted)")  # fmt: skip
     print(table(rows, numbers_right=True))
+    print("REGIONS: torch.compile's compiled graphs entered a step; BREAKS: graph breaks made compiling the step")
     for line in refused:
         print(line)
     return EXIT_OK

@@ -127,7 +127,11 @@ def _summary(result, predictions: list[dict]) -> str:
         f"final loss  {result.final_loss:.6g}" if result.final_loss is not None else "final loss  -",
         f"not timed   moving model and data to {result.config.device} {result.to_device_seconds * 1e3:.3g} ms,"
         f" a warm-up step {result.warm_up_seconds * 1e3:.3g} ms"
-        + (f", {prepared}" if (prepared := mode_of(result.config).prepared(result.compile_seconds)) else ""),
+        + (
+            f", {prepared}"
+            if (prepared := mode_of(result.config).prepared(result.compile_seconds, result.config))
+            else ""
+        ),
     ]
     if result.busy:
         lines.append(

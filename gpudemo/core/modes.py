@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import torch
 
-from gpudemo.core import capture, precision
+from gpudemo.core import capture, fullgraph, precision
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.errors import RunRefused
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, message
@@ -73,8 +73,8 @@ class StepMode:
         """What a stop asked while the step is prepared waits for (None: a stop is taken at once)."""
         return None
 
-    def prepared(self, seconds: float) -> Message | None:
-        """What preparing the step took, said beside the timed epochs (None when it prepares nothing)."""
+    def prepared(self, seconds: float, config: TrainingConfig | None = None) -> Message | None:
+        """What preparing `config`'s step took, said beside the timed epochs (None when it prepares nothing)."""
         return None
 
     def not_prepared(self, device: str, reason: str) -> Message:
@@ -114,8 +114,16 @@ class Compiled(StepMode):
     def interrupting(self) -> Message:
         return Message(QT_TRANSLATE_NOOP("core", "the compile (torch.compile cannot be interrupted)"))
 
-    def prepared(self, seconds: float) -> Message:
-        return message(QT_TRANSLATE_NOOP("core", "compiling the step {seconds} s"), seconds=f"{seconds:,.3g}")
+    def prepared(self, seconds: float, config: TrainingConfig | None = None) -> Message:
+        """The compile's seconds; and where the step could not be one graph (core/fullgraph.py), why."""
+        split = fullgraph.one_graph_refusal(config, None) if config is not None else None
+        if split is None:
+            return message(QT_TRANSLATE_NOOP("core", "compiling the step {seconds} s"), seconds=f"{seconds:,.3g}")
+        return message(
+            QT_TRANSLATE_NOOP("core", "compiling the step {seconds} s, not as one graph: {why}"),
+            seconds=f"{seconds:,.3g}",
+            why=Message(split),
+        )
 
     def not_prepared(self, device: str, reason: str) -> Message:
         return message(
@@ -221,7 +229,7 @@ class Graph(StepMode):
     def interrupting(self) -> Message:
         return Message(QT_TRANSLATE_NOOP("core", "the capture (a CUDA graph capture cannot be interrupted)"))
 
-    def prepared(self, seconds: float) -> Message:
+    def prepared(self, seconds: float, config: TrainingConfig | None = None) -> Message:
         return message(
             QT_TRANSLATE_NOOP("core", "capturing the step in CUDA graphs {milliseconds} ms"),
             milliseconds=f"{seconds * 1e3:,.3g}",

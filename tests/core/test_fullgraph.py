@@ -86,10 +86,14 @@ def test_a_compiled_step_is_one_graph_with_no_break_for_each_optimizer_and_batch
                                           batch_size=batch, epochs=20, step="compiled"))
             report[f"{optimizer}-{batch}"] = [compiled_graphs() - before, result.recompiles, result.status]
         report["breaks"] = sum(counters["graph_break"].values())
+        from gpudemo.core.measure.profile import profile_steps
+        profile = profile_steps(TrainingConfig(step="compiled"), steps=20)
+        report["profile"] = [profile.regions, profile.graph_breaks]
         print(json.dumps(report))
         """
     )
     assert found.pop("breaks") == 0
+    assert found.pop("profile") == [1, 0]  # what the profile shows: one compiled region a step, no break
     for case, (graphs, recompiles, status) in found.items():
         # one graph a step: a full batch one, minibatches of 300 one per size (300 and the last 100)
         assert graphs == (2 if case.endswith("-300") else 1) and recompiles == 0 and status == "completed", case

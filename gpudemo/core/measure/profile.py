@@ -48,6 +48,7 @@ WARM_UP_STEPS = 5
 STEPS = 20
 TOP = 12
 ARITHMETIC_US = 10.0  # a CPU operator that takes less than this on average is mostly its fixed cost
+COMPILED_REGION = "Torch-Compiled Region"  # the profiler's range around each call of a compiled graph
 BUSY_SHARE = 0.5  # a GPU busy less than this share of the step waits on the host
 
 HOST_BOUND = "host"  # the step's time goes to issuing work: a faster device cannot help
@@ -76,6 +77,8 @@ class StepProfile:
     timeline: Timeline | None = None  # the middle profiled step, host and device against time
     step: str = EAGER  # the step mode profiled
     launches: float = 0.0  # the host's launches per step (a graph's replay is one for all its epochs' kernels)
+    regions: float = 0.0  # torch.compile's compiled regions entered per step (one graph: 1; eager: 0)
+    graph_breaks: int | None = None  # the breaks dynamo made compiling the step (None: nothing compiled)
 
     @property
     def host_us_per_launch(self) -> float:
@@ -118,7 +121,9 @@ class StepProfile:
                 "wall_us": self.wall_us,
                 "waiting_us": self.waiting_us,
                 "busy_share": self.busy_share,
+                "compiled_regions": self.regions,
             },
+            "graph_breaks": self.graph_breaks,
             "bound": self.bound,
             "ops": [
                 {"name": op.name, "calls": op.calls, "cpu_us": op.cpu_us, "device_us": op.device_us} for op in self.ops
@@ -138,8 +143,10 @@ def profile_steps(config: TrainingConfig, steps: int = STEPS, top: int = TOP) ->
 
     on_gpu = config.device.startswith("cuda")
     with prepared(config) as run, _compiled_kernels_named():
+        breaks = _graph_breaks()
         try:
             run.prepare_step(with_path=False)
+            breaks = _graph_breaks() - breaks if run.mode.compiles else None
         except (MemoryError, torch.cuda.OutOfMemoryError):
             raise
         except Exception as error:  # as a run says it: no compiler, an unsupported model
@@ -163,6 +170,7 @@ def profile_steps(config: TrainingConfig, steps: int = STEPS, top: int = TOP) ->
             synchronize(run.device)
     events = profiler.events()
     device_us, kernels, ops, waiting_us, launches = summarize(events, profiler.key_averages(), profiled, on_gpu, top)
+    regions = sum(1 for event in events if event.name.startswith(COMPILED_REGION)) / profiled
     return StepProfile(
         config.device,
         epochs,
@@ -176,7 +184,17 @@ def profile_steps(config: TrainingConfig, steps: int = STEPS, top: int = TOP) ->
         from_events(events, config.device, on_gpu),
         config.step,
         launches,
+        regions,
+        breaks,
     )
+
+
+def _graph_breaks() -> int:
+    """The graph breaks dynamo has made in this process so far (0 before torch.compile has been loaded)."""
+    import sys
+
+    utils = sys.modules.get("torch._dynamo.utils")
+    return int(sum(utils.counters["graph_break"].values())) if utils is not None else 0
 
 
 def compare_steps(config: TrainingConfig, steps: int = STEPS, top: int = TOP) -> list[StepProfile | RunRefused]:

@@ -1393,6 +1393,10 @@ digit</source>
         <translation>{mode}：每步启动 {launches} 次，每次花费主机 {each} µs。</translation>
     </message>
     <message>
+        <source>Compiled regions entered a step: {regions}; graph breaks: {breaks}.</source>
+        <translation>每步进入的编译区域：{regions}；图中断：{breaks}。</translation>
+    </message>
+    <message>
         <source>The timeline of one step ({step} µs): operators on the CPU above, the kernels they launched on the GPU below, a line from each operator to its kernel. The GPU was busy {share} of the step; in the gaps it waited for the CPU&apos;s next launch.</source>
         <translation>一步的时间线（{step} µs）：上方是 CPU 上的算子，下方是它们在 GPU 上启动的核函数，每个算子与它的核函数之间连一条线。GPU 在这一步中有 {share} 的时间在忙；空隙中它在等待 CPU 的下一次启动。</translation>
     </message>
@@ -2561,6 +2565,10 @@ digit</source>
         <translation>编译这一步 {seconds} s</translation>
     </message>
     <message>
+        <source>compiling the step {seconds} s, not as one graph: {why}</source>
+        <translation>编译这一步 {seconds} s，不是单个图：{why}</translation>
+    </message>
+    <message>
         <source>graph: captured CUDA graph</source>
         <translation>graph：捕获的 CUDA 图</translation>
     </message>
@@ -2616,6 +2624,18 @@ digit</source>
         <source>a matmul sweep times one matrix product, not a training step: a step mode ({step}) is for the step sweep</source>
         <translation>矩阵乘法扫描计时的是一次矩阵乘积，而不是一个训练步：步模式（{step}）只用于训练步扫描</translation>
     </message>
+    <message>
+        <source>fp16&apos;s GradScaler decides on the host whether each step is taken, so the step is compiled in regions with the scaler between them</source>
+        <translation>fp16 的 GradScaler 在主机上决定每一步是否执行，所以这一步被分成几个区域编译，区域之间是 scaler</translation>
+    </message>
+    <message>
+        <source>a data-parallel model all-reduces its gradients in the backward&apos;s hooks, so the step is compiled in regions with the all-reduce between them</source>
+        <translation>数据并行的模型在反向传播的钩子里做梯度 all-reduce，所以这一步被分成几个区域编译，区域之间是 all-reduce</translation>
+    </message>
+    <message>
+        <source>this optimizer&apos;s update is not written out for one graph</source>
+        <translation>这个优化器的更新还没有写成单图形式</translation>
+    </message>
 </context>
 <context>
     <name>script</name>
@@ -2670,6 +2690,14 @@ digit</source>
     <message>
         <source>#    The whole step compiled by torch.compile on its first call (on a GPU, replayed as CUDA graphs).</source>
         <translation>#    整个步骤在第一次调用时由 torch.compile 编译（在 GPU 上以 CUDA 图重放）。</translation>
+    </message>
+    <message>
+        <source>#    The whole step as one graph: forward, loss, gradients and the optimizer&apos;s update in one function
+#    that torch.compile traces without a break (fullgraph=True), compiled on its first call (on a GPU,
+#    replayed as one CUDA graph a step). loss.backward() and optimizer.step() would each break it.</source>
+        <translation>#    整个一步是一个图：前向、损失、梯度和优化器的更新都在一个函数里，
+#    torch.compile 不中断地追踪它（fullgraph=True），第一次调用时编译（在 GPU 上
+#    每步重放一个 CUDA 图）。loss.backward() 和 optimizer.step() 都会把图打断。</translation>
     </message>
     <message>
         <source># 3. Train: {epochs} epochs, the step captured once in a CUDA graph, then replayed:

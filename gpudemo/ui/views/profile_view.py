@@ -143,9 +143,14 @@ class ProfileView(QWidget, Replayable):
     def _launches(self, profile: StepProfile) -> str:
         """The step mode profiled, and what the host paid per launch in it (a graph: one launch per replay)."""
         mode = say(MODES[profile.step].heading())
-        return self.tr("{mode}: {launches} launches a step, {each} µs of the host's time each.").format(
+        text = self.tr("{mode}: {launches} launches a step, {each} µs of the host's time each.").format(
             mode=mode, launches=f"{profile.launches:,.2f}", each=f"{profile.host_us_per_launch:,.2f}"
         )
+        if profile.graph_breaks is not None:  # a compiled step: one graph, or the regions it breaks into
+            text += " " + self.tr("Compiled regions entered a step: {regions}; graph breaks: {breaks}.").format(
+                regions=f"{profile.regions:,.1f}", breaks=f"{profile.graph_breaks:,}"
+            )
+        return text
 
     def _show_timeline(self, profile: StepProfile) -> None:
         timeline = profile.timeline

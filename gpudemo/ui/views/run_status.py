@@ -136,7 +136,7 @@ class RunStatus(QObject):
 
     def _preparing(self, result: TrainingResult) -> str:
         """What a compiled or captured step took before the clock, said after the rate."""
-        prepared = mode_of(result.config).prepared(result.compile_seconds)
+        prepared = mode_of(result.config).prepared(result.compile_seconds, result.config)
         return " " + self.tr("({prepared}, not counted)").format(prepared=say(prepared)) if prepared else ""
 
     def show_result(self, result: TrainingResult) -> None:
