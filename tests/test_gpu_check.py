@@ -13,7 +13,6 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.mark.slow
 @pytest.mark.skipif(torch.cuda.is_available(), reason="on a GPU machine the check is run by hand, at full size")
-@pytest.mark.processes  # its dry run starts data-parallel workers
 def test_without_a_gpu_the_check_runs_the_cpu_side_and_says_what_it_skipped(tmp_path):
     # Every step that needs a GPU, and of the CLI's (tested on their own in test_cli and beside it)
     # the first, a profile and a sweep in each precision: each is a torch process of its own.

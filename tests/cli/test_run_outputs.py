@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -260,6 +261,7 @@ def test_ctrl_c_during_a_real_save_ends_as_interrupted(tmp_path):
             if list(tmp_path.glob(f".big.pt{PARTIAL}*")):
                 child.send_signal(signal.SIGINT)
                 seen.set()
+            time.sleep(0.002)  # not a core of its own: the suite's other worker needs it
 
     watcher = threading.Thread(target=watch)
     watcher.start()
