@@ -15,8 +15,11 @@ from tests.core.training.test_step_modes import _child
 STEPS = 30
 
 
+@pytest.mark.parametrize("gradients", ["autograd.grad", "torch.func"])  # torch 2.13 and newer; before it
 @pytest.mark.parametrize("optimizer", ["sgd", "momentum", "adam"])
-def test_each_update_is_torch_optims_after_many_steps_state_included(optimizer):
+def test_each_update_is_torch_optims_after_many_steps_state_included(optimizer, gradients, monkeypatch):
+    if gradients == "torch.func":
+        monkeypatch.setattr(fullgraph, "traces_autograd", lambda: False)
     config = TrainingConfig(problem="sine", optimizer=optimizer, lr=0.01, samples=200)
     problem = problem_for(config)
     torch.manual_seed(0)
