@@ -136,6 +136,7 @@ QUICK_GPU = (
     "cli-train-digits",
     "cli-compare-circles",
     "cli-train-compile",
+    "cli-train-energy",
     "cli-profile-steps",
     "cli-compare-steps",
     "cli-sweep-step-graph",
@@ -292,6 +293,8 @@ def cli_commands(device: str, quick: bool) -> dict[str, list[str]]:
                 "train", "--device", device, "--problem", "line", "--samples", "100000" if not quick else "1000",
                 "--batch-size", "30000" if not quick else "300", "--epochs", "20", "--step", "compiled", "--json",
             ),
+            # the GPU's real energy counter (NVML), the step repeated to its window: joules per epoch
+            "cli-train-energy": gpudemo("train", "--device", device, "--epochs", "2000", "--energy", "--json"),
             # every step mode side by side, where the time goes in each (a graph: one launch per replay)
             "cli-profile-steps": gpudemo(
                 "profile", "--device", device, "--compare-steps", "--steps", "64", "--json",

@@ -40,6 +40,12 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--loss-csv", metavar="PATH", help="write every epoch's loss to this CSV file")
     train.add_argument("--json", action="store_true", help="print one JSON object instead of a summary")
     train.add_argument("--save", metavar="PATH", help="write the trained model and its settings to this checkpoint")
+    train.add_argument(
+        "--energy",
+        action="store_true",
+        help="after the run, meter its step's joules per epoch with the device's energy counter (NVML on a GPU,"
+        " RAPL on the CPU): about 5 s more; where there is no counter, the reason",
+    )
 
     predict = commands.add_parser("predict", help="predict with a model saved by --save or the window")
     predict.set_defaults(parser=predict)

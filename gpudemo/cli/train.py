@@ -25,8 +25,12 @@ def run_devices(args: argparse.Namespace) -> int:
     found = list_devices()
     # Asked for: each GPU's free memory too (a CUDA context on each, for this short process only).
     described = [with_free_memory(device) if device.kind == "cuda" else device for device in found]
+    from gpudemo.core.energy import status
+
+    energy = {device.id: status(device.id, device.pci_bus_id) for device in described}
     if args.json:
-        print(json.dumps([device.to_json() for device in described], indent=2))
+        listed = [{**device.to_json(), "energy": _energy_status(energy[device.id])} for device in described]
+        print(json.dumps(listed, indent=2))
     else:
         rows = [("ID", "NAME", "MEMORY", "FREE", "DETAILS")]
         for device in described:
@@ -47,9 +51,18 @@ def run_devices(args: argparse.Namespace) -> int:
                 )
             )
         print(table(rows))
+        for device in described:  # what `train --energy` can meter where
+            reason = energy[device.id]
+            print(
+                f"energy of {device.id}: " + ("metered by its counter" if reason is None else f"not metered: {reason}")
+            )
     if found.note:
         print(found.note, file=sys.stderr)
     return EXIT_OK
+
+
+def _energy_status(reason) -> dict:
+    return {"available": reason is None, "reason": None if reason is None else str(reason)}
 
 
 def predictions_json(model, inputs: list) -> list[dict]:
@@ -116,6 +129,30 @@ def _result_json(result, predictions: list[dict]) -> dict:
         "recompiles": result.recompiles,
         "busy": result.busy,
     }
+
+
+def _energy(args: argparse.Namespace, result) -> dict:
+    """The run's "energy" block (core/measure/joules.py): metered after a completed run with --energy."""
+    from gpudemo.core.measure.joules import energy_json
+    from gpudemo.core.training import COMPLETED
+
+    metered = args.energy and result.status == COMPLETED
+    if args.energy and not args.json and sys.stderr.isatty() and metered:
+        print("gpudemo: metering the step's energy (the idle power, then the step repeated for 4 s)…", file=sys.stderr)
+    return energy_json(result.config, metered)
+
+
+def _energy_line(energy: dict) -> str:
+    if not energy["available"]:
+        return f"\nenergy      not metered: {energy['reason']}"
+    if not energy["measured"]:
+        return "\nenergy      not metered (the run did not complete)"
+    return (
+        f"\nenergy      {energy['joules_per_epoch']:.3g} J/epoch,"
+        f" {energy['above_idle_joules_per_epoch']:.3g} of it above idle ({energy['idle_watts']:.3g} W idle;"
+        f" {energy['source']}: the step repeated {energy['repeated']} times"
+        f" over {energy['seconds']:.1f} s, {energy['epochs']:,} epochs)"
+    )
 
 
 def _summary(result, predictions: list[dict]) -> str:
@@ -186,10 +223,11 @@ def run_train(args: argparse.Namespace) -> int:
             bar.close()
 
     predictions = predictions_json(result.model, inputs)
+    energy = _energy(args, result)
     if args.json:
-        print(json.dumps(_result_json(result, predictions), indent=2), flush=True)
+        print(json.dumps({**_result_json(result, predictions), "energy": energy}, indent=2), flush=True)
     else:
-        print(_summary(result, predictions), flush=True)
+        print(_summary(result, predictions) + (_energy_line(energy) if args.energy else ""), flush=True)
     # after the summary: a write that fails or is interrupted still leaves what the run did on the screen
     outputs_ok = write_run_outputs(args, result)
     if result.status == DIVERGED:

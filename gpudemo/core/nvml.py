@@ -42,6 +42,11 @@ def _nvml():
         return nvml
 
 
+def library():
+    """The initialised pynvml module, or None where it is missing or failed (core/energy.py reads its counter)."""
+    return _nvml()
+
+
 def _read(call, *args):
     try:
         return call(*args)

@@ -1,0 +1,77 @@
+"""Joules per epoch of a run's step, metered by the device's energy counter (core/energy.py).
+
+An epoch of microseconds is far under the counters' ~100 ms tick, so the step is run again, as the run
+takes it (its mode prepared first, not metered), in batches of epochs until the window is long enough
+(MIN_WINDOW_S), after the device's idle power is metered: the figure is that of the run's step, repeated,
+and says so (`calls`). Where the device has no counter, EnergyUnavailable says why, and nothing runs.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.devices import synchronize
+from gpudemo.core.energy import EnergyPerEpoch, EnergyUnavailable, Meter, measure, meter_for
+from gpudemo.core.training import not_prepared, prepared
+
+BATCH_S = 0.25  # each call of the work runs about this long, so a stop or the window's end comes soon
+
+
+def bus_id(device: str) -> str | None:
+    """A CUDA GPU's PCI bus id, which NVML finds it by (None for any other device)."""
+    if not device.startswith("cuda"):
+        return None
+    import torch
+
+    from gpudemo.core.devices import pci_bus_id
+
+    return pci_bus_id(torch.cuda.get_device_properties(torch.device(device)))
+
+
+def energy_json(config: TrainingConfig, metered: bool, should_stop: Callable[[], bool] = lambda: False) -> dict:
+    """The "energy" block of a run's JSON: the joules per epoch where `metered` and the device has a counter;
+    else whether it has one, and why not."""
+    try:
+        meter = meter_for(config.device, bus_id(config.device))
+        if not metered:
+            return {"available": True, "measured": False, "reason": None}
+        return {
+            "available": True,
+            "measured": True,
+            "reason": None,
+            **joules_per_epoch(config, meter, None, None, should_stop).to_json(),
+        }
+    except EnergyUnavailable as unavailable:
+        return {"available": False, "measured": False, "reason": str(unavailable)}
+
+
+def joules_per_epoch(
+    config: TrainingConfig,
+    meter: Meter | None = None,
+    pci_bus_id: str | None = None,
+    min_seconds: float | None = None,
+    should_stop: Callable[[], bool] = lambda: False,
+) -> EnergyPerEpoch:
+    """`config`'s step metered on its device (`meter`: its counter, found when not given; EnergyUnavailable
+    when there is none, before anything runs). TrainingError as a run's when the device fails."""
+    meter = meter if meter is not None else meter_for(config.device, pci_bus_id or bus_id(config.device))
+    with prepared(config) as run:
+        try:
+            run.prepare_step(with_path=False)
+        except (MemoryError, RuntimeError) as error:
+            raise not_prepared(config, error) from None
+        epochs = [1]
+
+        def work() -> int:
+            """Epochs for about BATCH_S, the device synchronised at the end: how many ran."""
+            began, done = time.perf_counter(), 0
+            while done < epochs[0] and not should_stop():
+                done += run.advance()
+            synchronize(run.device)
+            took = time.perf_counter() - began
+            epochs[0] = max(1, int(epochs[0] * min(10.0, BATCH_S / took))) if took > 0 else epochs[0] * 10
+            return done
+
+        return measure(meter, work, min_seconds)

@@ -1,0 +1,48 @@
+"""A run's joules per epoch (core/measure/joules.py) with a fake counter: the step repeated to the window,
+idle apart; the command line's energy block, measured or with the reason."""
+
+import json
+import time
+
+import pytest
+
+from gpudemo.core import energy
+from gpudemo.core.config import TrainingConfig
+from gpudemo.core.measure import joules
+from tests.commands import gpudemo
+
+
+class Steady(energy.Meter):
+    """`watts` all the time: the idle power, and nothing above it."""
+
+    device, source = "cpu", "fake"
+
+    def __init__(self, watts: float):
+        self.watts, self.began = watts, time.monotonic()
+
+    def joules(self) -> float:
+        return self.watts * (time.monotonic() - self.began)
+
+
+def test_the_step_is_repeated_to_the_window_and_idle_is_measured_apart(monkeypatch):
+    monkeypatch.setattr(energy, "IDLE_S", 0.05)
+    found = joules.joules_per_epoch(TrainingConfig(), Steady(10.0), min_seconds=0.3)
+    assert found.seconds >= 0.3 and found.calls > 1 and found.epochs > 100
+    assert found.idle_watts == pytest.approx(10.0, rel=0.05)
+    assert found.joules_per_epoch == pytest.approx(10.0 * found.seconds / found.epochs, rel=0.05)
+    assert abs(found.above_idle_per_epoch) < 0.05 * found.joules_per_epoch  # a steady draw: nothing above idle
+
+
+def test_train_says_why_there_is_no_energy_or_meters_it(monkeypatch):
+    monkeypatch.setattr(energy, "POWERCAP", energy.POWERCAP.with_name("nowhere-at-all"))
+    monkeypatch.setattr(joules, "meter_for", lambda device, bus: energy.meter_for(device, bus, root=energy.POWERCAP))
+    out = gpudemo("train", "--device", "cpu", "--epochs", "20", "--json")
+    block = json.loads(out.stdout)["energy"]
+    assert block["available"] is False and "no energy counter here" in block["reason"]
+    monkeypatch.setattr(joules, "meter_for", lambda device, bus: Steady(5.0))
+    monkeypatch.setattr(energy, "IDLE_S", 0.05)
+    monkeypatch.setattr(energy, "MIN_WINDOW_S", 0.2)
+    block = json.loads(gpudemo("train", "--device", "cpu", "--epochs", "20", "--json", "--energy").stdout)["energy"]
+    assert block["measured"] and block["source"] == "fake" and block["joules_per_epoch"] > 0 and block["repeated"] > 1
+    text = gpudemo("train", "--device", "cpu", "--epochs", "20", "--energy").stdout
+    assert "J/epoch" in text and "W idle; fake: the step repeated" in text
