@@ -95,6 +95,12 @@ def build_parser() -> argparse.ArgumentParser:
     compare = commands.add_parser("compare", help="the same run on each device in turn, timed fairly, against the CPU")
     add_training_arguments(compare, many_devices=True)
     compare.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
+    compare.add_argument(
+        "--energy",
+        action="store_true",
+        help="after each device's run, meter its step's joules per epoch with the device's energy counter"
+        " (about 5 s more each); where there is none, the reason",
+    )
 
     profile = commands.add_parser("profile", help="where a training step's time goes, under torch.profiler")
     add_training_arguments(profile)

@@ -29,11 +29,14 @@ def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingCo
     except RunRefused as refused:
         args.parser.error(f"argument --{refused.setting}: {refused}")
     with stop_on_ctrl_c() as stop:
-        timings = compare_devices(config, devices, stop.is_set, precisions=precisions(args), steps=step_modes(args))
+        timings = compare_devices(
+            config, devices, stop.is_set, precisions=precisions(args), steps=step_modes(args), energy=args.energy
+        )
     if args.json:
         print(json.dumps([timing.to_json() for timing in timings], indent=2))
     else:
-        rows = [("DEVICE", "STATUS", "EPOCHS/S", "SECONDS", "FINAL LOSS", "SPEEDUP VS CPU")]
+        energy = ("J/EPOCH", "J/EPOCH ABOVE IDLE") if args.energy else ()
+        rows = [("DEVICE", "STATUS", "EPOCHS/S", "SECONDS", "FINAL LOSS", "SPEEDUP VS CPU", *energy)]
         rows += [
             (
                 t.label,
@@ -42,6 +45,7 @@ def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingCo
                 number(t.seconds, ".3g"),
                 number(t.final_loss, ".6g"),
                 "-" if t.speedup_vs_cpu is None else f"{t.speedup_vs_cpu:.2f}x",
+                *(_joules(t.energy) if args.energy else ()),
             )
             for t in timings
         ]
@@ -57,6 +61,8 @@ def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingCo
                 print(f"{timing.label}: not run: {timing.message}")
             elif timing.message is not None and timing.status != FAILED:
                 print(f"{timing.label}: {timing.message}")
+            if timing.energy is not None and not timing.energy["measured"]:
+                print(f"{timing.label}: energy not metered: {timing.energy['reason']}")
     for timing in timings:
         if timing.status == FAILED:
             print(f"gpudemo: {timing.label}: {timing.message}", file=sys.stderr)
@@ -68,6 +74,13 @@ def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingCo
         print(f"gpudemo: every run diverged; try a smaller learning rate than {config.lr:g}", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_FAILED if not ran or any(t.status == FAILED for t in timings) else EXIT_OK
+
+
+def _joules(energy: dict | None) -> tuple[str, str]:
+    """A compare row's joules per epoch, in total and above idle ("-" where not metered)."""
+    if energy is None or not energy["measured"]:
+        return "-", "-"
+    return f"{energy['joules_per_epoch']:.3g}", f"{energy['above_idle_joules_per_epoch']:.3g}"
 
 
 def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConfig) -> int:

@@ -26,6 +26,7 @@ from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import never
 from gpudemo.core.devices import release_cache
 from gpudemo.core.errors import RunRefused, TrainingError
+from gpudemo.core.measure.joules import energy_json
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message
 from gpudemo.core.modes import MODES, check
 from gpudemo.core.step import EAGER
@@ -89,6 +90,7 @@ class DeviceTiming:
     curve: tuple[np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0))  # (seconds, loss) at each read-back
     precision: str = "fp32"
     step: str = EAGER
+    energy: dict | None = None  # asked for: core/measure/joules.py's energy block (joules per epoch, or why not)
 
     @property
     def label(self) -> str:
@@ -110,6 +112,7 @@ class DeviceTiming:
             "speedup_vs_cpu": self.speedup_vs_cpu,
             "busy": self.busy,
             "message": None if self.message is None else str(self.message),
+            "energy": self.energy,
         }
 
 
@@ -145,12 +148,14 @@ def compare_devices(
     on_progress: Callable[[CompareProgress], None] | None = None,
     precisions: Sequence[str] | None = None,
     steps: Sequence[str] | None = None,
+    energy: bool = False,
 ) -> list[DeviceTiming]:
     """Run `config` on each device in turn; one DeviceTiming per device, the speedups against the CPU's.
 
     With `precisions` and `steps` (step modes), each device runs in each of them, side by side (what
     a device cannot do is a REFUSED entry with the reason); the speedups are against the CPU in the
-    first precision and the first step mode it could run."""
+    first precision and the first step mode it could run. With `energy`, each completed run's step is then
+    metered on its device's energy counter (core/measure/joules.py: seconds more each), or says why not."""
     timings: list[DeviceTiming] = []
     for device in devices_to_compare(devices):
         for kind in precisions or [config.precision]:
@@ -165,6 +170,8 @@ def compare_devices(
                     timings.append(DeviceTiming(device, REFUSED, message=refused.message, precision=kind, step=step))
                     continue
                 timing = _time_one(one, should_stop, on_progress)
+                if energy and timing.status == COMPLETED and not should_stop():
+                    timing = dataclasses.replace(timing, energy=energy_json(one, True, should_stop))
                 if kind == precision.FP16 and timing.message is None:
                     timing = dataclasses.replace(timing, message=FP16_NOTE)
                 timings.append(timing)

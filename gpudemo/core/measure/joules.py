@@ -14,6 +14,7 @@ from collections.abc import Callable
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.devices import synchronize
 from gpudemo.core.energy import EnergyPerEpoch, EnergyUnavailable, Meter, measure, meter_for
+from gpudemo.core.errors import TrainingError
 from gpudemo.core.training import not_prepared, prepared
 
 BATCH_S = 0.25  # each call of the work runs about this long, so a stop or the window's end comes soon
@@ -45,6 +46,8 @@ def energy_json(config: TrainingConfig, metered: bool, should_stop: Callable[[],
         }
     except EnergyUnavailable as unavailable:
         return {"available": False, "measured": False, "reason": str(unavailable)}
+    except TrainingError as error:  # the device failed while the step was metered
+        return {"available": True, "measured": False, "reason": str(error)}
 
 
 def joules_per_epoch(

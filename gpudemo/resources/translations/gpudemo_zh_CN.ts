@@ -2636,6 +2636,42 @@ digit</source>
         <source>this optimizer&apos;s update is not written out for one graph</source>
         <translation>这个优化器的更新还没有写成单图形式</translation>
     </message>
+    <message>
+        <source>the CPU has no energy counter here: no {root} (a virtual machine, a container without it, or a kernel or CPU without RAPL)</source>
+        <translation>这里的 CPU 没有能耗计数器：没有 {root}（虚拟机、没有挂载它的容器，或者不支持 RAPL 的内核或 CPU）</translation>
+    </message>
+    <message>
+        <source>the CPU has no RAPL package counter under {root}</source>
+        <translation>{root} 下没有 CPU 的 RAPL 封装计数器</translation>
+    </message>
+    <message>
+        <source>the CPU&apos;s energy counter {path} is readable by root only (Linux 5.10 and newer, CVE-2020-8694): allow it until the next boot with `sudo chmod o+r /sys/class/powercap/intel-rapl:*/energy_uj`, or run gpudemo as root</source>
+        <translation>CPU 的能耗计数器 {path} 只有 root 能读（Linux 5.10 起，CVE-2020-8694）：用 `sudo chmod o+r /sys/class/powercap/intel-rapl:*/energy_uj` 放开到下次开机，或者以 root 运行 gpudemo</translation>
+    </message>
+    <message>
+        <source>the CPU&apos;s energy counter {path} stopped answering</source>
+        <translation>CPU 的能耗计数器 {path} 不再响应</translation>
+    </message>
+    <message>
+        <source>the GPU&apos;s energy counter is read through NVML: install nvidia-ml-py (pip install nvidia-ml-py) where NVIDIA&apos;s driver is</source>
+        <translation>GPU 的能耗计数器要通过 NVML 读取：在装有 NVIDIA 驱动的机器上安装 nvidia-ml-py（pip install nvidia-ml-py）</translation>
+    </message>
+    <message>
+        <source>{device} has no energy counter NVML can read (Volta and newer have one): {reason}</source>
+        <translation>{device} 没有 NVML 能读的能耗计数器（Volta 及更新的 GPU 才有）：{reason}</translation>
+    </message>
+    <message>
+        <source>{device}&apos;s energy counter stopped answering: {reason}</source>
+        <translation>{device} 的能耗计数器不再响应：{reason}</translation>
+    </message>
+    <message>
+        <source>{device} has no energy counter gpudemo can read</source>
+        <translation>{device} 没有 gpudemo 能读的能耗计数器</translation>
+    </message>
+    <message>
+        <source>the energy counter of {device} did not move in {seconds} s: it cannot meter this</source>
+        <translation>{device} 的能耗计数器在 {seconds} 秒内没有变化：它量不了这个</translation>
+    </message>
 </context>
 <context>
     <name>script</name>

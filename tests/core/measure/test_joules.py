@@ -46,3 +46,14 @@ def test_train_says_why_there_is_no_energy_or_meters_it(monkeypatch):
     assert block["measured"] and block["source"] == "fake" and block["joules_per_epoch"] > 0 and block["repeated"] > 1
     text = gpudemo("train", "--device", "cpu", "--epochs", "20", "--energy").stdout
     assert "J/epoch" in text and "W idle; fake: the step repeated" in text
+
+
+def test_compare_meters_each_completed_run_when_asked(monkeypatch):
+    monkeypatch.setattr(joules, "meter_for", lambda device, bus: Steady(5.0))
+    monkeypatch.setattr(energy, "IDLE_S", 0.05)
+    monkeypatch.setattr(energy, "MIN_WINDOW_S", 0.2)
+    rows = json.loads(gpudemo("compare", "--device", "cpu", "--epochs", "20", "--json", "--energy").stdout)
+    assert rows[0]["energy"]["measured"] and rows[0]["energy"]["joules_per_epoch"] > 0
+    assert json.loads(gpudemo("compare", "--device", "cpu", "--epochs", "20", "--json").stdout)[0]["energy"] is None
+    text = gpudemo("compare", "--device", "cpu", "--epochs", "20", "--energy").stdout
+    assert "J/EPOCH ABOVE IDLE" in text
