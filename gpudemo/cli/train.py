@@ -223,7 +223,7 @@ def run_train(args: argparse.Namespace) -> int:
             bar.close()
 
     predictions = predictions_json(result.model, inputs)
-    energy = _energy(args, result)
+    energy = _energy(args, result) if args.json or args.energy else None  # not read otherwise: no counter opened
     if args.json:
         print(json.dumps({**_result_json(result, predictions), "energy": energy}, indent=2), flush=True)
     else:

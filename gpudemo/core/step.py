@@ -74,10 +74,10 @@ class Step:
         self.mode: str | None = None  # torch.compile's mode, for a compiled step
         self.keeps_outputs = keep_outputs
         self._let_go: Callable[[], None] = lambda: None  # a one-graph step's hold on autograd's tracing
-        self.split_because: str | None = None  # why a compiled step is not one graph (a template), if it is not
         if config.step == COMPILED:
-            self.split_because = fullgraph.one_graph_refusal(config, module)
-            if self.split_because is None:  # forward, loss, gradients and update: one graph (core/fullgraph.py)
+            # One graph, or (fp16, data parallel: fullgraph.one_graph_refusal says why) regions.
+            one = fullgraph.one_graph_refusal(config, module) is None
+            if one:  # forward, loss, gradients and update: one graph (core/fullgraph.py)
                 whole = fullgraph.one_graph_step(
                     model, criterion, optimizer, config.optimizer, config.lr, self.autocast
                 )
@@ -97,11 +97,11 @@ class Step:
             self.mode = compile_mode(device, module)
             if self.mode == "reduce-overhead":
                 cudagraph_trees_in_this_thread()  # the window compiles in a thread of each job's own
-            if self.mode == "reduce-overhead" and self.split_because is None:
+            if self.mode == "reduce-overhead" and one:
                 # Updated in place inside the CUDA graph: at fixed addresses, so one replay a step serves.
                 for tensor in (*model.parameters(), *(t for s in optimizer.state.values() for t in s.values())):
                     torch._dynamo.mark_static_address(tensor)
-            one = self.split_because is None  # one graph or an error, never a silent break; a graph per batch size
+            # one graph or an error, never a silent break; a graph per batch size
             compiled = torch.compile(whole, mode=self.mode, fullgraph=one, dynamic=False if one else None)
             self.take = self._with_mark(compiled, self.keeps_outputs) if self.mode == "reduce-overhead" else compiled
             self.setup_seconds = time.perf_counter() - began
