@@ -1,8 +1,10 @@
 """Run as a subprocess: the real program through main(). Start is pressed the moment the window
-shows (before torch's warm-up has finished), then again for later runs; prints one JSON object
-with the seconds from each press of Start to the first loss drawn into the curve."""
+shows (while PyTorch still loads: the run waits for it), then again for later runs; prints one JSON
+object with the seconds from each press of Start to the first loss drawn into the curve, and from the
+process's launch to the first one."""
 
 import json
+import os
 import sys
 import time
 
@@ -14,6 +16,7 @@ from gpudemo.ui.main_window import MainWindow
 
 LATER_RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 5
 pressed: list[float] = []
+launched: list[float] = []
 drawn: list[float] = []
 original_start, original_redraw = MainWindow.start_training, TrainingJob.redraw
 
@@ -27,6 +30,8 @@ def redraw(self, final=False):
     original_redraw(self, final)
     if self.session.current is not None and self.session.current.count > 0 and len(drawn) < len(pressed):
         drawn.append(time.perf_counter())
+        if len(drawn) == 1:  # from the process's launch (the parent's clock, GPUDEMO_LAUNCHED_AT)
+            launched.append(time.time() - float(os.environ.get("GPUDEMO_LAUNCHED_AT", "nan")))
         self.stop()  # one point is all this measures
 
 
@@ -36,7 +41,11 @@ def next_run(self):
     else:
         print(
             json.dumps(
-                {"first": drawn[0] - pressed[0], "later": [d - p for d, p in zip(drawn[1:], pressed[1:], strict=True)]}
+                {
+                    "first": drawn[0] - pressed[0],
+                    "launch": launched[0],
+                    "later": [d - p for d, p in zip(drawn[1:], pressed[1:], strict=True)],
+                }
             ),
             flush=True,
         )

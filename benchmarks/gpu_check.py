@@ -195,7 +195,7 @@ print(json.dumps(found, indent=2))
 LESSON_TIMING = r"""
 import dataclasses, json, sys
 from gpudemo.core.config import TrainingConfig
-from gpudemo.core.lesson import time_move
+from gpudemo.core.lesson_figures import time_move
 print(json.dumps(dataclasses.asdict(time_move(TrainingConfig(device=sys.argv[1]))), indent=2))
 """
 

@@ -18,7 +18,8 @@ import torch  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from gpudemo.core.config import TrainingConfig  # noqa: E402
-from gpudemo.core.landscape import bounds_around, evaluate  # noqa: E402
+from gpudemo.core.landscape import bounds_around  # noqa: E402
+from gpudemo.core.loss_grid import evaluate  # noqa: E402
 from gpudemo.core.training import LossBatch  # noqa: E402
 from gpudemo.ui import MainWindow  # noqa: E402
 

@@ -1,6 +1,6 @@
 """Device lists for tests: two GPUs that torch here does not have, and a CPU alone (no Qt)."""
 
-from gpudemo.core.devices import DeviceInfo, DeviceList
+from gpudemo.core.machine import DeviceInfo, DeviceList
 from gpudemo.core.messages import Message
 
 GIB = 2**30

@@ -28,7 +28,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from gpudemo.core.messages import QT_TRANSLATE_NOOP, PersonError, message
+from gpudemo.core.errors import DataFileError
+from gpudemo.core.messages import QT_TRANSLATE_NOOP, message
 from gpudemo.core.rules import SAMPLES_MAX, SAMPLES_MIN, quoted
 
 MAX_ROWS = SAMPLES_MAX  # 10,000,000
@@ -36,10 +37,6 @@ MAX_BYTES = 1 << 30  # 1 GiB: 10,000,000 rows of three numbers with 30 character
 MAX_CLASSES = 100
 FLOAT32_MAX = float(np.finfo(np.float32).max)  # training is in float32: a larger value would be inf
 SNIFF_BYTES = 64 * 1024  # the start of the file, checked for binary content before anything is parsed
-
-
-class DataFileError(PersonError, ValueError):
-    """The file cannot be used; the message says why (and on which line)."""
 
 
 @dataclass(frozen=True)

@@ -11,136 +11,13 @@ chose or asked about (`with_free_memory`), never for every GPU at start-up.
 from __future__ import annotations
 
 import dataclasses
-import os
-import platform
-import subprocess
-import sys
 import warnings
-from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
 
 import torch
 
+from gpudemo.core.machine import DeviceInfo, DeviceList, MemoryReading, cpu_device, cpu_memory, process_resident_bytes
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, message
-from gpudemo.core.nvml import GpuMetrics, read_gpu_metrics
-from gpudemo.core.rules import InvalidSetting
-
-
-@dataclass(frozen=True)
-class DeviceInfo:
-    id: str  # what torch.device() takes: "cpu", "cuda:0", "mps", "xpu:0"
-    kind: str  # "cpu", "cuda", "mps" or "xpu"
-    name: str
-    total_memory: int | None = None  # bytes
-    free_memory: int | None = None  # bytes
-    capability: tuple[int, int] | None = None  # CUDA compute capability
-    multiprocessors: int | None = None  # CUDA streaming multiprocessors
-    threads: int | None = None  # CPU hardware threads
-    pci_bus_id: str | None = None  # a CUDA GPU's place on the bus, "0000:3b:00.0": tells two of one model apart
-
-    def to_json(self) -> dict:
-        data = asdict(self)
-        if self.capability is not None:
-            data["capability"] = f"{self.capability[0]}.{self.capability[1]}"
-        return data
-
-
-@dataclass(frozen=True)
-class DeviceList:
-    """The devices found, the CPU always last, and why no GPU is listed when none is."""
-
-    devices: tuple[DeviceInfo, ...]
-    note: Message | None = None  # str(note) in English; the window translates it
-    ids: tuple[str, ...] = field(init=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "ids", tuple(device.id for device in self.devices))
-
-    def __iter__(self) -> Iterator[DeviceInfo]:
-        return iter(self.devices)
-
-    def __len__(self) -> int:
-        return len(self.devices)
-
-    def __getitem__(self, index: int) -> DeviceInfo:
-        return self.devices[index]
-
-    def label(self, device: DeviceInfo) -> str:
-        """Its name, with its PCI bus id where another listed device has the same name."""
-        twins = sum(other.name == device.name for other in self.devices)
-        return f"{device.name} ({device.pci_bus_id})" if twins > 1 and device.pci_bus_id else device.name
-
-    def default(self) -> DeviceInfo:
-        """The best device to train on: the first accelerator, else the CPU."""
-        return self.devices[0]
-
-    def resolve(self, text: object) -> DeviceInfo:
-        """The listed device a person meant by `text` ("cuda" means "cuda:0")."""
-        wanted = text.strip().lower() if isinstance(text, str) else ""
-        if wanted in ("cuda", "xpu"):
-            wanted += ":0"
-        for device in self.devices:
-            if device.id == wanted:
-                return device
-        choices = ", ".join(self.ids)
-        if not wanted:
-            raise InvalidSetting(
-                "device",
-                message(QT_TRANSLATE_NOOP("core", "the device is empty; choose one of: {choices}"), choices=choices),
-            )
-        raise InvalidSetting(
-            "device",
-            message(
-                QT_TRANSLATE_NOOP("core", "device {value} is not available here; choose one of: {choices}"),
-                value=repr(text),
-                choices=choices,
-            ),
-        )
-
-
-def _cpu_name() -> str:
-    system = platform.system()
-    try:
-        if system == "Linux":
-            with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as cpuinfo:
-                for line in cpuinfo:
-                    key, _, value = line.partition(":")
-                    if key.strip() in ("model name", "Hardware", "Processor") and value.strip():
-                        return value.strip()
-        elif system == "Darwin":
-            out = subprocess.run(
-                ["sysctl", "-n", "machdep.cpu.brand_string"], capture_output=True, text=True, timeout=2
-            )
-            if out.returncode == 0 and out.stdout.strip():
-                return out.stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        pass
-    return platform.processor() or platform.machine() or "CPU"
-
-
-def cpu_memory() -> tuple[int | None, int | None]:
-    """(total, available) bytes of the machine's memory; None where the system does not say."""
-    total = free = None
-    try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):
-        pass
-    try:
-        with open("/proc/meminfo", encoding="ascii") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    free = int(line.split()[1]) * 1024
-                    break
-    except (OSError, ValueError, IndexError):
-        pass
-    return total, free
-
-
-def cpu_device() -> DeviceInfo:
-    total, free = cpu_memory()
-    return DeviceInfo(
-        id="cpu", kind="cpu", name=_cpu_name(), total_memory=total, free_memory=free, threads=os.cpu_count()
-    )
+from gpudemo.core.nvml import read_gpu_metrics
 
 
 def _cuda_devices() -> tuple[list[DeviceInfo], Message | None]:
@@ -274,34 +151,6 @@ def free_bytes(device: str) -> int | None:
     if kind == "cpu":
         return cpu_memory()[1]
     return None  # MPS and XPU: not known; the run is not refused beforehand
-
-
-@dataclass(frozen=True)
-class MemoryReading:
-    """A device's memory now. CUDA: held by tensors, kept by the caching allocator, free on the GPU.
-    CPU: this process's resident memory, and the machine's available memory."""
-
-    device: str
-    allocated: int | None
-    reserved: int | None
-    free: int | None
-    metrics: GpuMetrics | None = None  # a CUDA GPU's utilisation, power, clock and temperature, where NVML says
-
-
-def process_resident_bytes() -> int | None:
-    """This process's resident memory (Linux: /proc; elsewhere the peak, from getrusage)."""
-    try:
-        with open("/proc/self/statm", encoding="ascii") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        import resource
-
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        return peak if sys.platform == "darwin" else peak * 1024
-    except (ImportError, OSError):
-        return None
 
 
 def read_memory(device: str) -> MemoryReading:

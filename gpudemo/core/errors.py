@@ -11,6 +11,10 @@ class TrainingError(PersonError, RuntimeError):
     """
 
 
+class DataFileError(PersonError, ValueError):
+    """A person's data file cannot be used; the message says why (and on which line)."""
+
+
 class RunRefused(PersonError, ValueError):
     """A run this device cannot take as asked, refused before it starts; `setting` names the setting at fault
     ("precision", "step"), so the command line can name its option and the window its field."""

@@ -15,13 +15,17 @@ import io
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from gpudemo.core.control import COMPLETED
 from gpudemo.core.lesson import PERCENT, GuessSpec
-from gpudemo.core.measure.compare import COMPLETED, DeviceTiming
-from gpudemo.core.measure.profile import StepProfile
-from gpudemo.core.measure.sweep import SweepResult
-from gpudemo.core.measure.transfer import HOST_TO_DEVICE, TransferResult
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, message
+
+if TYPE_CHECKING:  # the measurements' records, read here after they ran (the window reads lessons before torch)
+    from gpudemo.core.measure.compare import DeviceTiming
+    from gpudemo.core.measure.profile import StepProfile
+    from gpudemo.core.measure.sweep import SweepResult
+    from gpudemo.core.measure.transfer import TransferResult
 
 NOTHING = Message("-")  # nothing measured, nothing to say
 
@@ -96,6 +100,8 @@ def matmul_speedup(float32: SweepResult, bfloat16: SweepResult, device: str) -> 
 
 def pinned_speedup(result: TransferResult) -> float | None:
     """The bandwidth of the largest copy to the GPU from pinned memory over the same from pageable memory."""
+    from gpudemo.core.measure.transfer import HOST_TO_DEVICE
+
     rows = [row for row in result.rows if row.direction == HOST_TO_DEVICE]
     if not rows:
         return None

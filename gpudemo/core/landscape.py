@@ -1,6 +1,6 @@
 """The loss landscape of a model with two parameters, and a run's path through it.
 
-For y = w·x + b the loss is a surface over the (w, b) plane. `evaluate` computes it on
+For y = w·x + b the loss is a surface over the (w, b) plane. `loss_grid.evaluate` computes it on
 a GRID × GRID grid in one batched evaluation on the run's device: every grid point's
 model against every sample at once, a (GRID², samples) array of predictions, which is
 itself a small lesson in why a GPU is built the way it is. When that array would be too
@@ -10,6 +10,9 @@ the data, exactly the same numbers at a fraction of the cost.
 
 The path is the parameters after every epoch (8 bytes an epoch), kept in a PathHistory
 the training loop fills at its read-backs, as it fills the LossHistory.
+
+What a landscape is and where the path went need no torch (the window draws them before PyTorch has
+loaded); computing one does, in core/loss_grid.py.
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import torch
 
 GRID = 64  # points a side
 BATCHED_MAX = 2**26  # grid points × samples evaluated directly; above it, the moments
@@ -97,17 +99,6 @@ class PathHistory:
         return np.concatenate([points[:early], points[early::step], points[-1:]])
 
 
-def least_squares(x: torch.Tensor, y: torch.Tensor) -> tuple[float, float] | None:
-    """(w, b) of the least mean squared error on this data, or None when every x is the same."""
-    x64, y64 = x.reshape(-1).double(), y.reshape(-1).double()
-    mean_x, mean_y = x64.mean(), y64.mean()
-    var = ((x64 - mean_x) ** 2).mean()
-    if float(var) == 0.0:
-        return None
-    w = ((x64 - mean_x) * (y64 - mean_y)).mean() / var
-    return float(w), float(mean_y - w * mean_x)
-
-
 def bounds_around(low: np.ndarray, high: np.ndarray, minimum: tuple[float, float] | None) -> Bounds:
     """A box around the path's extremes and the minimum, with a margin."""
     points = [low, high] + ([np.array(minimum)] if minimum is not None else [])
@@ -129,52 +120,3 @@ def needs_new_grid(landscape: Landscape | None, path: PathHistory) -> bool:
     if np.abs(path.low).max() > FAR or np.abs(path.high).max() > FAR:
         return False
     return not landscape.bounds.contains(path.low[0], path.high[0], path.low[1], path.high[1])
-
-
-def evaluate(
-    x: torch.Tensor,
-    y: torch.Tensor,
-    bounds: Bounds,
-    minimum: tuple[float, float] | None = None,
-    size: int = GRID,
-    method: str | None = None,
-) -> Landscape:
-    """The mean squared error of y ≈ w·x + b over a size × size grid in `bounds`, on x's device."""
-    device = x.device
-    weights = torch.linspace(bounds.w_low, bounds.w_high, size, device=device, dtype=torch.float64)
-    biases = torch.linspace(bounds.b_low, bounds.b_high, size, device=device, dtype=torch.float64)
-    b_grid, w_grid = torch.meshgrid(biases, weights, indexing="ij")  # rows: bias, columns: weight
-    xs, ys = x.reshape(-1), y.reshape(-1)
-    if method is None:
-        method = BATCHED if size * size * len(xs) <= BATCHED_MAX else MOMENTS
-    with torch.no_grad():
-        if method == BATCHED:
-            loss = _batched(xs, ys, w_grid.reshape(-1, 1).to(x.dtype), b_grid.reshape(-1, 1).to(x.dtype))
-        else:
-            loss = _from_moments(xs, ys, w_grid.reshape(-1), b_grid.reshape(-1))
-    return Landscape(
-        bounds,
-        weights.cpu().numpy(),
-        biases.cpu().numpy(),
-        loss.reshape(size, size).to("cpu", torch.float32).numpy(),
-        method,
-        minimum,
-    )
-
-
-def _batched(xs: torch.Tensor, ys: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    """Every grid point's model on every sample: (points, samples) predictions, a slice at a time."""
-    total = torch.zeros(len(w), device=xs.device, dtype=torch.float64)
-    per_slice = max(1, CHUNK // len(w))
-    for start in range(0, len(xs), per_slice):
-        x, y = xs[start : start + per_slice], ys[start : start + per_slice]
-        errors = w * x + b - y  # (points, samples): one batched operation for the whole grid
-        total += (errors * errors).sum(dim=1, dtype=torch.float64)
-    return total / len(xs)
-
-
-def _from_moments(xs: torch.Tensor, ys: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    """mean((w·x + b − y)²) = w²·E[x²] + b² + E[y²] + 2wb·E[x] − 2w·E[xy] − 2b·E[y]."""
-    x, y = xs.double(), ys.double()
-    ex, ey, exx, eyy, exy = x.mean(), y.mean(), (x * x).mean(), (y * y).mean(), (x * y).mean()
-    return w * w * exx + b * b + eyy + 2 * w * b * ex - 2 * w * exy - 2 * b * ey

@@ -18,8 +18,9 @@ A lesson file (resources/lesson/NAME.json) is a list of steps, each:
   GPU showed, with its device and date).
 A teacher adds a step by adding an entry; a test checks every widget and code piece exists.
 
-What the window computes for the texts (no Qt here): the model's starting parameters, and the
-time moving the tutorial's model and data to the device takes.
+No Qt and no torch here: the window reads its lessons before PyTorch has loaded. What a step computes
+with torch (the model's starting parameters, the data shown, the time moving the tutorial's model and
+data to the device takes) is in core/lesson_figures.py.
 """
 
 from __future__ import annotations
@@ -27,20 +28,13 @@ from __future__ import annotations
 import json
 import math
 import re
-import statistics
-import time
 from dataclasses import dataclass, field, replace
 from importlib.resources import files
 from pathlib import Path
 
-import torch
-
 from gpudemo.core.config import TrainingConfig
-from gpudemo.core.devices import synchronize
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, message
-from gpudemo.core.problems import problem_for
 from gpudemo.core.rules import NUMBER, InvalidSetting, quoted
-from gpudemo.core.training import DataSample, prepared
 
 ENGLISH = "en"
 TRAIN, PREDICT, COMPARE_LARGE, PROFILE = "train", "predict", "compare_large", "profile"
@@ -256,42 +250,3 @@ def missing_code(script: str, pieces: tuple[str, ...]) -> list[str]:
     """The pieces no line of the script holds (a check for the tests: every step's marked code is in its script)."""
     lines = script.splitlines()
     return [piece for piece in pieces if not any(piece in line for line in lines)]
-
-
-def initial_parameters(config: TrainingConfig) -> tuple[float, float]:
-    """A one-input linear model's weight and bias before training, as a run of `config` starts them."""
-    torch.manual_seed(config.seed)
-    model = problem_for(config).make_model(config)
-    return float(model.weight.detach().reshape(-1)[0]), float(model.bias.detach().reshape(-1)[0])
-
-
-def data_preview(config: TrainingConfig) -> DataSample | None:
-    """What the fit view draws of `config`'s data, made on the CPU as a run makes it."""
-    with prepared(replace(config, device="cpu")) as run:
-        return run.data_sample()
-
-
-@dataclass(frozen=True)
-class Move:
-    bytes: int  # the model's parameters and the data
-    seconds: float  # median of warm moves, the device synchronised
-
-
-def time_move(config: TrainingConfig, repeats: int = 5) -> Move:
-    """Move `config`'s model and data from the CPU to its device, as the tutorial's .to(device) does."""
-    problem = problem_for(config)
-    device = torch.device(config.device)
-    torch.manual_seed(config.seed)
-    model = problem.make_model(config)
-    x, y = problem.make_data(config, torch.Generator().manual_seed(config.seed))
-    size = sum(t.numel() * t.element_size() for t in (*model.parameters(), x, y))
-    timings = []
-    for _ in range(repeats + 1):  # the first pays for anything not yet set up
-        synchronize(device)
-        began = time.perf_counter()
-        moved = (model.to(device), x.to(device), y.to(device))
-        synchronize(device)
-        timings.append(time.perf_counter() - began)
-        del moved
-        model = model.to("cpu")
-    return Move(size, statistics.median(timings[1:]))

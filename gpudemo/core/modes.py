@@ -11,20 +11,25 @@ compare its name.
   EPOCHS_PER_REPLAY epochs, so its records come back as rows (`rows`).
 
 `prepare` and `advance` take the run prepared on its device (core/training/run.py's PreparedRun).
+A mode's words and refusals need no torch (the window's form lists the modes before PyTorch has
+loaded); what prepares and takes steps imports the torch-holding modules it runs, when it runs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-import torch
-
-from gpudemo.core import capture, fullgraph, precision
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.errors import RunRefused
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, message
 from gpudemo.core.problems import problem_for
-from gpudemo.core.step import COMPILED, EAGER, GRAPH
+from gpudemo.core.rules import STEP_KEYS
+
+if TYPE_CHECKING:
+    import torch
+
+EAGER, COMPILED, GRAPH = STEP_KEYS
 
 WARM_ROUNDS = 4  # a compiled step's warm-up: rounds over its batch shapes, until one compiles nothing
 
@@ -57,7 +62,9 @@ class StepMode:
 
     def heading(self) -> Message:
         """A profile's heading for a step in this mode."""
-        return message(self.title, replay=capture.EPOCHS_PER_REPLAY)
+        from gpudemo.core.capture import EPOCHS_PER_REPLAY
+
+        return message(self.title, replay=EPOCHS_PER_REPLAY)
 
     def refuse(self, config: TrainingConfig) -> None:
         """Raise StepRefused when `config`'s run cannot take its steps in this mode (eager takes any)."""
@@ -116,7 +123,9 @@ class Compiled(StepMode):
 
     def prepared(self, seconds: float, config: TrainingConfig | None = None) -> Message:
         """The compile's seconds; and where the step could not be one graph (core/fullgraph.py), why."""
-        split = fullgraph.one_graph_refusal(config, None) if config is not None else None
+        from gpudemo.core.fullgraph import one_graph_refusal
+
+        split = one_graph_refusal(config, None) if config is not None else None
         if split is None:
             return message(QT_TRANSLATE_NOOP("core", "compiling the step {seconds} s"), seconds=f"{seconds:,.3g}")
         return message(
@@ -139,6 +148,8 @@ class Compiled(StepMode):
         round compiles nothing, then rewound (core/step.py): the run starts from the weights and optimizer
         state it had, and no shape is first compiled inside the clock (one that was recompiled there:
         1.17 s of 1.18 timed, on the CPU)."""
+        import torch
+
         saved = run.step.saved()
         full = run.batch >= run.samples
         if full and run.step.mode == "reduce-overhead":
@@ -202,7 +213,7 @@ class Graph(StepMode):
                     " or use the compiled step",
                 )
             )
-        if config.precision == precision.FP16:
+        if config.precision == "fp16":  # precision.FP16
             raise StepRefused(
                 QT_TRANSLATE_NOOP(
                     "core",
@@ -248,6 +259,8 @@ class Graph(StepMode):
     def prepare(self, run, with_path: bool) -> None:
         """The epochs captured (core/capture.py), recording each epoch's loss, a classification's right
         answers and, `with_path`, (w, b)."""
+        from gpudemo.core import capture
+
         run.captured = capture.CapturedEpochs(
             run.step,
             run.x_train,
@@ -300,5 +313,7 @@ def fastest_for(device: str) -> str:
 def check(config: TrainingConfig) -> None:
     """Refuse, before anything starts, a precision the device cannot do (precision.PrecisionRefused) and
     a step mode the run cannot take (StepRefused): never a silent fall back to eager."""
+    from gpudemo.core import precision
+
     precision.check(config.precision, config.device)
     mode_of(config).refuse(config)

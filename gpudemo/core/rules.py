@@ -39,8 +39,23 @@ DEFAULT_NOISE = 0.1
 # The keys a person may choose. The registries (core/problems, core/optimizers) are keyed the
 # same (a test checks it); they are named here too so that `gpudemo --help` needs no torch.
 PROBLEM_KEYS = ("tutorial", "line", "sine", "circles", "xor", "spiral", "digits", "data")  # data: a person's file
+TEST_IMAGES = 360  # digits: the images held out from training (20 %), which Predict takes by number
+# The settings each problem uses besides the shared ones (its Problem's `uses`): the form greys the others
+# before PyTorch has loaded.
+_POINTS = frozenset({"samples", "width", "depth", "noise"})
+PROBLEM_SETTINGS = {
+    "tutorial": frozenset(),
+    "line": frozenset({"samples"}),
+    "sine": frozenset({"samples", "width", "depth"}),
+    "circles": _POINTS,
+    "xor": _POINTS,
+    "spiral": _POINTS,
+    "digits": frozenset({"width", "depth"}),
+    "data": frozenset({"width", "depth"}),
+}
 OPTIMIZER_KEYS = ("sgd", "momentum", "adam")
 SWEEP_KINDS = ("step", "matmul")  # core/measure/sweep.py
+TRANSFER_DIRECTIONS = ("host_to_device", "device_to_host")  # core/measure/transfer.py (named for the views)
 DTYPE_KEYS = ("float32", "tf32", "bfloat16")  # float32 with TF32 off; tf32: float32 data, TF32 matmuls
 PRECISION_KEYS = ("fp32", "tf32", "bf16", "fp16")  # core/precision.py
 DEFAULT_PRECISION = "fp32"

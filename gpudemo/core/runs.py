@@ -13,9 +13,9 @@ it the batches handed over so far, and nobody reads past it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
-from torch import nn
 
 from gpudemo.core import pace
 from gpudemo.core.config import TrainingConfig
@@ -30,6 +30,10 @@ from gpudemo.core.training import (
     LossBatch,
     TrainingResult,
 )
+
+if TYPE_CHECKING:
+    from torch import nn
+
 
 PREPARING = "preparing"
 RUNNING = "running"

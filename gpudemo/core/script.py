@@ -19,9 +19,7 @@ from gpudemo.core.messages import QT_TRANSLATE_NOOP
 from gpudemo.core.modes import mode_of
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import problem_for
-from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING
-
-PREDICTING = "predicting"  # the last phase: the window predicts after the run
+from gpudemo.core.training import PREDICTING, TO_CPU, TO_DEVICE, TRAINING
 
 # The comments, in English; a view passes `translate` to show them in its language (the
 # templates are marked for pyside6-lupdate in the "script" context).

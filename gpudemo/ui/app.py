@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import signal
 import sys
-import threading
 from collections.abc import Callable
 
 
@@ -44,11 +43,7 @@ def run_app(argv: list[str] | None = None, on_shown: Callable[[object], None] | 
     window is shown (drivers of the real program: the tests, the benchmarks, the screenshots)."""
     from PySide6.QtCore import QTimer
 
-    from gpudemo.core.training import warm_up
-
-    # Not a daemon: the interpreter waits for it rather than dying under an import.
-    threading.Thread(target=warm_up, name="gpudemo-warm-up").start()
-    app, shown = build_app(argv)
+    app, shown = build_app(argv)  # PyTorch loads once the window is shown (ui/jobs/loader.py)
     # Ctrl-C in the terminal, or a TERM signal, closes the window the way its close
     # button does: the run stops and its thread is waited for. Python runs signal
     # handlers only between bytecodes, so a slow timer lets it look in now and then.

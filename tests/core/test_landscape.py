@@ -13,10 +13,9 @@ from gpudemo.core.landscape import (
     Bounds,
     PathHistory,
     bounds_around,
-    evaluate,
-    least_squares,
     needs_new_grid,
 )
+from gpudemo.core.loss_grid import evaluate, least_squares
 from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.training import LossBatch, run_training, train
 from tests.tutorial import drain, tutorial_run

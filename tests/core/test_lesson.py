@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from gpudemo.core import lesson
+from gpudemo.core import lesson_figures
 from gpudemo.core.lesson import ACTIONS, TUTORIAL, LessonError, fill, load, missing_code
 from gpudemo.core.script import generate_script
 
@@ -46,13 +46,13 @@ def test_a_value_not_known_yet_stays_as_its_name():
 def test_the_model_starts_where_a_run_of_the_tutorial_starts():
     from gpudemo.core.training import prepared
 
-    w0, b0 = lesson.initial_parameters(TUTORIAL)
+    w0, b0 = lesson_figures.initial_parameters(TUTORIAL)
     with prepared(TUTORIAL) as run:
         assert run.model.weight.item() == w0 and run.model.bias.item() == b0
 
 
 def test_moving_the_tutorial_moves_its_two_parameters_and_six_numbers():
-    move = lesson.time_move(TUTORIAL)
+    move = lesson_figures.time_move(TUTORIAL)
     assert move.bytes == (2 + 6) * 4 and 0 < move.seconds < 1
 
 

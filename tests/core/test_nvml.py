@@ -77,7 +77,7 @@ def test_without_nvml_there_are_no_metrics_and_no_error(fake, monkeypatch):
 
 @pytest.mark.gui
 def test_the_memory_line_shows_them(qtbot):
-    from gpudemo.core.devices import MemoryReading
+    from gpudemo.core.machine import MemoryReading
     from tests.ui.windows import open_window
 
     window = open_window(qtbot)

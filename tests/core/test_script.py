@@ -13,8 +13,8 @@ from gpudemo.core.config import TrainingConfig
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.prediction import classify, predict
 from gpudemo.core.problems import PROBLEMS
-from gpudemo.core.script import PREDICTING, generate_script
-from gpudemo.core.training import TO_CPU, TO_DEVICE, TRAINING, train
+from gpudemo.core.script import generate_script
+from gpudemo.core.training import PREDICTING, TO_CPU, TO_DEVICE, TRAINING, train
 from tests.commands import gpudemo
 
 RUNNER = """

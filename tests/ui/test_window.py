@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QSpinBox,
 )
 
-from gpudemo.core.devices import DeviceInfo, DeviceList
+from gpudemo.core.machine import DeviceInfo, DeviceList
 from gpudemo.ui import MainWindow
 from gpudemo.ui.jobs.training_job import TrainingJob
 from gpudemo.ui.shell.run_commands import RunCommands
@@ -46,7 +46,9 @@ def test_the_named_widgets_exist(window):
 
 def test_real_discovery_lists_the_cpu_and_says_why_no_gpu(qtbot):
     window = MainWindow()
-    qtbot.addWidget(window)
+    qtbot.addWidget(window, before_close_func=lambda w: w.close())
+    with qtbot.waitSignal(window.devicesListed, timeout=60_000):  # PyTorch loads after the first paint
+        window.show()
     model = window.deviceList.model()
     texts = [model.index(row, 0).data() for row in range(model.rowCount())]
     assert any(text.startswith("cpu") for text in texts)
@@ -57,7 +59,7 @@ def test_real_discovery_lists_the_cpu_and_says_why_no_gpu(qtbot):
 
 
 def test_twin_gpus_show_their_bus_and_only_the_picked_one_is_asked_its_free_memory(make_window, monkeypatch):
-    from gpudemo.ui.panels import devices_panel
+    from gpudemo.core import devices as found
 
     asked = []
 
@@ -65,7 +67,7 @@ def test_twin_gpus_show_their_bus_and_only_the_picked_one_is_asked_its_free_memo
         asked.append(device.id)
         return dataclasses.replace(device, free_memory=100 * 2**30)
 
-    monkeypatch.setattr(devices_panel, "with_free_memory", read_free)
+    monkeypatch.setattr(found, "with_free_memory", read_free)
     twin = DeviceInfo("cuda:1", "cuda", "NVIDIA H200", 141 * 2**30, None, (9, 0), 132, pci_bus_id="0000:1c:00.0")
     devices = DeviceList((dataclasses.replace(twin, id="cuda:0", pci_bus_id="0000:1b:00.0"), twin, TWO_GPUS[-1]))
     window = make_window(devices)
@@ -162,9 +164,9 @@ def test_the_status_says_a_run_is_being_prepared_until_its_loop_begins(qtbot, wi
 
 
 def test_before_warm_up_the_status_says_why_the_first_run_waits(qtbot, window, monkeypatch):
-    from gpudemo.ui.jobs import training_job
+    from gpudemo.core import training
 
-    monkeypatch.setattr(training_job, "is_warm", lambda: False)
+    monkeypatch.setattr(training, "is_warm", lambda: False)
     with qtbot.waitSignal(window.runFinished, timeout=60_000):
         window.startButton.click()
         assert "loads its training code" in window.statusLabel.text()

@@ -5,39 +5,64 @@ moved to the run's device), its model (built on the CPU right after the seed is 
 does), its loss, how to describe what was learned, the x range its fit is drawn
 over, and its part of the generated script. The window, the command line and the
 script read all of it from here. A new problem joins by adding a module and an
-entry to PROBLEMS (and its key to rules.PROBLEM_KEYS).
+entry to `_registry` (and its key and settings to rules.PROBLEM_KEYS and PROBLEM_SETTINGS).
 
 A person's own data ("data") is a problem made from the file the config names: look a
 config's problem up with `problem_for(config)`, which reads that file (kept while unchanged).
+
+The problems are made with torch, so this package imports them at the first look-up, not at load:
+the window imports it before PyTorch has loaded (what a problem's form uses is in the rules).
 """
 
 from __future__ import annotations
 
+import functools
+from typing import TYPE_CHECKING
+
 from gpudemo.core.config import TrainingConfig
-from gpudemo.core.datafile import read_data
-from gpudemo.core.problems.base import Problem
-from gpudemo.core.problems.classes import Circles, Spiral, Xor
-from gpudemo.core.problems.digits import Digits
-from gpudemo.core.problems.line import Line
-from gpudemo.core.problems.own import OwnData
-from gpudemo.core.problems.sine import Sine
-from gpudemo.core.problems.tutorial import Tutorial
+from gpudemo.core.rules import PROBLEM_SETTINGS
+
+if TYPE_CHECKING:
+    from gpudemo.core.problems.base import Problem
+
+OWN_DATA = "data"
 
 
 def problem_for(config: TrainingConfig) -> Problem:
     """The problem `config` trains on; for "data", made from its file (raises DataFileError if unusable)."""
-    if config.problem == OwnData.key:
+    if config.problem == OWN_DATA:
+        from gpudemo.core.datafile import read_data
+        from gpudemo.core.problems.own import OwnData
+
         return OwnData(read_data(config.data))
-    return PROBLEMS[config.problem]
+    return _registry()[config.problem]
 
 
 def uses(key: str) -> frozenset[str]:
-    """The settings a problem of this key uses (no file is read for "data")."""
-    return OwnData.uses if key == OwnData.key else PROBLEMS[key].uses
+    """The settings a problem of this key uses (no file is read for "data", and no torch imported)."""
+    return PROBLEM_SETTINGS[key]
 
 
-PROBLEMS: dict[str, Problem] = {
-    problem.key: problem for problem in (Tutorial(), Line(), Sine(), Circles(), Xor(), Spiral(), Digits())
-}
+@functools.cache
+def _registry() -> dict[str, Problem]:
+    from gpudemo.core.problems.classes import Circles, Spiral, Xor
+    from gpudemo.core.problems.digits import Digits
+    from gpudemo.core.problems.line import Line
+    from gpudemo.core.problems.sine import Sine
+    from gpudemo.core.problems.tutorial import Tutorial
 
-__all__ = ["PROBLEMS", "Problem", "problem_for", "uses"]
+    return {problem.key: problem for problem in (Tutorial(), Line(), Sine(), Circles(), Xor(), Spiral(), Digits())}
+
+
+def __getattr__(name: str):
+    """`PROBLEMS` (every problem but a person's data, by key) and `Problem`, made on first use (PEP 562)."""
+    if name == "PROBLEMS":
+        return _registry()
+    if name == "Problem":
+        from gpudemo.core.problems.base import Problem
+
+        return Problem
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["OWN_DATA", "PROBLEMS", "Problem", "problem_for", "uses"]

@@ -11,16 +11,21 @@ import torch
 from torch import nn
 
 from gpudemo.core.config import TrainingConfig
+from gpudemo.core.rules import PROBLEM_SETTINGS
 
 
 class Problem:
     key: str = ""
-    uses: frozenset[str] = frozenset()  # which of "samples", "width", "depth" apply
     x_range: tuple[float, float] = (0.0, 1.0)  # where the fit view draws the model
     inputs: int = 1  # numbers per sample
     classes: int = 0  # 0: a regression; else the classes its labels count, 0 to classes - 1
     area: tuple[float, float] | None = None  # a 2-D problem's boundary is drawn over this square (x1 and x2)
     image_side: int = 0  # an image problem's samples are side x side pixels
+
+    @property
+    def uses(self) -> frozenset[str]:
+        """Which of "samples", "width", "depth", "noise" apply (the rules' table: the form reads it without torch)."""
+        return PROBLEM_SETTINGS[self.key]
 
     def samples(self, config: TrainingConfig) -> int:
         return config.samples

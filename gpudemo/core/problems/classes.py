@@ -27,7 +27,6 @@ class Points(Problem):
     inputs = 2
     classes = 2
     area = AREA
-    uses = frozenset({"samples", "width", "depth", "noise"})
 
     def make_model(self, config: TrainingConfig) -> nn.Module:
         return mlp.mlp(2, 2, config.width, config.depth)

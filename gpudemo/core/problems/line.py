@@ -14,7 +14,6 @@ NOISE = 0.5  # the standard deviation of the normal noise added to 2x
 
 class Line(Problem):
     key = "line"
-    uses = frozenset({"samples"})
     x_range = (X_LOW, X_HIGH)
 
     def make_model(self, config: TrainingConfig) -> nn.Module:

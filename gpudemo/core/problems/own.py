@@ -27,7 +27,6 @@ def _span(values: torch.Tensor) -> tuple[float, float]:
 
 class OwnData(Problem):
     key = "data"
-    uses = frozenset({"width", "depth"})
 
     def __init__(self, data: DataSet):
         self.data = data

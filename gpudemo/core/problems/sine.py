@@ -16,7 +16,6 @@ NOISE = 0.1  # the standard deviation of the normal noise added to sin(x)
 
 class Sine(Problem):
     key = "sine"
-    uses = frozenset({"samples", "width", "depth"})
     x_range = (-math.pi, math.pi)
 
     def make_model(self, config: TrainingConfig) -> nn.Module:

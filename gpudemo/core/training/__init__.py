@@ -8,14 +8,18 @@ clock, what the views are shown, its release; `prepared` for measuring steps);
 `readback` (the epochs' records brought back in batches, trimmed at a divergence, with the fit and the
 landscape beside, in flight bounded by time); `loop` (the loop itself: prepare, warm, compile or
 capture, then epochs with pause and stop, the clock, the result; `train`).
+
+What a run says of itself (its phases, batches and result: `records`, and the end states) loads without
+torch: the window names them before PyTorch has loaded. The rest, which runs torch, is imported the
+first time it is asked for (PEP 562), so `from gpudemo.core.training import train` works as before.
 """
+
+import importlib
 
 from gpudemo.core.control import COMPLETED, DIVERGED, FAILED, STOPPED
 from gpudemo.core.errors import TrainingError
-from gpudemo.core.modes import MODES, compiled_graphs
-from gpudemo.core.training.failures import not_prepared
-from gpudemo.core.training.loop import run_training, train
 from gpudemo.core.training.records import (
+    PREDICTING,
     PREPARING_STEP,
     TO_CPU,
     TO_DEVICE,
@@ -24,23 +28,37 @@ from gpudemo.core.training.records import (
     LossBatch,
     TrainingResult,
 )
-from gpudemo.core.training.run import (
-    BOUNDARY_SIDE,
-    DATA_SHOWN,
-    FIT_POINTS,
-    PreparedRun,
-    is_warm,
-    prepared,
-    warm_up,
-)
+
+# Where each of the room's torch-holding names lives, imported on first use.
+_WITH_TORCH = {
+    "MODES": "gpudemo.core.modes",
+    "compiled_graphs": "gpudemo.core.modes",
+    "not_prepared": "gpudemo.core.training.failures",
+    "run_training": "gpudemo.core.training.loop",
+    "train": "gpudemo.core.training.loop",
+    "BOUNDARY_SIDE": "gpudemo.core.training.run",
+    "DATA_SHOWN": "gpudemo.core.training.run",
+    "FIT_POINTS": "gpudemo.core.training.run",
+    "PreparedRun": "gpudemo.core.training.run",
+    "is_warm": "gpudemo.core.training.run",
+    "prepared": "gpudemo.core.training.run",
+    "warm_up": "gpudemo.core.training.run",
+}
+
+
+def __getattr__(name: str):
+    if name not in _WITH_TORCH:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_WITH_TORCH[name]), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
-    "BOUNDARY_SIDE",
     "COMPLETED",
-    "DATA_SHOWN",
     "DIVERGED",
     "FAILED",
-    "FIT_POINTS",
+    "PREDICTING",
     "PREPARING_STEP",
     "STOPPED",
     "TO_CPU",
@@ -48,15 +66,7 @@ __all__ = [
     "TRAINING",
     "DataSample",
     "LossBatch",
-    "MODES",
-    "PreparedRun",
     "TrainingError",
     "TrainingResult",
-    "compiled_graphs",
-    "is_warm",
-    "not_prepared",
-    "prepared",
-    "run_training",
-    "train",
-    "warm_up",
+    *_WITH_TORCH,
 ]

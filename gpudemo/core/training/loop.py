@@ -19,10 +19,8 @@ from gpudemo.core.busy import OtherLoad
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import COMPLETED, DIVERGED, STOPPED, RunControl, never
 from gpudemo.core.history import LossHistory
-from gpudemo.core.landscape import (
-    PathHistory,
-    least_squares,
-)
+from gpudemo.core.landscape import PathHistory
+from gpudemo.core.loss_grid import least_squares
 from gpudemo.core.modes import Stopped, compiled_graphs
 from gpudemo.core.plan import Plan, plan_of
 from gpudemo.core.training.failures import not_prepared, training_error

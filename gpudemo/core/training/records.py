@@ -3,22 +3,24 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from torch import nn
 
 from gpudemo.core import pace
 from gpudemo.core.config import TrainingConfig
-from gpudemo.core.landscape import (
-    Landscape,
-)
+from gpudemo.core.landscape import Landscape
 from gpudemo.core.problems import problem_for
+
+if TYPE_CHECKING:
+    from torch import nn
 
 # The phases a run goes through, in order, as the tutorial names them.
 TO_DEVICE = "to_device"
 PREPARING_STEP = "preparing_step"  # compiling or capturing the step, before the clock (not for an eager step)
 TRAINING = "training"
 TO_CPU = "to_cpu"
+PREDICTING = "predicting"  # the last phase: the window predicts after the run
 
 
 @dataclass(frozen=True)

@@ -18,12 +18,8 @@ from gpudemo.core import capture, precision
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import never
 from gpudemo.core.devices import release_cache, synchronize
-from gpudemo.core.landscape import (
-    Landscape,
-    PathHistory,
-    bounds_around,
-    evaluate,
-)
+from gpudemo.core.landscape import Landscape, PathHistory, bounds_around
+from gpudemo.core.loss_grid import evaluate
 from gpudemo.core.modes import Stopped
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.plan import Plan, plan_of

@@ -936,6 +936,14 @@
         <translation>gpudemo — 看 PyTorch 在 GPU 上训练</translation>
     </message>
     <message>
+        <source>PyTorch is loading: the GPUs are listed when it has…</source>
+        <translation>PyTorch 正在加载：加载完成后将列出 GPU…</translation>
+    </message>
+    <message>
+        <source># The script appears here once PyTorch has loaded…</source>
+        <translation># PyTorch 加载完成后，脚本将显示在这里…</translation>
+    </message>
+    <message>
         <source>Training</source>
         <translation>训练</translation>
     </message>
@@ -974,6 +982,18 @@
     <message>
         <source>Measure</source>
         <translation>测量</translation>
+    </message>
+    <message>
+        <source>No GPU listed: the GPU driver has not answered for {seconds} s (torch.cuda.is_available() hangs: a broken driver?). The CPU trains meanwhile; the GPUs appear here if the driver answers.</source>
+        <translation>未列出 GPU：GPU 驱动已 {seconds} 秒没有应答（torch.cuda.is_available() 卡住了：驱动损坏？）。在此期间由 CPU 训练；驱动一旦应答，GPU 就会出现在这里。</translation>
+    </message>
+    <message>
+        <source>No GPU listed: finding the devices failed ({error}). The CPU trains.</source>
+        <translation>未列出 GPU：查找设备失败（{error}）。由 CPU 训练。</translation>
+    </message>
+    <message>
+        <source>PyTorch could not be loaded ({error}): nothing can train. Reinstall it (pip install torch) and start gpudemo again.</source>
+        <translation>无法加载 PyTorch（{error}）：无法训练。请重新安装（pip install torch），然后重新启动 gpudemo。</translation>
     </message>
     <message>
         <source>The {language} translation could not be loaded.</source>
@@ -1408,6 +1428,10 @@ digit</source>
 <context>
     <name>RunCommands</name>
     <message>
+        <source>Start pressed: the run begins as soon as PyTorch has loaded (Stop cancels it)…</source>
+        <translation>已按下开始：PyTorch 加载完成后立即开始训练（按停止可取消）…</translation>
+    </message>
+    <message>
         <source>%v / %m epochs</source>
         <translation>%v / %m 轮</translation>
     </message>
@@ -1426,6 +1450,10 @@ digit</source>
     <message>
         <source>%v copies timed</source>
         <translation>已测 %v 次拷贝</translation>
+    </message>
+    <message>
+        <source>The run waiting for PyTorch was cancelled.</source>
+        <translation>等待 PyTorch 的训练已取消。</translation>
     </message>
 </context>
 <context>

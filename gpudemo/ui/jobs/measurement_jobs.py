@@ -145,13 +145,13 @@ class SweepJob(MeasurementJob):
         devices: Sequence[str],
         kind: str,
         dtype: str,
-        config: TrainingConfig = LINE,
+        config: TrainingConfig | None = None,
         roofline: bool = False,
         sizes: Sequence[int] | None = None,
     ):
         super().__init__(runner)
         self.view, self.devices, self.kind, self.dtype = view, devices, kind, dtype
-        self.config, self.roofline = config, roofline
+        self.config, self.roofline = config or LINE, roofline
         self.sizes = sizes or (STEP_SIZES if kind == STEP else MATMUL_SIZES)
         order = devices_to_compare(devices)
         view.clear(kind)

@@ -8,23 +8,26 @@ progress bar through its signals, and redraws its views at most 20 times a secon
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from gpudemo.core.config import TrainingConfig
-from gpudemo.core.measure.sweep import LINE
 from gpudemo.ui.base.i18n import say
-from gpudemo.ui.jobs.measurement_jobs import (
-    CompareJob,
-    MeasurementJob,
-    ParallelJob,
-    ProfileJob,
-    SweepJob,
-    TransferJob,
-)
 from gpudemo.ui.jobs.worker import TaskController
 
+if TYPE_CHECKING:
+    from gpudemo.ui.jobs.measurement_jobs import MeasurementJob
+
 REFRESH_MS = 50
+
+
+def _jobs():
+    """The jobs, which measure with torch: imported at the first measurement, once PyTorch has loaded
+    (the window paints before that)."""
+    from gpudemo.ui.jobs import measurement_jobs
+
+    return measurement_jobs
 
 
 class Measurements(QObject):
@@ -69,29 +72,29 @@ class Measurements(QObject):
         precisions: Sequence[str] | None = None,
         steps: Sequence[str] | None = None,
     ) -> None:
-        self._start(CompareJob(self, self.compareView, config, devices, precisions, steps))
+        self._start(_jobs().CompareJob(self, self.compareView, config, devices, precisions, steps))
 
     def start_sweep(
         self,
         devices: Sequence[str],
         kind: str,
         dtype: str,
-        config: TrainingConfig = LINE,
+        config: TrainingConfig | None = None,
         roofline: bool = False,
         sizes: Sequence[int] | None = None,
     ) -> None:
-        self._start(SweepJob(self, self.sweepView, devices, kind, dtype, config, roofline, sizes))
+        self._start(_jobs().SweepJob(self, self.sweepView, devices, kind, dtype, config, roofline, sizes))
 
     def start_profile(self, config: TrainingConfig) -> None:
-        self._start(ProfileJob(self, self.profileView, config))
+        self._start(_jobs().ProfileJob(self, self.profileView, config))
 
     def start_parallel(self, config: TrainingConfig, backend: str, most: int) -> None:
         """The run on 1, 2, ... `most` workers in turn (processes; their devices: `backend`'s)."""
-        self._start(ParallelJob(self, self.parallelView, config, backend, most))
+        self._start(_jobs().ParallelJob(self, self.parallelView, config, backend, most))
 
     def start_transfer(self, device: str) -> None:
         """Copies to `device` and back at growing sizes (on a machine without a GPU: the reason there are none)."""
-        self._start(TransferJob(self, self.transferView, device))
+        self._start(_jobs().TransferJob(self, self.transferView, device))
 
     def _start(self, job: MeasurementJob) -> None:
         self._job = job

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from gpudemo.core.devices import read_memory
-
 MEMORY_MS = 500
 
 
@@ -40,6 +38,8 @@ class MemoryWatch(QObject):
 
     @Slot()
     def _read(self, running: bool = True) -> None:
+        from gpudemo.core.devices import read_memory  # a job goes: PyTorch has loaded
+
         try:
             reading = read_memory(self.device)
         except Exception:  # a device that cannot say (a lost GPU): show nothing rather than fail

@@ -4,17 +4,20 @@ is drawn of it while it goes (at most 10 frames a second: painting holds the GIL
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from gpudemo.core.messages import Message
-from gpudemo.core.plan import Plan
 from gpudemo.core.runs import PAUSED, Run, Session
-from gpudemo.core.training import PREPARING_STEP, STOPPED, TRAINING, LossBatch, TrainingResult, is_warm
+from gpudemo.core.training import PREPARING_STEP, STOPPED, TRAINING, LossBatch, TrainingResult
 from gpudemo.ui.jobs.worker import TrainingController
 from gpudemo.ui.views.landscape_view import LandscapeView
 from gpudemo.ui.views.run_status import RunStatus
 from gpudemo.ui.views.training_view import TrainingView
+
+if TYPE_CHECKING:
+    from gpudemo.core.plan import Plan
 
 # Painting holds the GIL that the training thread needs (pyqtgraph paints in Python, and a
 # progress bar repaints at once inside setValue): measured with py-spy on a 2-core machine,
@@ -74,6 +77,8 @@ class TrainingJob(QObject):
         self._dirty = False
         self.phase = None
         self.run = self.session.start(plan.config)  # the views hear of it from the session
+        from gpudemo.core.training import is_warm  # a plan exists: PyTorch has loaded
+
         self.status.preparing(plan.config, is_warm())
         self.controller.start(plan, self.run.history, self.run.path, self.run.accuracy)
         self._refresh.start()

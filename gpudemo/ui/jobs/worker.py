@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
@@ -19,8 +20,9 @@ from gpudemo.core.control import RunControl
 from gpudemo.core.history import LossHistory
 from gpudemo.core.landscape import PathHistory
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, PersonError, message
-from gpudemo.core.plan import Plan
-from gpudemo.core.training import run_training
+
+if TYPE_CHECKING:
+    from gpudemo.core.plan import Plan
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +86,8 @@ class TrainingWorker(_Worker):
         self.control.stop()
 
     def _work(self) -> object:
+        from gpudemo.core.training import run_training  # a plan exists: PyTorch has loaded
+
         batches = run_training(
             self._plan,
             on_phase=self.phaseChanged.emit,

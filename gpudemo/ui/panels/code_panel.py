@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, Slot
 from PySide6.QtGui import (
@@ -29,15 +30,16 @@ from PySide6.QtWidgets import (
 
 from gpudemo.core import rules
 from gpudemo.core.config import TrainingConfig
-from gpudemo.core.distributed.script import generate_parallel_script
 from gpudemo.core.errors import RunRefused
 from gpudemo.core.files import write_atomically
 from gpudemo.core.lesson import code_lines
 from gpudemo.core.problems import problem_for
 from gpudemo.core.rules import InvalidSetting
-from gpudemo.core.script import PREDICTING, Script, generate_script
-from gpudemo.core.training import PREPARING_STEP, TO_CPU, TO_DEVICE, TRAINING
+from gpudemo.core.training import PREDICTING, PREPARING_STEP, TO_CPU, TO_DEVICE, TRAINING
 from gpudemo.ui.base.i18n import say
+
+if TYPE_CHECKING:
+    from gpudemo.core.script import Script
 
 # The marked step's background, and the syntax colours, on a light and on a dark theme.
 SINGLE, PARALLEL = "single", "parallel"  # the script shown: for one device, or data parallel for torchrun
@@ -155,6 +157,9 @@ class CodePanel(QDockWidget):
     def show_settings(self, config: TrainingConfig, values_text: str) -> None:
         """The script for `config`, predicting for the values typed (4 while they are not valid), or
         classifying the points typed (none while they are not); a digits script recognises test images."""
+        from gpudemo.core.distributed.script import generate_parallel_script  # made by the problems, in torch
+        from gpudemo.core.script import Script, generate_script
+
         self._config, self._values_text = config, values_text
         if self.kindCombo.currentData() == PARALLEL:
             backend = "nccl" if config.device.startswith("cuda") else "gloo"
@@ -182,6 +187,12 @@ class CodePanel(QDockWidget):
                 "# " + self.tr("No script for these settings: {reason}.").format(reason=say(refused)) + "\n", {}
             )
         self.set_script(script)
+
+    def say(self, text: str) -> None:
+        """A line in place of the script (while PyTorch loads: the problems that write it need it)."""
+        self._script = None
+        self.view.setPlainText(text)
+        self._show_mark()
 
     def set_script(self, script: Script) -> None:
         if self._script is not None and script.text == self._script.text:

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpudemo.core import units as fmt
-from gpudemo.core.devices import DeviceInfo, DeviceList, MemoryReading, with_free_memory
+from gpudemo.core.machine import DeviceInfo, DeviceList, MemoryReading
 from gpudemo.ui.base.i18n import say
 
 
@@ -26,11 +26,6 @@ class DevicePanel(QGroupBox):
         self._devices = devices
         self._shown: str | None = None  # the id whose details are shown
         self._model = QStandardItemModel(self)
-        for device in devices:
-            item = QStandardItem(f"{device.id}  —  {devices.label(device)}\n      {self._summary(device)}")
-            item.setEditable(False)
-            item.setToolTip(self._details(device))
-            self._model.appendRow(item)
 
         self.list = QListView()
         self.list.setObjectName("deviceList")
@@ -45,18 +40,14 @@ class DevicePanel(QGroupBox):
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
-        rows = min(len(devices), 5)
-        self.list.setFixedHeight(self.list.sizeHintForRow(0) * rows + 2 * self.list.frameWidth() + 10)
 
         self.details = QLabel()
         self.details.setObjectName("deviceDetails")
         self.details.setWordWrap(True)
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
-        self.note = QLabel(say(devices.note))
-        self.note.setObjectName("deviceNote")
+        self.note = QLabel(objectName="deviceNote")
         self.note.setWordWrap(True)
-        self.note.setVisible(bool(devices.note))
 
         self.memoryLabel = QLabel(objectName="memoryLabel")
         self.memoryLabel.setWordWrap(True)
@@ -70,6 +61,23 @@ class DevicePanel(QGroupBox):
 
         self.list.selectionModel().currentChanged.connect(self._on_current_changed)
         self.list.selectionModel().selectionChanged.connect(self._on_current_changed)
+        self.set_devices(devices)
+
+    def set_devices(self, devices: DeviceList, note: str | None = None) -> None:
+        """List `devices` (the first accelerator picked), with their note, or `note` where given (the
+        window's own: PyTorch loading, a probe that did not answer)."""
+        self._devices, self._shown = devices, None
+        self._model.clear()
+        for device in devices:
+            item = QStandardItem(f"{device.id}  —  {devices.label(device)}\n      {self._summary(device)}")
+            item.setEditable(False)
+            item.setToolTip(self._details(device))
+            self._model.appendRow(item)
+        rows = min(len(devices), 5)
+        self.list.setFixedHeight(self.list.sizeHintForRow(0) * rows + 2 * self.list.frameWidth() + 10)
+        text = note if note is not None else say(devices.note)
+        self.note.setText(text)
+        self.note.setVisible(bool(text))
         self.select(devices.default().id)
 
     def _summary(self, device: DeviceInfo) -> str:
@@ -164,6 +172,8 @@ class DevicePanel(QGroupBox):
             return
         self._shown = device.id
         if device.kind == "cuda":  # its free memory, read for the picked GPU only (a context on it)
+            from gpudemo.core.devices import with_free_memory  # a GPU is listed: PyTorch has loaded
+
             device = with_free_memory(device)
         self.details.setText(self._details(device))
         self.deviceChanged.emit(device.id)

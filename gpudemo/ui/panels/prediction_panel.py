@@ -23,9 +23,7 @@ from PySide6.QtWidgets import (
 
 from gpudemo.core import rules
 from gpudemo.core import units as fmt
-from gpudemo.core.prediction import classify, predict
 from gpudemo.core.problems import problem_for
-from gpudemo.core.problems.digits import TEST_IMAGES
 from gpudemo.core.rules import InvalidSetting
 from gpudemo.core.runs import Run
 from gpudemo.ui.base.i18n import say
@@ -83,7 +81,7 @@ class PredictionPanel(QGroupBox):
         placeholders = {
             VALUES: self.tr("values, e.g. 4, 5.5, -1"),
             POINTS: self.tr("points x1,x2, e.g. 0.5,0.5; -1,1"),
-            IMAGES: self.tr("test images 1 to {count}, e.g. 1, 2, 3 (or click one)").format(count=TEST_IMAGES),
+            IMAGES: self.tr("test images 1 to {count}, e.g. 1, 2, 3 (or click one)").format(count=rules.TEST_IMAGES),
         }
         self.input.setPlaceholderText(placeholders[kind])
         try:
@@ -113,7 +111,7 @@ class PredictionPanel(QGroupBox):
         if kind == POINTS:
             return rules.parse_points(text)
         if kind == IMAGES:
-            return rules.parse_test_images(text, TEST_IMAGES)
+            return rules.parse_test_images(text, rules.TEST_IMAGES)
         return rules.parse_values(text)
 
     @Slot(int)
@@ -136,6 +134,8 @@ class PredictionPanel(QGroupBox):
                 error=True,
             )
             return
+        from gpudemo.core.prediction import classify, predict  # a model exists: PyTorch has loaded
+
         kind = kind_of(run)
         try:
             inputs = self._parse(kind, self.input.text())

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
@@ -27,17 +28,17 @@ from PySide6.QtWidgets import (
 )
 
 from gpudemo.core import rules
-from gpudemo.core.budget import RunTooLarge, check_fits
 from gpudemo.core.config import TrainingConfig
-from gpudemo.core.datafile import DataFileError
-from gpudemo.core.errors import RunRefused
+from gpudemo.core.errors import DataFileError, RunRefused, TrainingError
 from gpudemo.core.messages import Message
 from gpudemo.core.modes import MODES
-from gpudemo.core.plan import Plan, preflight
 from gpudemo.core.problems import uses as problem_uses
 from gpudemo.core.rules import InvalidSetting
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.base.style import set_style_flag
+
+if TYPE_CHECKING:
+    from gpudemo.core.plan import Plan
 
 
 def _read(widget: QWidget) -> object:
@@ -396,12 +397,15 @@ class TrainingPanel(QGroupBox):
         the form."""
         if not self.check():
             return None
+        from gpudemo.core.budget import check_fits  # Start waits for PyTorch: it has loaded by now
+        from gpudemo.core.plan import preflight
+
         try:
             plan = preflight(self.config(device))
             for each in devices or []:  # compare marks the devices that cannot take its precision or step
                 if each != device:
                     check_fits(dataclasses.replace(plan.config, device=each))
-        except (RunRefused, RunTooLarge, DataFileError) as refused:  # or the data file changed or went
+        except (RunRefused, TrainingError, DataFileError) as refused:  # too large, or the file changed
             self.show_error(self.tr("Not started: {reason}.").format(reason=say(refused)))
             return None
         return plan

@@ -26,6 +26,8 @@ class State:
     has_model: bool = False  # a run (the chosen one) has a model to save or predict with
     has_runs: bool = False  # runs are kept: something to export or clear
     held: bool = False  # the paused run has stopped before its next epoch: a step can be asked for
+    loading: bool = False  # PyTorch is loading (ui/jobs/loader.py): only Start, which waits for it
+    queued: bool = False  # Start was pressed while loading: the run begins when PyTorch has loaded
 
 
 def plain(text: str) -> str:
@@ -209,6 +211,23 @@ def update_actions(actions: Actions, state: State) -> None:
     actions.save_model.setEnabled(state.has_model)
     actions.export_losses.setEnabled(state.has_runs)
     actions.clear_runs.setEnabled(state.has_runs)
+    if state.loading:  # what needs torch waits for it; Start is taken now and run when it is there
+        for action in (
+            actions.compare,
+            actions.sweep,
+            actions.parallel,
+            actions.transfer,
+            actions.profile,
+            actions.lesson,
+            actions.gpu_lesson,
+            actions.load_model,
+            actions.open_data,
+            actions.about,  # it asks torch its versions
+            *actions.language_actions.values(),  # a rebuilt window would have no devices to take over
+        ):
+            action.setEnabled(False)
+        actions.start.setEnabled(not state.queued)
+        actions.stop.setEnabled(state.queued)
 
 
 class _ButtonBinding(QObject):

@@ -16,8 +16,7 @@ from PySide6.QtGui import QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QFileDialog, QMainWindow
 
-from gpudemo.core import checkpoint
-from gpudemo.core.datafile import DataFileError, DataSet, read_data
+from gpudemo.core.errors import DataFileError
 from gpudemo.core.export import write_losses_csv
 from gpudemo.core.files import replaced_when_done
 from gpudemo.ui.base.i18n import name_text, say
@@ -123,6 +122,8 @@ class FileCommands(QObject):
         )
         if not path:
             return False
+        from gpudemo.core import checkpoint  # a model exists: PyTorch has loaded
+
         try:
             checkpoint.save(path, run.model, run.config, run.model_epochs)
         except OSError as error:
@@ -147,6 +148,8 @@ class FileCommands(QObject):
             )
         if not path:
             return False
+        from gpudemo.core import checkpoint  # the Load action waits for PyTorch
+
         try:
             loaded = checkpoint.load(path)
         except checkpoint.CheckpointError as error:
@@ -174,6 +177,8 @@ class FileCommands(QObject):
         if not path:
             return False
         self._say(self.tr("Reading {path}…").format(path=Path(path).name))
+        from gpudemo.core.datafile import read_data  # the Open action waits for PyTorch (its tensors)
+
         self._reading = (path, self._reader.submit(read_data, path))
         self._poll.start()
         return True
@@ -198,7 +203,7 @@ class FileCommands(QObject):
 
     def _data_read(self, path: str, future: Future) -> None:
         try:
-            data: DataSet = future.result()
+            data = future.result()  # a core.datafile.DataSet
         except DataFileError as error:
             self._say(self.tr("Data not loaded: {reason}.").format(reason=say(error)), error=True)
             return

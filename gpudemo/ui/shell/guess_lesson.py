@@ -15,7 +15,6 @@ from PySide6.QtCore import Slot
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from gpudemo.core import guesses, lesson
-from gpudemo.core.distributed.launcher import max_workers
 from gpudemo.core.files import write_atomically
 from gpudemo.core.modes import fastest_for
 from gpudemo.core.rules import InvalidSetting
@@ -115,6 +114,8 @@ class GuessLesson(LessonCourse):
 
     def _values(self, step: lesson.Step) -> dict[str, str]:
         w = self.window
+        from gpudemo.core.distributed.launcher import max_workers  # the lessons open once PyTorch has loaded
+
         device = w.devicePanel.current().id
         cuda = device.startswith("cuda")
         return {

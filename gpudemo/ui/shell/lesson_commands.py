@@ -28,7 +28,6 @@ from gpudemo.core.lesson import (
     TRAIN,
     TUTORIAL,
 )
-from gpudemo.core.prediction import predict
 from gpudemo.core.runs import Run
 from gpudemo.core.training import COMPLETED
 from gpudemo.ui.base import i18n
@@ -89,7 +88,9 @@ class LessonCommands(LessonCourse):
         w = self.window
         chosen = w.trainingView.chosen()
         if "fitPlot" in step.widgets and (chosen is None or chosen.config.problem != TUTORIAL.problem):
-            w.trainingView.preview_data(lesson.data_preview(TUTORIAL))  # the three points, before any run
+            from gpudemo.core import lesson_figures  # a lesson opens once PyTorch has loaded
+
+            w.trainingView.preview_data(lesson_figures.data_preview(TUTORIAL))  # the three points, before any run
         if self._beside:  # where there is room, the lines this step explains are in view
             w.codePanel.show()
         w.codePanel.mark(None)
@@ -141,14 +142,16 @@ class LessonCommands(LessonCourse):
         w = self.window
         device = w.devicePanel.current().id
         values = {"device": device, "devices": ", ".join(w.devices.ids)}
+        from gpudemo.core import lesson_figures  # a lesson opens once PyTorch has loaded
+
         text = step.text_in(lesson.ENGLISH)
         if "{w0}" in text or "{b0}" in text:
             if self._initial is None:
-                self._initial = lesson.initial_parameters(TUTORIAL)
+                self._initial = lesson_figures.initial_parameters(TUTORIAL)
             values.update(w0=f"{self._initial[0]:.4f}", b0=f"{self._initial[1]:.4f}")
         if "{move}" in text or "{bytes}" in text:
             if device not in self._moves:  # a few tiny copies: microseconds once the device is set up
-                self._moves[device] = lesson.time_move(dataclasses.replace(TUTORIAL, device=device))
+                self._moves[device] = lesson_figures.time_move(dataclasses.replace(TUTORIAL, device=device))
             move = self._moves[device]
             values.update(
                 bytes=f"{move.bytes:,}",
@@ -165,6 +168,8 @@ class LessonCommands(LessonCourse):
                 loss=fmt.loss(result.final_loss),
             )
             if self._run.model is not None:
+                from gpudemo.core.prediction import predict
+
                 values["prediction"] = f"{predict(self._run.model, [float(PREDICT_AT)])[0]:.4f}"
         return values
 

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 
 from gpudemo.core import guesses
 from gpudemo.core.config import TrainingConfig
-from gpudemo.core.distributed.launcher import max_workers
-from gpudemo.core.measure.sweep import MATMUL, STEP
 from gpudemo.core.modes import fastest_for
 from gpudemo.core.rules import DEFAULT_STEP as EAGER
+from gpudemo.core.rules import SWEEP_KINDS
 from gpudemo.ui.shell.lesson_course import form_values
+
+STEP, MATMUL = SWEEP_KINDS  # core/measure/sweep.py's
 
 TUTORIAL = TrainingConfig()
 LINE = TrainingConfig(problem="line", lr=0.01)
@@ -52,6 +53,8 @@ class Here:
         return dataclasses.replace(base, device=self.device)
 
     def backend(self) -> str:
+        from gpudemo.core.distributed.launcher import max_workers  # measuring: PyTorch has loaded
+
         return "nccl" if self.cuda and max_workers("nccl") >= 2 else "gloo"
 
     def no_gpu(self) -> str:

@@ -102,7 +102,7 @@ class Preferences:
         choice = store.value("view/theme")
         if choice is not None:
             if str(choice) in theme.CHOICES:
-                window.set_theme(str(choice))
+                window.theme_choice = str(choice)  # applied once, by the window, after restoring
             else:
                 skipped.append("theme")
         log_scale = store.value("view/log_scale")

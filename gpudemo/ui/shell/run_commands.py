@@ -8,17 +8,19 @@ The Run menu's and the buttons' commands, and what the window looks like while a
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Slot
 from PySide6.QtWidgets import QWidget
 
 from gpudemo.core.config import TrainingConfig
-from gpudemo.core.distributed.launcher import max_workers
-from gpudemo.core.plan import Plan
 from gpudemo.core.training import TRAINING
 from gpudemo.ui.shell.actions import IDLE, MEASURING, State, update_actions
 from gpudemo.ui.shell.actions import PAUSED as PAUSED_ACTIVITY
 from gpudemo.ui.shell.actions import TRAINING as TRAINING_ACTIVITY
+
+if TYPE_CHECKING:
+    from gpudemo.core.plan import Plan
 
 PARALLEL_CPU_MAX = 8  # CPU worker processes the Data parallel tab goes up to
 
@@ -27,6 +29,7 @@ class RunCommands(QObject):
     def __init__(self, window):
         super().__init__(window)
         self.window = window
+        self.queued = False  # Start pressed while PyTorch loads
         window.job.stateChanged.connect(self.update_actions)
         window.job.resumed.connect(self._on_resumed)
         window.job.ended.connect(self._on_ended)
@@ -50,6 +53,16 @@ class RunCommands(QObject):
     @Slot()
     def start_training(self) -> None:
         w = self.window
+        if w.loading:  # taken now, run when PyTorch is there (MainWindow.torch_ready); not lost
+            if w.torch_error:
+                w.runStatus.say(w.torch_error, error=True)
+            elif w.trainingPanel.check():
+                self.queued = True
+                w.runStatus.say(
+                    self.tr("Start pressed: the run begins as soon as PyTorch has loaded (Stop cancels it)…")
+                )
+            self.update_actions()
+            return
         plan = self._plan_to_start()
         if plan is None:
             return
@@ -98,6 +111,8 @@ class RunCommands(QObject):
         config = self._config_to_start()
         if config is None:
             return
+        from gpudemo.core.distributed.launcher import max_workers  # a run may start: PyTorch has loaded
+
         if config.device.startswith("cuda") and max_workers("nccl") > 0:
             backend, most = "nccl", max_workers("nccl")
         else:
@@ -138,7 +153,11 @@ class RunCommands(QObject):
 
     @Slot()
     def stop(self) -> None:
-        """Stop whatever is going."""
+        """Stop whatever is going (or a Start waiting for PyTorch)."""
+        if self.queued:
+            self.queued = False
+            self.window.runStatus.say(self.tr("The run waiting for PyTorch was cancelled."))
+            self.update_actions()
         self.window.job.stop()
         self.window.measurements.stop()
 
@@ -193,7 +212,16 @@ class RunCommands(QObject):
             has_model=chosen is not None and chosen.model is not None,
             has_runs=bool(w.session.runs),
             held=w.job.is_paused(),
+            loading=w.loading,
+            queued=self.queued,
         )
+
+    def torch_ready(self) -> None:
+        """PyTorch has loaded and the devices are listed: every command can run; a Start pressed before runs."""
+        self.update_actions()
+        if self.queued:
+            self.queued = False
+            self.start_training()
 
     @Slot()
     def update_actions(self, *_args) -> None:

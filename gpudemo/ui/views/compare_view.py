@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
@@ -18,12 +20,14 @@ from PySide6.QtWidgets import (
 )
 
 from gpudemo.core import units as fmt
-from gpudemo.core.measure.compare import CompareProgress, DeviceTiming
 from gpudemo.core.rules import PRECISION_KEYS
 from gpudemo.ui.base import theme
 from gpudemo.ui.base.i18n import say, status_text
 from gpudemo.ui.views.plot_style import colour, new_plot
 from gpudemo.ui.views.replay import Replayable
+
+if TYPE_CHECKING:
+    from gpudemo.core.measure.compare import CompareProgress, DeviceTiming
 
 FORM, BESIDE_FP32, EVERY = "form", "beside-fp32", "every"
 

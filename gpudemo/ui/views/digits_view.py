@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core.prediction import classify, confusion
 from gpudemo.core.problems import problem_for
 from gpudemo.core.runs import Run
 
@@ -121,6 +120,8 @@ class DigitsView(QWidget):
         if run is None or model is None:
             self._clear(run)
             return
+        from gpudemo.core.prediction import classify, confusion  # a model exists: PyTorch has loaded
+
         problem = problem_for(run.config)
         x_test, y_test = problem.make_test_data(run.config)
         shown = x_test[:IMAGES_SHOWN]

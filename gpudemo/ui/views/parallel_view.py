@@ -9,6 +9,7 @@ each one's step is large beside that cost.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyqtgraph as pg
@@ -22,11 +23,13 @@ from PySide6.QtWidgets import (
 )
 
 from gpudemo.core import units as fmt
-from gpudemo.core.distributed.launcher import ParallelResult
 from gpudemo.core.messages import Message
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.views.measurement_tab import MeasurementTab
 from gpudemo.ui.views.plot_style import colour
+
+if TYPE_CHECKING:
+    from gpudemo.core.distributed.launcher import ParallelResult
 
 
 class ParallelView(MeasurementTab):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -13,11 +15,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core.measure.profile import HOST_BOUND, WARM_UP_STEPS, StepProfile
 from gpudemo.core.modes import MODES
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.views.replay import Replayable
 from gpudemo.ui.views.timeline_plot import TimelinePlot
+
+if TYPE_CHECKING:
+    from gpudemo.core.measure.profile import StepProfile
 
 
 class ProfileView(QWidget, Replayable):
@@ -60,6 +64,8 @@ class ProfileView(QWidget, Replayable):
         self.timeline_note.setText("")
 
     def show_profile(self, profile: StepProfile, problem: str) -> None:
+        from gpudemo.core.measure.profile import HOST_BOUND, WARM_UP_STEPS  # PyTorch has loaded
+
         self._record("show_profile", profile, problem)
         lines = [
             self.tr("{steps} steps of {problem} on {device}, after {warm} that were not profiled.").format(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyqtgraph as pg
@@ -17,11 +18,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core.measure.roofline import PUBLISHED
-from gpudemo.core.measure.sweep import STEP, SweepResult, SweepRow
+from gpudemo.core.rules import SWEEP_KINDS
 from gpudemo.ui.base import theme
 from gpudemo.ui.views.plot_style import colour, new_plot
 from gpudemo.ui.views.replay import Replayable
+
+if TYPE_CHECKING:
+    from gpudemo.core.measure.sweep import SweepResult, SweepRow
+
+STEP = SWEEP_KINDS[0]  # core/measure/sweep.py's
 
 
 class SweepView(QWidget, Replayable):
@@ -179,6 +184,8 @@ class SweepView(QWidget, Replayable):
         """Each device's roofs and each size's point under them; says how far the largest size is from its roof."""
         if not result.peaks:
             return []
+        from gpudemo.core.measure.roofline import PUBLISHED  # a sweep has run: PyTorch has loaded
+
         plot = self.roofline_plot.getPlotItem()
         lines = []
         devices = list(self._series)

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
-from gpudemo.core.measure.transfer import (
-    DEVICE_TO_HOST,
-    HOST_TO_DEVICE,
-    TransferResult,
-    TransferRow,
-)
+from gpudemo.core.rules import TRANSFER_DIRECTIONS
 from gpudemo.ui.views.measurement_tab import MeasurementTab
 from gpudemo.ui.views.plot_style import colour
+
+if TYPE_CHECKING:
+    from gpudemo.core.measure.transfer import TransferResult, TransferRow
+
+HOST_TO_DEVICE, DEVICE_TO_HOST = TRANSFER_DIRECTIONS
 
 SERIES = (
     (HOST_TO_DEVICE, True, 0, Qt.PenStyle.SolidLine),

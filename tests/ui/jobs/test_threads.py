@@ -7,7 +7,7 @@ import gc
 import pytest
 import torch
 
-from gpudemo.core.devices import process_resident_bytes
+from gpudemo.core.machine import process_resident_bytes
 from tests.conftest import running_qthreads
 from tests.ui.windows import open_window, run_to_end
 

@@ -116,12 +116,12 @@ def test_a_driver_that_breaks_while_the_devices_are_read_leaves_the_cpu_and_a_no
 
 
 def test_a_memory_reading_that_fails_during_a_run_only_blanks_the_memory_line(qtbot, window, monkeypatch):
-    from gpudemo.ui.jobs import memory_watch
+    from gpudemo.core import devices
 
     def fail(device):
         raise RuntimeError("CUDA error: device lost")
 
-    monkeypatch.setattr(memory_watch, "read_memory", fail)
+    monkeypatch.setattr(devices, "read_memory", fail)
     run_to_end(qtbot, window)
     assert window.statusLabel.text().startswith("Completed")
     assert not window.devicePanel.memoryLabel.isVisibleTo(window)
