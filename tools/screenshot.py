@@ -20,7 +20,8 @@ Runs the real program (the window as `gpudemo` opens it) once per scene and save
 - digits (assets/digits.png): the digits after a run: test images, confusion matrix, one image's classes;
 - small-spiral (assets/small-spiral.png): the spiral learned on a 1024 x 768 screen: its boundary the large plot;
 - gpu-lesson, gpu-lesson-chinese (assets/gpu-lesson.png, assets/gpu-lesson-chinese.png): Help → Lessons → Make
-  the GPU win at its second step, a guess of 40 % measured, in English and in Simplified Chinese.
+  the GPU win at its second step, a guess of 40 % measured, in English and in Simplified Chinese;
+- loading (assets/loading.png): the window as it first paints, while PyTorch loads.
 Each scene starts from the default settings (a settings folder of its own).
 
 Qt's X11 plugin needs system libraries that a minimal Linux lacks (gpudemo names the
@@ -54,6 +55,7 @@ SCENES = {
     "small-spiral": "small-spiral.png",
     "gpu-lesson": "gpu-lesson.png",
     "gpu-lesson-chinese": "gpu-lesson-chinese.png",
+    "loading": "loading.png",
 }
 LOCALE = {
     "chinese": "zh_CN.UTF-8",
@@ -180,7 +182,23 @@ def scene(name: str, out: Path) -> int:
         window.runFinished.connect(lambda: QTimer.singleShot(300, lambda: next_run(window, runs)))
         QTimer.singleShot(1500, lambda: next_run(window, runs))
 
-    return run_window(on_shown=on_shown)
+    def when_listed(window):
+        """Each scene acts once PyTorch has loaded (the window paints before it); "loading" is that moment."""
+        if name == "loading":
+            QTimer.singleShot(0, lambda: save(window))
+            return
+        acted = []
+
+        def act():
+            if not acted:  # listed again if a slow probe answers late
+                acted.append(True)
+                on_shown(window)
+
+        window.devicesListed.connect(act)
+        if not window.loading:
+            act()
+
+    return run_window(on_shown=when_listed)
 
 
 if __name__ == "__main__":

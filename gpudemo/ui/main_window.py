@@ -110,6 +110,8 @@ class MainWindow(QMainWindow):
                 self.devices, note=self.tr("PyTorch is loading: the GPUs are listed when it has…")
             )
             self.codePanel.say(self.tr("# The script appears here once PyTorch has loaded…"))
+            if self.statusLabel.text() == self.runStatus.ready():  # not over a note of the settings restored
+                self.runStatus.say(self.runStatus.loading())
 
     def _build(self) -> None:
         self.left = LeftColumn(self.devices)
@@ -291,6 +293,8 @@ class MainWindow(QMainWindow):
         self.devices = devices
         self.devicePanel.set_devices(devices, note)
         was_loading, self.loading = self.loading, False
+        if was_loading and self.statusLabel.text() == self.runStatus.loading():
+            self.runStatus.say(self.runStatus.ready())
         self.devicesListed.emit()
         self.update_script()
         if was_loading:

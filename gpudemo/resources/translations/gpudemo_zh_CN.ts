@@ -1471,6 +1471,10 @@ digit</source>
         <translation>{rate} 轮/秒 · 剩余 {eta}</translation>
     </message>
     <message>
+        <source>Loading PyTorch (a second or two): press Start training now and the run begins once it has.</source>
+        <translation>正在加载 PyTorch（一两秒）：现在就可以按“开始训练”，加载完成后训练随即开始。</translation>
+    </message>
+    <message>
         <source>Preparing the run on {device}…</source>
         <translation>正在 {device} 上准备训练…</translation>
     </message>

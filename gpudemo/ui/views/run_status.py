@@ -24,7 +24,7 @@ class RunStatus(QObject):
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
-        self.statusLabel = QLabel(self.tr("Ready: pick a device and press Start training."), objectName="statusLabel")
+        self.statusLabel = QLabel(self.ready(), objectName="statusLabel")
         self.statusLabel.setWordWrap(True)
         self.progressBar = QProgressBar(objectName="progressBar")
         self.progressBar.setFormat(self.tr("%v / %m epochs"))
@@ -38,6 +38,12 @@ class RunStatus(QObject):
         self.progress_row = QHBoxLayout()
         self.progress_row.addWidget(self.progressBar, 1)
         self.progress_row.addWidget(self.rateLabel)
+
+    def ready(self) -> str:
+        return self.tr("Ready: pick a device and press Start training.")
+
+    def loading(self) -> str:
+        return self.tr("Loading PyTorch (a second or two): press Start training now and the run begins once it has.")
 
     def say(self, text: str, error: bool = False) -> None:
         self.statusLabel.setText(text)
