@@ -18,6 +18,7 @@ import importlib
 
 from gpudemo.core.control import COMPLETED, DIVERGED, FAILED, STOPPED
 from gpudemo.core.errors import TrainingError
+from gpudemo.core.modes import MODES, compiled_graphs
 from gpudemo.core.training.records import (
     PREDICTING,
     PREPARING_STEP,
@@ -31,8 +32,6 @@ from gpudemo.core.training.records import (
 
 # Where each of the room's torch-holding names lives, imported on first use.
 _WITH_TORCH = {
-    "MODES": "gpudemo.core.modes",
-    "compiled_graphs": "gpudemo.core.modes",
     "not_prepared": "gpudemo.core.training.failures",
     "run_training": "gpudemo.core.training.loop",
     "train": "gpudemo.core.training.loop",
@@ -58,6 +57,7 @@ __all__ = [
     "COMPLETED",
     "DIVERGED",
     "FAILED",
+    "MODES",
     "PREDICTING",
     "PREPARING_STEP",
     "STOPPED",
@@ -68,5 +68,6 @@ __all__ = [
     "LossBatch",
     "TrainingError",
     "TrainingResult",
+    "compiled_graphs",
     *_WITH_TORCH,
 ]
