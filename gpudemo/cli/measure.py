@@ -61,8 +61,8 @@ def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingCo
                 print(f"{timing.label}: not run: {timing.message}")
             elif timing.message is not None and timing.status != FAILED:
                 print(f"{timing.label}: {timing.message}")
-            if timing.energy is not None and not timing.energy["measured"]:
-                print(f"{timing.label}: energy not metered: {timing.energy['reason']}")
+            if timing.energy is not None and not timing.energy.measured:
+                print(f"{timing.label}: energy not metered: {timing.energy.reason}")
     for timing in timings:
         if timing.status == FAILED:
             print(f"gpudemo: {timing.label}: {timing.message}", file=sys.stderr)
@@ -76,11 +76,12 @@ def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingCo
     return EXIT_FAILED if not ran or any(t.status == FAILED for t in timings) else EXIT_OK
 
 
-def _joules(energy: dict | None) -> tuple[str, str]:
-    """A compare row's joules per epoch, in total and above idle ("-" where not metered)."""
-    if energy is None or not energy["measured"]:
+def _joules(energy) -> tuple[str, str]:
+    """A compare row's joules per epoch (core/measure/joules.RunEnergy), in total and above idle ("-" where
+    not metered)."""
+    if energy is None or not energy.measured:
         return "-", "-"
-    return f"{energy['joules_per_epoch']:.3g}", f"{energy['above_idle_joules_per_epoch']:.3g}"
+    return f"{energy.figures.joules_per_epoch:.3g}", f"{energy.figures.above_idle_per_epoch:.3g}"
 
 
 def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConfig) -> int:

@@ -50,7 +50,7 @@ from gpudemo.ui.views.view_tabs import ViewTabs
 # The parts' widgets that the tests, the preferences and the lesson find on the window by their object names.
 EXPOSED = """
     problemCombo samplesSpin noiseSpin widthSpin depthSpin batchSpin optimizerCombo precisionCombo stepCombo
-    epochsSpin lrInput seedInput startButton stopButton compareButton pauseButton stepButton profileButton
+    epochsSpin lrInput seedInput energyCheck startButton stopButton compareButton pauseButton stepButton profileButton
     settingsError deviceList lessonButton predictInput predictButton predictMessage predictionTable
     statusLabel progressBar rateLabel resultLabel lossPlot fitPlot boundaryPlot digitsView confusionTable runsTable
     smoothingSlider xAxisCombo metricCombo logScaleCheck clearRunsButton landscapePlot comparePlot compareTable

@@ -26,7 +26,7 @@ from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import never
 from gpudemo.core.devices import release_cache
 from gpudemo.core.errors import RunRefused, TrainingError
-from gpudemo.core.measure.joules import energy_json
+from gpudemo.core.measure.joules import RunEnergy, run_energy
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message
 from gpudemo.core.modes import MODES, check
 from gpudemo.core.step import EAGER
@@ -90,7 +90,7 @@ class DeviceTiming:
     curve: tuple[np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0))  # (seconds, loss) at each read-back
     precision: str = "fp32"
     step: str = EAGER
-    energy: dict | None = None  # asked for: core/measure/joules.py's energy block (joules per epoch, or why not)
+    energy: RunEnergy | None = None  # asked for: core/measure/joules.py's (joules per epoch, or why not)
 
     @property
     def label(self) -> str:
@@ -112,7 +112,7 @@ class DeviceTiming:
             "speedup_vs_cpu": self.speedup_vs_cpu,
             "busy": self.busy,
             "message": None if self.message is None else str(self.message),
-            "energy": self.energy,
+            "energy": None if self.energy is None else self.energy.to_json(),
         }
 
 
@@ -171,7 +171,7 @@ def compare_devices(
                     continue
                 timing = _time_one(one, should_stop, on_progress)
                 if energy and timing.status == COMPLETED and not should_stop():
-                    timing = dataclasses.replace(timing, energy=energy_json(one, True, should_stop))
+                    timing = dataclasses.replace(timing, energy=run_energy(one, True, should_stop))
                 if kind == precision.FP16 and timing.message is None:
                     timing = dataclasses.replace(timing, message=FP16_NOTE)
                 timings.append(timing)

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.devices import synchronize
 from gpudemo.core.energy import EnergyPerEpoch, EnergyUnavailable, Meter, measure, meter_for
 from gpudemo.core.errors import TrainingError
+from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message
+from gpudemo.core.modes import Stopped
 from gpudemo.core.training import not_prepared, prepared
 
 BATCH_S = 0.25  # each call of the work runs about this long, so a stop or the window's end comes soon
@@ -31,23 +34,44 @@ def bus_id(device: str) -> str | None:
     return pci_bus_id(torch.cuda.get_device_properties(torch.device(device)))
 
 
-def energy_json(config: TrainingConfig, metered: bool, should_stop: Callable[[], bool] = lambda: False) -> dict:
-    """The "energy" block of a run's JSON: the joules per epoch where `metered` and the device has a counter;
-    else whether it has one, and why not."""
+@dataclass(frozen=True)
+class RunEnergy:
+    """A run's energy as it was asked for: metered (`figures`), or whether the device has a counter and why
+    it was not metered (`reason`, a sentence the window translates)."""
+
+    available: bool  # the device has a counter here
+    figures: EnergyPerEpoch | None = None
+    reason: Message | None = None
+
+    @property
+    def measured(self) -> bool:
+        return self.figures is not None
+
+    def to_json(self) -> dict:
+        """The "energy" block of a run's JSON."""
+        block = {"available": self.available, "measured": self.measured, "reason": self.reason and str(self.reason)}
+        return {**block, **self.figures.to_json()} if self.figures is not None else block
+
+
+def run_energy(config: TrainingConfig, metered: bool, should_stop: Callable[[], bool] = lambda: False) -> RunEnergy:
+    """The joules per epoch of `config`'s step where `metered` and its device has a counter; else whether it
+    has one, and why not. Never raises for the device: a failure or a stop while metering is its reason."""
     try:
         meter = meter_for(config.device, bus_id(config.device))
         if not metered:
-            return {"available": True, "measured": False, "reason": None}
-        return {
-            "available": True,
-            "measured": True,
-            "reason": None,
-            **joules_per_epoch(config, meter, None, None, should_stop).to_json(),
-        }
+            return RunEnergy(True)
+        return RunEnergy(True, joules_per_epoch(config, meter, None, None, should_stop))
     except EnergyUnavailable as unavailable:
-        return {"available": False, "measured": False, "reason": str(unavailable)}
+        return RunEnergy(False, reason=unavailable.message)
     except TrainingError as error:  # the device failed while the step was metered
-        return {"available": True, "measured": False, "reason": str(error)}
+        return RunEnergy(True, reason=error.message)
+    except Stopped:
+        return RunEnergy(True, reason=Message(QT_TRANSLATE_NOOP("core", "stopped while it was metered")))
+
+
+def energy_json(config: TrainingConfig, metered: bool, should_stop: Callable[[], bool] = lambda: False) -> dict:
+    """The "energy" block of a run's JSON (see run_energy)."""
+    return run_energy(config, metered, should_stop).to_json()
 
 
 def joules_per_epoch(
@@ -70,7 +94,9 @@ def joules_per_epoch(
         def work() -> int:
             """Epochs for about BATCH_S, the device synchronised at the end: how many ran."""
             began, done = time.perf_counter(), 0
-            while done < epochs[0] and not should_stop():
+            while done < epochs[0]:
+                if should_stop():  # not a figure of a cut window
+                    raise Stopped
                 done += run.advance()
             synchronize(run.device)
             took = time.perf_counter() - began

@@ -20,6 +20,7 @@ from gpudemo.core.control import COMPLETED, DIVERGED, FAILED, STOPPED
 from gpudemo.core.errors import TrainingError
 from gpudemo.core.modes import MODES, compiled_graphs
 from gpudemo.core.training.records import (
+    METERING,
     PREDICTING,
     PREPARING_STEP,
     TO_CPU,
@@ -58,6 +59,7 @@ __all__ = [
     "DIVERGED",
     "FAILED",
     "MODES",
+    "METERING",
     "PREDICTING",
     "PREPARING_STEP",
     "STOPPED",

@@ -21,6 +21,7 @@ PREPARING_STEP = "preparing_step"  # compiling or capturing the step, before the
 TRAINING = "training"
 TO_CPU = "to_cpu"
 PREDICTING = "predicting"  # the last phase: the window predicts after the run
+METERING = "metering"  # asked for, after a completed run: its step metered for energy (core/measure/joules.py)
 
 
 @dataclass(frozen=True)

@@ -309,6 +309,10 @@
         <translation>正在比较 {devices}：预热之后，每个设备 {epochs} 轮…</translation>
     </message>
     <message>
+        <source>Then each run&apos;s step is metered for energy where the device can be (5 s each).</source>
+        <translation>随后在设备允许的地方对每次训练的步骤计量能耗（每个 5 秒）。</translation>
+    </message>
+    <message>
         <source>comparison</source>
         <translation>比较</translation>
     </message>
@@ -364,8 +368,24 @@
         <translation>加速比</translation>
     </message>
     <message>
+        <source>J/epoch</source>
+        <translation>焦耳/轮</translation>
+    </message>
+    <message>
+        <source>above idle</source>
+        <translation>高于空闲</translation>
+    </message>
+    <message>
         <source>How many times as fast as the CPU</source>
         <translation>是 CPU 速度的多少倍</translation>
+    </message>
+    <message>
+        <source>Joules an epoch of the step took, metered by the device&apos;s energy counter, idle power included</source>
+        <translation>该步骤每轮消耗的焦耳数，由设备的能耗计数器计量，含空闲功耗</translation>
+    </message>
+    <message>
+        <source>The joules an epoch added above the device&apos;s idle power (metered for 1 s before)</source>
+        <translation>每轮在设备空闲功耗之上多消耗的焦耳数（空闲功耗在此前计量 1 秒）</translation>
     </message>
     <message>
         <source>in the form&apos;s precision</source>
@@ -386,6 +406,14 @@
     <message>
         <source>Compare every device</source>
         <translation>比较所有设备</translation>
+    </message>
+    <message>
+        <source>Not metered: {reason}</source>
+        <translation>未计量：{reason}</translation>
+    </message>
+    <message>
+        <source>{source}: the step {calls}× over {seconds} s, {watts} W idle</source>
+        <translation>{source}：步骤重复 {calls} 次，共 {seconds} 秒，空闲 {watts} W</translation>
     </message>
     <message>
         <source>* Timed while other programs took the cores this device&apos;s threads needed: the figure is too slow. Close them and compare again.</source>
@@ -1503,6 +1531,18 @@ digit</source>
         <translation>已暂停于第 {epoch} 轮（共 {total} 轮）：“单步”再训练一轮，“继续”接着训练，“预测”使用此刻的模型。</translation>
     </message>
     <message>
+        <source>Metering the step&apos;s energy on {device}: 1 s of idle, then the step again for 4 s under the counter (Stop ends it)…</source>
+        <translation>正在计量 {device} 上该步骤的能耗：先空闲 1 秒，再在计数器下重复该步骤 4 秒（按停止可结束）…</translation>
+    </message>
+    <message>
+        <source>energy not metered: {reason}</source>
+        <translation>未计量能耗：{reason}</translation>
+    </message>
+    <message>
+        <source>{joules} J/epoch, {above} of it above the idle {watts} W ({source}: the step {calls}× over {seconds} s)</source>
+        <translation>{joules} 焦耳/轮，其中 {above} 高于空闲功耗 {watts} W（{source}：步骤重复 {calls} 次，共 {seconds} 秒）</translation>
+    </message>
+    <message>
         <source>{epochs} epochs on {device} in {seconds} ({rate} epochs/s)</source>
         <translation>在 {device} 上 {epochs} 轮，用时 {seconds}（{rate} 轮/秒）</translation>
     </message>
@@ -1933,6 +1973,10 @@ digit</source>
         <translation>fp32：全程 float32</translation>
     </message>
     <message>
+        <source>meter J/epoch (5 s more)</source>
+        <translation>计量焦耳/轮（多 5 秒）</translation>
+    </message>
+    <message>
         <source>Training points, 3 to 10,000,000, drawn on the CPU from the seed, then moved to the device. A GPU wins only when there is much to compute at once: on 3 points each step is a few tiny kernels, and launching them costs more than the CPU&apos;s whole step; try 1,000,000 and compare</source>
         <translation>训练点数，3 到 10,000,000，由随机种子在 CPU 上生成，再移到设备上。只有一次要算的东西很多时 GPU 才会胜出：3 个点时每一步只是几个很小的核函数，启动它们的开销比 CPU 算完整一步还多；试试 1,000,000 再比较</translation>
     </message>
@@ -2033,12 +2077,28 @@ digit</source>
         <translation>随机种子</translation>
     </message>
     <message>
+        <source>Energy</source>
+        <translation>能耗</translation>
+    </message>
+    <message>
         <source>Your data: {name}</source>
         <translation>你的数据：{name}</translation>
     </message>
     <message>
         <source>Not started: {reason}.</source>
         <translation>未开始：{reason}。</translation>
+    </message>
+    <message>
+        <source>After a completed run (and for each device Compare runs), its step runs again for 4 s after 1 s of idle, under the device&apos;s energy counter (NVML on an NVIDIA GPU, RAPL on the CPU): joules per epoch, in total and above the idle power, in the status line and Compare&apos;s table. Never estimated: where a device has no counter, the reason is said instead</source>
+        <translation>训练完成后（以及“比较”在每个设备上的训练之后），先空闲 1 秒，再在设备的能耗计数器下重复该步骤 4 秒（NVIDIA GPU 用 NVML，CPU 用 RAPL）：得到每轮的焦耳数，包括总量和高于空闲功耗的部分，显示在状态栏和“比较”的表格中。从不估算：设备没有计数器时，会说明原因</translation>
+    </message>
+    <message>
+        <source>The chosen device is metered by its counter.</source>
+        <translation>所选设备由其计数器计量。</translation>
+    </message>
+    <message>
+        <source>Not on the chosen device: {reason}.</source>
+        <translation>所选设备无法计量：{reason}。</translation>
     </message>
 </context>
 <context>
@@ -2703,6 +2763,10 @@ digit</source>
     <message>
         <source>the energy counter of {device} did not move in {seconds} s: it cannot meter this</source>
         <translation>{device} 的能耗计数器在 {seconds} 秒内没有变化：它量不了这个</translation>
+    </message>
+    <message>
+        <source>stopped while it was metered</source>
+        <translation>计量时被停止</translation>
     </message>
 </context>
 <context>

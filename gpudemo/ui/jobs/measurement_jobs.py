@@ -80,26 +80,30 @@ class CompareJob(MeasurementJob):
         devices: Sequence[str],
         precisions: Sequence[str] | None,
         steps: Sequence[str] | None,
+        energy: bool = False,
     ):
         super().__init__(runner)
-        self.view, self.config, self.devices, self.steps = view, config, devices, steps
+        self.view, self.config, self.devices, self.steps, self.energy = view, config, devices, steps, energy
         self.order = devices_to_compare(devices)
         self.precisions = list(precisions or [config.precision])  # each device runs in each, in this order
         self.dirty = False
         view.clear()
         runner.progress(0, config.epochs * len(self.order) * len(self.precisions))
-        runner.say(
-            self.tr("Comparing {devices}: {epochs} epochs on each, after a warm-up…").format(
-                devices=", ".join(self.order), epochs=f"{config.epochs:,}"
-            )
+        said = self.tr("Comparing {devices}: {epochs} epochs on each, after a warm-up…").format(
+            devices=", ".join(self.order), epochs=f"{config.epochs:,}"
         )
+        if energy:
+            said += " " + self.tr("Then each run's step is metered for energy where the device can be (5 s each).")
+        runner.say(said)
 
     def name(self) -> str:
         return self.tr("comparison")
 
     def task(self) -> Task:
-        config, devices, precisions, steps = self.config, self.devices, self.precisions, self.steps
-        return lambda should_stop, report: compare_devices(config, devices, should_stop, report, precisions, steps)
+        config, devices, precisions, steps, energy = self.config, self.devices, self.precisions, self.steps, self.energy
+        return lambda should_stop, report: compare_devices(
+            config, devices, should_stop, report, precisions, steps, energy=energy
+        )
 
     def report(self, item: CompareProgress) -> None:
         self.view.add_progress(item)

@@ -71,8 +71,10 @@ class Measurements(QObject):
         devices: Sequence[str],
         precisions: Sequence[str] | None = None,
         steps: Sequence[str] | None = None,
+        energy: bool = False,
     ) -> None:
-        self._start(_jobs().CompareJob(self, self.compareView, config, devices, precisions, steps))
+        """Each device's run; with `energy`, each completed run's step metered on its energy counter too."""
+        self._start(_jobs().CompareJob(self, self.compareView, config, devices, precisions, steps, energy))
 
     def start_sweep(
         self,

@@ -10,7 +10,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from gpudemo.core.messages import Message
 from gpudemo.core.runs import PAUSED, Run, Session
-from gpudemo.core.training import PREPARING_STEP, STOPPED, TRAINING, LossBatch, TrainingResult
+from gpudemo.core.training import METERING, PREPARING_STEP, STOPPED, TRAINING, LossBatch, TrainingResult
 from gpudemo.ui.jobs.worker import TrainingController
 from gpudemo.ui.views.landscape_view import LandscapeView
 from gpudemo.ui.views.run_status import RunStatus
@@ -54,6 +54,7 @@ class TrainingJob(QObject):
         self._dirty = False  # the run has epochs not drawn yet
         self.pause_asked = False  # Pause pressed and not yet resumed
         self.phase: str | None = None  # the run's phase, as the core last said it
+        self.energy = None  # the run's energy when it was asked for (core/measure/joules.RunEnergy)
         self._counters_at = 0.0  # when the progress bar and the rate were last set
         self._refresh = QTimer(self)
         self._refresh.setInterval(REFRESH_MS)
@@ -61,6 +62,7 @@ class TrainingJob(QObject):
         self.controller.batched.connect(self._on_batch)
         self.controller.phaseChanged.connect(self._on_phase)
         self.controller.paused.connect(self._on_paused)
+        self.controller.metered.connect(self._on_metered)
         self.controller.succeeded.connect(self._on_succeeded)
         self.controller.failed.connect(self._on_failed)
         self.controller.finished.connect(self._on_finished)
@@ -72,15 +74,17 @@ class TrainingJob(QObject):
         """The run holds (Pause was pressed and the loop got to hold)."""
         return self.pause_asked and self.run is not None and self.run.status == PAUSED
 
-    def start(self, plan: Plan) -> None:
-        """Train the run `plan` checked (core/plan.py): the loop takes it, with no second preflight."""
+    def start(self, plan: Plan, energy: bool = False) -> None:
+        """Train the run `plan` checked (core/plan.py): the loop takes it, with no second preflight; with
+        `energy`, its step is then metered on the device's energy counter (core/measure/joules.py)."""
         self._dirty = False
         self.phase = None
+        self.energy = None
         self.run = self.session.start(plan.config)  # the views hear of it from the session
         from gpudemo.core.training import is_warm  # a plan exists: PyTorch has loaded
 
         self.status.preparing(plan.config, is_warm())
-        self.controller.start(plan, self.run.history, self.run.path, self.run.accuracy)
+        self.controller.start(plan, self.run.history, self.run.path, self.run.accuracy, energy)
         self._refresh.start()
 
     def stop(self) -> None:
@@ -135,6 +139,8 @@ class TrainingJob(QObject):
         self.phase = phase
         if phase == PREPARING_STEP:
             self.status.compiling(self.run.config, stopping=self.controller.stop_asked())
+        elif phase == METERING:
+            self.status.metering(self.run.config.device)
         elif phase == TRAINING:
             self.run.began()
             self.session.changed(self.run)
@@ -159,6 +165,10 @@ class TrainingJob(QObject):
         self.pausedAt.emit(epochs)
 
     @Slot(object)
+    def _on_metered(self, energy) -> None:
+        self.energy = energy  # said with the result, which comes next
+
+    @Slot(object)
     def _on_succeeded(self, result: TrainingResult) -> None:
         if result.status == STOPPED and result.epochs_run == 0:  # stopped before it began: nothing to keep
             self.run.finish(result)
@@ -169,7 +179,7 @@ class TrainingJob(QObject):
         self.session.changed(self.run)
         self._dirty = True
         self.redraw(final=True)
-        self.status.finished(result)
+        self.status.finished(result, self.energy)
         self.ended.emit(result)
 
     @Slot(object)

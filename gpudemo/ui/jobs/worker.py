@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
-from gpudemo.core.control import RunControl
+from gpudemo.core.control import COMPLETED, RunControl
 from gpudemo.core.history import LossHistory
 from gpudemo.core.landscape import PathHistory
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, PersonError, message
+from gpudemo.core.training import METERING
 
 if TYPE_CHECKING:
     from gpudemo.core.plan import Plan
@@ -67,6 +68,7 @@ class TrainingWorker(_Worker):
     batched = Signal(object)  # LossBatch: its losses are in the history (and its fit, its data, its clock)
     phaseChanged = Signal(str)
     paused = Signal(int, object)  # epochs run, a CPU copy of the model as it stands
+    metered = Signal(object)  # asked for: the run's energy (core/measure/joules.RunEnergy), before it ends
 
     def __init__(
         self,
@@ -74,9 +76,11 @@ class TrainingWorker(_Worker):
         history: LossHistory,
         path: PathHistory | None = None,
         accuracy: LossHistory | None = None,
+        energy: bool = False,
     ):
         super().__init__()
         self._plan = plan
+        self._energy = energy
         self._history = history
         self._path = path
         self._accuracy = accuracy
@@ -102,7 +106,14 @@ class TrainingWorker(_Worker):
             try:
                 self.batched.emit(next(batches))
             except StopIteration as finished:
-                return finished.value
+                result = finished.value
+                break
+        if self._energy and result.status == COMPLETED:  # its step again, under the energy counter
+            from gpudemo.core.measure.joules import run_energy
+
+            self.phaseChanged.emit(METERING)
+            self.metered.emit(run_energy(result.config, True, self.control.should_stop))
+        return result
 
 
 class TaskWorker(_Worker):
@@ -188,6 +199,7 @@ class TrainingController(_ThreadOwner):
     batched = Signal(object)
     phaseChanged = Signal(str)
     paused = Signal(int, object)  # the run holds at this epoch; the model as it stands, on the CPU
+    metered = Signal(object)  # the run's energy, when asked (before `succeeded`)
 
     def start(
         self,
@@ -195,11 +207,13 @@ class TrainingController(_ThreadOwner):
         history: LossHistory,
         path: PathHistory | None = None,
         accuracy: LossHistory | None = None,
+        energy: bool = False,
     ) -> None:
-        worker = TrainingWorker(plan, history, path, accuracy)
+        worker = TrainingWorker(plan, history, path, accuracy, energy)
         worker.batched.connect(self._on_batched)
         worker.phaseChanged.connect(self._on_phase)
         worker.paused.connect(self._on_paused)
+        worker.metered.connect(self._on_metered)
         self._launch(worker, "gpudemo-training")
 
     def pause(self) -> None:
@@ -221,6 +235,10 @@ class TrainingController(_ThreadOwner):
     @Slot(int, object)
     def _on_paused(self, epochs: int, model) -> None:
         self.paused.emit(epochs, model)
+
+    @Slot(object)
+    def _on_metered(self, energy) -> None:
+        self.metered.emit(energy)
 
     @Slot(object)
     def _on_batched(self, batch) -> None:

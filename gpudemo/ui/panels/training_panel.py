@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
@@ -278,6 +279,8 @@ class TrainingPanel(QGroupBox):
                 " run, a different one shows how much the start matters"
             )
         )
+        self.energyCheck = QCheckBox(self.tr("meter J/epoch (5 s more)"), objectName="energyCheck")
+        self.show_energy(None)
         # The run's buttons: the window binds each to its action (text, tip, shortcut, enabled state).
         self.startButton = QPushButton(objectName="startButton")
         self.startButton.setDefault(True)
@@ -310,6 +313,7 @@ class TrainingPanel(QGroupBox):
         form.addRow(self.tr("Epochs"), self.epochsSpin)
         form.addRow(self.tr("Learning rate"), self.lrInput)
         form.addRow(self.tr("Seed"), self.seedInput)
+        form.addRow(self.tr("Energy"), self.energyCheck)
         buttons = QHBoxLayout()
         buttons.addWidget(self.startButton, 2)
         buttons.addWidget(self.stopButton, 1)
@@ -415,9 +419,28 @@ class TrainingPanel(QGroupBox):
         self.settingsError.setText(text)
         self.settingsError.setVisible(bool(text))
 
+    def show_energy(self, reason: str | None) -> None:
+        """Whether the chosen device's energy can be metered here (`reason`: why not), in the box's tip."""
+        what = self.tr(
+            "After a completed run (and for each device Compare runs), its step runs again for 4 s after 1 s of idle,"
+            " under the device's energy counter (NVML on an NVIDIA GPU, RAPL on the CPU): joules per epoch, in"
+            " total and above the idle power, in the status line and Compare's table. Never estimated: where a"
+            " device has no counter, the reason is said instead"
+        )
+        here = (
+            self.tr("The chosen device is metered by its counter.")
+            if reason is None
+            else self.tr("Not on the chosen device: {reason}.").format(reason=reason)
+        )
+        self.energyCheck.setToolTip(f"{what}. {here}")
+
+    def meters_energy(self) -> bool:
+        return self.energyCheck.isChecked()
+
     def set_running(self, running: bool) -> None:
         """Lock the form while a job goes (its buttons follow the window's actions)."""
         self._running = running
+        self.energyCheck.setEnabled(not running)
         for widget in self.fields.values():
             widget.setEnabled(not running)
         if not running:

@@ -40,6 +40,7 @@ class Preferences:
         for key, text in texts.items():
             store.setValue(f"form/{key}", text)
         store.setValue("predict", window.predictInput.text())
+        store.setValue("run/energy", window.energyCheck.isChecked())
         store.setValue("view/smoothing", window.smoothingSlider.value())
         store.setValue("view/x_axis", window.xAxisCombo.currentData())
         store.setValue("view/log_scale", window.actions.log_scale.isChecked())
@@ -105,6 +106,9 @@ class Preferences:
                 window.theme_choice = str(choice)  # applied once, by the window, after restoring
             else:
                 skipped.append("theme")
+        energy = store.value("run/energy")
+        if energy is not None:
+            window.energyCheck.setChecked(str(energy).lower() == "true")
         log_scale = store.value("view/log_scale")
         if log_scale is not None:
             window.actions.log_scale.setChecked(str(log_scale).lower() == "true")

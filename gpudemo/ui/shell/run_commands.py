@@ -14,7 +14,9 @@ from PySide6.QtCore import QObject, Slot
 from PySide6.QtWidgets import QWidget
 
 from gpudemo.core.config import TrainingConfig
+from gpudemo.core.energy import status as energy_status
 from gpudemo.core.training import TRAINING
+from gpudemo.ui.base.i18n import say
 from gpudemo.ui.shell.actions import IDLE, MEASURING, State, update_actions
 from gpudemo.ui.shell.actions import PAUSED as PAUSED_ACTIVITY
 from gpudemo.ui.shell.actions import TRAINING as TRAINING_ACTIVITY
@@ -51,6 +53,13 @@ class RunCommands(QObject):
         return plan.config if plan is not None else None
 
     @Slot()
+    def energy_for_device(self, *_args) -> None:
+        """The form's energy box says whether the chosen device can be metered here (core/energy.py: no torch)."""
+        device = self.window.devicePanel.current()
+        reason = energy_status(device.id, device.pci_bus_id)
+        self.window.trainingPanel.show_energy(None if reason is None else say(reason))
+
+    @Slot()
     def start_training(self) -> None:
         w = self.window
         if w.loading:  # taken now, run when PyTorch is there (MainWindow.torch_ready); not lost
@@ -69,7 +78,7 @@ class RunCommands(QObject):
         if w.viewTabs.currentWidget() not in (w.trainingView, w.landscapeView):
             w.viewTabs.setCurrentWidget(w.trainingView)
         self.set_running(True)
-        w.job.start(plan)
+        w.job.start(plan, energy=w.trainingPanel.meters_energy())
         self.update_actions()
         w.memory.start(plan.config.device)
 
@@ -80,7 +89,8 @@ class RunCommands(QObject):
         config = self._config_to_start(w.devices.ids)
         if config is not None:
             self._start_measuring(w.compareView, self.tr("%v / %m epochs"))
-            w.measurements.start_compare(config, w.devices.ids, w.compareView.precisions(config.precision))
+            precisions, energy = w.compareView.precisions(config.precision), w.trainingPanel.meters_energy()
+            w.measurements.start_compare(config, w.devices.ids, precisions, energy=energy)
             self.update_actions()
 
     @Slot()

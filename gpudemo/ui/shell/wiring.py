@@ -53,3 +53,5 @@ def wire(window) -> None:
     view.digitsView.imagePicked.connect(window.predictionPanel.predict_image)
     for changed in (window.trainingPanel.changed, window.predictInput.textChanged, window.devicePanel.deviceChanged):
         changed.connect(window.update_script)
+    window.devicePanel.deviceChanged.connect(run.energy_for_device)
+    run.energy_for_device()

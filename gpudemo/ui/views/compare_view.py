@@ -33,7 +33,8 @@ FORM, BESIDE_FP32, EVERY = "form", "beside-fp32", "every"
 
 
 class CompareView(QWidget, Replayable):
-    COLUMNS = ("device", "status", "epochs/s", "time", "final loss", "speedup vs CPU")
+    COLUMNS = ("device", "status", "epochs/s", "time", "final loss", "speedup vs CPU", "J/epoch", "above idle")
+    ENERGY = (6, 7)  # shown when the comparison metered energy
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -52,10 +53,20 @@ class CompareView(QWidget, Replayable):
                 self.tr("time"),
                 self.tr("final loss"),
                 self.tr("speedup"),
+                self.tr("J/epoch"),
+                self.tr("above idle"),
             ]
         )
         # Short, so that six columns fit a narrow view whole; the tip says against what.
         self.table.horizontalHeaderItem(5).setToolTip(self.tr("How many times as fast as the CPU"))
+        self.table.horizontalHeaderItem(6).setToolTip(
+            self.tr("Joules an epoch of the step took, metered by the device's energy counter, idle power included")
+        )
+        self.table.horizontalHeaderItem(7).setToolTip(
+            self.tr("The joules an epoch added above the device's idle power (metered for 1 s before)")
+        )
+        for column in self.ENERGY:
+            self.table.setColumnHidden(column, True)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -122,8 +133,12 @@ class CompareView(QWidget, Replayable):
         self._record("show_timings", timings)
         self.redraw()
         self.table.setRowCount(len(timings))
+        metered = any(timing.energy is not None for timing in timings)
+        for column in self.ENERGY:
+            self.table.setColumnHidden(column, not metered)
         for row, timing in enumerate(timings):
             speedup = "-" if timing.speedup_vs_cpu is None else f"{timing.speedup_vs_cpu:.2f}×"
+            figures = timing.energy.figures if timing.energy is not None else None
             cells = (
                 timing.label,
                 status_text(timing.status),
@@ -131,6 +146,8 @@ class CompareView(QWidget, Replayable):
                 "-" if timing.seconds is None else fmt.duration(timing.seconds),
                 fmt.loss(timing.final_loss),
                 speedup,
+                "-" if figures is None else f"{figures.joules_per_epoch:.3g}",
+                "-" if figures is None else f"{figures.above_idle_per_epoch:.3g}",
             )
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -138,6 +155,17 @@ class CompareView(QWidget, Replayable):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if timing.message:
                     item.setToolTip(say(timing.message))
+                elif column in self.ENERGY and timing.energy is not None and figures is None:
+                    item.setToolTip(self.tr("Not metered: {reason}").format(reason=say(timing.energy.reason)))
+                elif column in self.ENERGY and figures is not None:
+                    item.setToolTip(
+                        self.tr("{source}: the step {calls}× over {seconds} s, {watts} W idle").format(
+                            source=figures.source,
+                            calls=f"{figures.calls:,}",
+                            seconds=f"{figures.seconds:.1f}",
+                            watts=f"{figures.idle_watts:.3g}",
+                        )
+                    )
                 elif timing.busy and column == 2:
                     item.setText(f"{text} *")
                     item.setToolTip(

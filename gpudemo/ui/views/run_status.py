@@ -114,8 +114,33 @@ class RunStatus(QObject):
                 )
             )
 
-    def finished(self, result: TrainingResult) -> None:
-        """A run that ended by itself, by a stop or by diverging: what it did, and what it learned."""
+    def metering(self, device: str) -> None:
+        self.say(
+            self.tr(
+                "Metering the step's energy on {device}: 1 s of idle, then the step again for 4 s under the"
+                " counter (Stop ends it)…"
+            ).format(device=device)
+        )
+
+    def energy_text(self, energy) -> str:
+        """A run's energy (core/measure/joules.RunEnergy) in a clause: joules per epoch, or why none."""
+        if energy.figures is None:
+            return self.tr("energy not metered: {reason}").format(reason=say(energy.reason))
+        figures = energy.figures
+        return self.tr(
+            "{joules} J/epoch, {above} of it above the idle {watts} W ({source}: the step {calls}× over {seconds} s)"
+        ).format(
+            joules=f"{figures.joules_per_epoch:.3g}",
+            above=f"{figures.above_idle_per_epoch:.3g}",
+            watts=f"{figures.idle_watts:.3g}",
+            source=figures.source,
+            calls=f"{figures.calls:,}",
+            seconds=f"{figures.seconds:.1f}",
+        )
+
+    def finished(self, result: TrainingResult, energy=None) -> None:
+        """A run that ended by itself, by a stop or by diverging: what it did, and what it learned; and its
+        energy, when it was metered (or why not)."""
         summary = self.tr("{epochs} epochs on {device} in {seconds} ({rate} epochs/s)").format(
             epochs=f"{result.epochs_run:,}",
             device=result.config.device,
@@ -125,7 +150,8 @@ class RunStatus(QObject):
         self.show_result(result)
         if result.status == COMPLETED:
             self.progressBar.setValue(self.progressBar.maximum())
-            self.say(self.tr("Completed: {summary}").format(summary=summary))
+            text = self.tr("Completed: {summary}").format(summary=summary)
+            self.say(text if energy is None else f"{text} · {self.energy_text(energy)}")
         elif result.status == STOPPED:
             self.say(
                 self.tr("Stopped at epoch {epoch} of {total}: {summary}").format(

@@ -2,7 +2,6 @@
 idle apart; the command line's energy block, measured or with the reason."""
 
 import json
-import time
 
 import pytest
 
@@ -10,18 +9,7 @@ from gpudemo.core import energy
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.measure import joules
 from tests.commands import gpudemo
-
-
-class Steady(energy.Meter):
-    """`watts` all the time: the idle power, and nothing above it."""
-
-    device, source = "cpu", "fake"
-
-    def __init__(self, watts: float):
-        self.watts, self.began = watts, time.monotonic()
-
-    def joules(self) -> float:
-        return self.watts * (time.monotonic() - self.began)
+from tests.meters import Steady
 
 
 def test_the_step_is_repeated_to_the_window_and_idle_is_measured_apart(monkeypatch):
@@ -57,3 +45,17 @@ def test_compare_meters_each_completed_run_when_asked(monkeypatch):
     assert json.loads(gpudemo("compare", "--device", "cpu", "--epochs", "20", "--json").stdout)[0]["energy"] is None
     text = gpudemo("compare", "--device", "cpu", "--epochs", "20", "--energy").stdout
     assert "J/EPOCH ABOVE IDLE" in text
+
+
+def test_a_stop_while_metering_is_its_reason_not_a_figure_of_a_cut_window(monkeypatch):
+    monkeypatch.setattr(joules, "meter_for", lambda device, bus: Steady(5.0))
+    monkeypatch.setattr(energy, "IDLE_S", 0.01)
+    asked = []
+
+    def stop_on_the_second_look() -> bool:
+        asked.append(True)
+        return len(asked) > 1
+
+    found = joules.run_energy(TrainingConfig(), True, stop_on_the_second_look)
+    assert found.available and not found.measured and str(found.reason) == "stopped while it was metered"
+    assert found.to_json() == {"available": True, "measured": False, "reason": "stopped while it was metered"}

@@ -204,6 +204,7 @@ def test_settings_are_remembered_between_sessions(qtbot, tmp_path):
     first.lrInput.setText("0.02")
     first.smoothingSlider.setValue(70)
     first.actions.log_scale.setChecked(True)
+    first.energyCheck.setChecked(True)
     first.actions.theme_dark.trigger()
     first.close()
     second = open_window(
@@ -211,7 +212,7 @@ def test_settings_are_remembered_between_sessions(qtbot, tmp_path):
     )
     assert second.trainingPanel.problem() == "line" and second.samplesSpin.value() == 1234
     assert second.lrInput.text() == "0.02" and second.smoothingSlider.value() == 70
-    assert second.logScaleCheck.isChecked()
+    assert second.logScaleCheck.isChecked() and second.energyCheck.isChecked()
     assert second.theme_choice == "dark" and second.actions.theme_dark.isChecked()
     second.set_theme("system")
 
