@@ -149,6 +149,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="also count each size's FLOPs and bytes and set them against the device's peaks"
         " (a known GPU's published figures, else measured)",
     )
+    sweep.add_argument(
+        "--energy",
+        action="store_true",
+        help="a step sweep: also meter each size's joules per epoch with the device's energy counter (NVML on a"
+        " GPU, RAPL on the CPU; 5 s more a size), and find where the GPU uses less energy per epoch than the CPU",
+    )
     sweep.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
     desktop.add_arguments(commands)

@@ -106,6 +106,8 @@ def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConf
             )
         args.dtype = SWEEP_DTYPE[asked]
     args.dtype = args.dtype or "float32"
+    if args.energy and args.kind != STEP:
+        args.parser.error("argument --energy: joules per epoch are a training step's: use it with --kind step")
     try:
         check_sweep(args.kind, config, devices)  # as train refuses it: never a silent fall back to eager
     except StepRefused as refused:
@@ -117,7 +119,10 @@ def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConf
         else (lambda row: print(f"  {row.device} at {row.size:,}: {row.seconds * 1e6:,.1f} us", file=sys.stderr))
     )
     with stop_on_ctrl_c() as stop:
-        result = sweep(args.kind, devices, args.dtype, stop.is_set, progress, args.max_size, config, args.roofline)
+        result = sweep(
+            args.kind, devices, args.dtype, stop.is_set, progress, args.max_size, config, args.roofline,
+            energy=args.energy,
+        )  # fmt: skip
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
     else:
@@ -138,6 +143,10 @@ def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConf
             rows = [(*rows[0], "FLOP/BYTE", *(("GFLOP/S",) if flops else ()), "GB/S", "OF ROOF")] + [
                 (*row, *_roofline_cells(r, result.peaks.get(r.device), flops))
                 for row, r in zip(rows[1:], result.rows, strict=True)
+            ]
+        if args.energy:
+            rows = [(*rows[0], "J/EPOCH", "ABOVE IDLE")] + [
+                (*row, *_energy_cells(r.energy)) for row, r in zip(rows[1:], result.rows, strict=True)
             ]
         what = f"a step of {sized(config, 10).problem}" if args.kind == STEP else "matmul"
         print(
@@ -162,10 +171,25 @@ def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConf
             print(f"{device} beats the CPU from {size:,} on" if size else f"{device} does not beat the CPU here")
         if not result.crossover:
             print("only the CPU was measured: no crossover to find")
+        for device, reason in result.not_metered.items():
+            print(f"energy of {device}: not metered: {reason}")
+        for device, size in result.energy_crossover.items():
+            print(
+                f"{device} uses less energy per epoch than the CPU from {size:,} on"
+                if size
+                else f"{device} does not use less energy per epoch than the CPU at any size metered"
+            )
     if not result.complete:
         print("gpudemo: stopped by the user", file=sys.stderr)
         return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+def _energy_cells(energy) -> tuple[str, str]:
+    """A sweep row's joules per epoch (core/energy.EnergyPerEpoch), in total and above idle; "-" if not metered."""
+    if energy is None:
+        return "-", "-"
+    return f"{energy.joules_per_epoch:.3g}", f"{energy.above_idle_per_epoch:.3g}"
 
 
 def _roofline_cells(row, peak, flops: bool) -> tuple[str, ...]:

@@ -36,6 +36,7 @@ def test_a_sweep_takes_one_precision_and_refuses_a_second_or_a_contradiction():
         (("--precision", "bf16", "--dtype", "float32"), "--precision bf16 and --dtype float32 ask for two"),
         (("--dtype", "bfloat16", "--precision", "fp32"), "--precision fp32 and --dtype bfloat16 ask for two"),
         (("--kind", "matmul", "--step", "compiled"), "a matmul sweep times one matrix product"),
+        (("--kind", "matmul", "--energy"), "joules per epoch are a training step's"),
     ]:
         out = gpudemo("sweep", "--device", "cpu", *args, "--max-size", "10")
         assert out.returncode == 2 and says in out.stderr and out.stderr.count("\n") == 1, args

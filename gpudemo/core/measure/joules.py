@@ -34,6 +34,11 @@ def bus_id(device: str) -> str | None:
     return pci_bus_id(torch.cuda.get_device_properties(torch.device(device)))
 
 
+def meter_of(device: str) -> Meter:
+    """`device`'s energy counter (EnergyUnavailable saying why it has none)."""
+    return meter_for(device, bus_id(device))
+
+
 @dataclass(frozen=True)
 class RunEnergy:
     """A run's energy as it was asked for: metered (`figures`), or whether the device has a counter and why
@@ -57,7 +62,7 @@ def run_energy(config: TrainingConfig, metered: bool, should_stop: Callable[[], 
     """The joules per epoch of `config`'s step where `metered` and its device has a counter; else whether it
     has one, and why not. Never raises for the device: a failure or a stop while metering is its reason."""
     try:
-        meter = meter_for(config.device, bus_id(config.device))
+        meter = meter_of(config.device)
         if not metered:
             return RunEnergy(True)
         return RunEnergy(True, joules_per_epoch(config, meter, None, None, should_stop))

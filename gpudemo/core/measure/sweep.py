@@ -25,6 +25,7 @@ operator (see core/busy.py). Such a row is marked `busy`, its one-thread time be
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -36,10 +37,12 @@ from gpudemo.core.busy import contended
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import never
 from gpudemo.core.devices import free_bytes, release_cache, synchronize
+from gpudemo.core.energy import EnergyPerEpoch, EnergyUnavailable, Meter, measure
+from gpudemo.core.measure.joules import BATCH_S, meter_of
 from gpudemo.core.measure.roofline import Peak, Work, count_work, matmul_work, peak_for
 from gpudemo.core.measure.timing import median_seconds
-from gpudemo.core.messages import QT_TRANSLATE_NOOP, message
-from gpudemo.core.modes import StepRefused, mode_of
+from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, message
+from gpudemo.core.modes import StepRefused, Stopped, mode_of
 from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.precision import STORAGE, matmul_precision
 from gpudemo.core.problems import problem_for
@@ -66,6 +69,7 @@ class SweepRow:
     busy: bool = False  # the CPU's threads waited for each other: another process took a core
     work: Work | None = None  # counted for a roofline: the step's FLOPs and bytes moved
     step: str = EAGER  # how the step was launched (a device that cannot capture a graph runs eager)
+    energy: EnergyPerEpoch | None = None  # asked for (a step sweep): its joules per epoch, metered at this size
 
     @property
     def flops_per_second(self) -> float | None:
@@ -86,6 +90,13 @@ class SweepRow:
             "busy": self.busy,
             "step": self.step,
         }
+        if self.energy is not None:
+            row.update(
+                joules_per_epoch=self.energy.joules_per_epoch,
+                above_idle_joules_per_epoch=self.energy.above_idle_per_epoch,
+                idle_watts=self.energy.idle_watts,
+                energy_source=self.energy.source,
+            )
         if self.work is not None:
             row.update(
                 flops=self.work.flops,
@@ -103,6 +114,8 @@ class SweepResult:
     rows: list[SweepRow] = field(default_factory=list)
     complete: bool = True  # False when stopped
     peaks: dict[str, Peak] = field(default_factory=dict)  # for a roofline: each device's limits
+    metered: bool = False  # energy was asked for: each size's joules per epoch, where a device has a counter
+    not_metered: dict[str, Message] = field(default_factory=dict)  # asked for: why a device was not metered
 
     @property
     def crossover(self) -> dict[str, int | None]:
@@ -114,6 +127,22 @@ class SweepResult:
                 continue
             found.setdefault(row.device, None)
             if found[row.device] is None and row.size in cpu and row.seconds < cpu[row.size]:
+                found[row.device] = row.size
+        return found
+
+    @property
+    def energy_crossover(self) -> dict[str, int | None]:
+        """For each metered device but the CPU: the smallest size at which an epoch takes it fewer joules than
+        the CPU's (idle power included: what the machine draws); None: nowhere measured."""
+        cpu = {row.size: row.energy.joules_per_epoch for row in self.rows if row.device == "cpu" and row.energy}
+        found: dict[str, int | None] = {}
+        if not cpu:
+            return found
+        for row in sorted(self.rows, key=lambda r: r.size):
+            if row.device == "cpu" or row.energy is None:
+                continue
+            found.setdefault(row.device, None)
+            if found[row.device] is None and row.size in cpu and row.energy.joules_per_epoch < cpu[row.size]:
                 found[row.device] = row.size
         return found
 
@@ -133,6 +162,9 @@ class SweepResult:
         }
         if self.peaks:
             data["peaks"] = {device: peak.to_json() for device, peak in self.peaks.items()}
+        if self.metered:
+            data["energy_crossover"] = self.energy_crossover
+            data["energy_not_metered"] = {device: str(reason) for device, reason in self.not_metered.items()}
         return data
 
 
@@ -274,15 +306,20 @@ def sweep(
     config: TrainingConfig = LINE,
     roofline: bool = False,
     sizes: Sequence[int] | None = None,
+    energy: bool = False,
 ) -> SweepResult:
     """Time `kind` at growing sizes on each device (the CPU is always among them); `step` is a
     full-batch step of `config`'s problem, model and optimizer (its samples the size).
 
     With `roofline`, each row's work is counted and, once every size is timed, each device's
     peaks are looked up or measured (core.roofline). `sizes`: these sizes instead of the kind's
-    (the lesson's doubling: N and 2N)."""
+    (the lesson's doubling: N and 2N). With `energy` (a step sweep), each size's step is then metered on the
+    device's energy counter (core/energy.py: 1 s idle, then the step for 4 s: seconds a point), or the
+    device's reason is kept (`not_metered`)."""
     if kind not in SWEEP_KINDS:
         raise ValueError(f"kind must be one of {', '.join(SWEEP_KINDS)}, not {kind!r}")
+    metered = energy and kind == STEP
+    meters, not_metered = _meters(dict.fromkeys([*devices, "cpu"]), metered)
     torch_dtype = STORAGE[dtype]
     sizes = [s for s in sizes or (STEP_SIZES if kind == STEP else MATMUL_SIZES) if max_size is None or s <= max_size]
     rows: list[SweepRow] = []
@@ -290,7 +327,7 @@ def sweep(
     for size in sizes:  # size by size, every device at each: the plot fills evenly from the left
         for device in growing:
             if should_stop():
-                return SweepResult(kind, dtype, rows, complete=False)
+                return SweepResult(kind, dtype, rows, False, metered=metered, not_metered=not_metered)
             if not growing[device]:
                 continue
             free = free_bytes(device)
@@ -316,16 +353,27 @@ def sweep(
                         step = _matmul(size, torch_device, torch_dtype)
                     seconds, one = _time(step, torch_device)
                     seconds, one = seconds / per_call, one / per_call if one is not None else None
+                    joules = (
+                        _metered(meters[device], step, per_call, torch_device, should_stop)
+                        if device in meters
+                        else None
+                    )
                     del step
             except (RuntimeError, MemoryError):  # out of memory, or a dtype the device lacks
                 growing[device] = False
                 continue
+            except Stopped:  # while the step was metered
+                return SweepResult(kind, dtype, rows, False, metered=metered, not_metered=not_metered)
+            except EnergyUnavailable as unavailable:  # its counter stopped answering: no more metering there
+                not_metered[device] = unavailable.message
+                meters.pop(device)
+                joules = None
             finally:
                 release_cache(torch_device)
             throughput = size / seconds if kind == STEP else 2 * size**3 / seconds / 1e9
             row = SweepRow(
                 device, size, seconds, throughput, one, one is not None and contended(seconds, one), work,
-                step_config.step if kind == STEP else EAGER,
+                step_config.step if kind == STEP else EAGER, joules,
             )  # fmt: skip
             rows.append(row)
             if on_row is not None:
@@ -335,7 +383,7 @@ def sweep(
     if roofline:
         for device in dict.fromkeys(row.device for row in rows):
             if should_stop():
-                return SweepResult(kind, dtype, rows, complete=False, peaks=peaks)
+                return SweepResult(kind, dtype, rows, False, peaks, metered, not_metered)
             try:
                 with matmul_precision(dtype):
                     peaks[device] = peak_for(device, dtype)
@@ -343,4 +391,37 @@ def sweep(
                 continue
             finally:
                 release_cache(torch.device(device))
-    return SweepResult(kind, dtype, rows, peaks=peaks)
+    return SweepResult(kind, dtype, rows, True, peaks, metered, not_metered)
+
+
+def _meters(devices, metered: bool) -> tuple[dict[str, Meter], dict[str, Message]]:
+    """Each device's energy counter, and why a device has none (nothing when energy was not asked for)."""
+    meters, not_metered = {}, {}
+    for device in devices if metered else ():
+        try:
+            meters[device] = meter_of(device)
+        except EnergyUnavailable as unavailable:
+            not_metered[device] = unavailable.message
+    return meters, not_metered
+
+
+def _metered(
+    meter: Meter, step: Callable[[], object], per_call: int, device: torch.device, should_stop: Callable[[], bool]
+) -> EnergyPerEpoch:
+    """Joules per epoch of the swept step: run in batches of about BATCH_S (the device synchronised at each
+    batch's end) until the counter's window is long enough, after the idle power (core/energy.py)."""
+    calls = [1]
+
+    def work() -> int:
+        began = time.perf_counter()
+        for _ in range(calls[0]):
+            if should_stop():
+                raise Stopped
+            step()
+        synchronize(device)
+        took = time.perf_counter() - began
+        done = calls[0] * per_call
+        calls[0] = max(1, int(calls[0] * min(10.0, BATCH_S / took))) if took > 0 else calls[0] * 10
+        return done
+
+    return measure(meter, work)

@@ -1724,6 +1724,10 @@ digit</source>
         <translation>正在 {devices} 上以 {dtype} 扫描 {kind}…</translation>
     </message>
     <message>
+        <source>Each size&apos;s energy is metered too where a device can be (5 s a size).</source>
+        <translation>在设备允许的地方，也计量每个规模的能耗（每个规模 5 秒）。</translation>
+    </message>
+    <message>
         <source>sweep</source>
         <translation>扫描</translation>
     </message>
@@ -1795,8 +1799,20 @@ digit</source>
         <translation>实际达到的 GFLOP/s</translation>
     </message>
     <message>
+        <source>J/epoch</source>
+        <translation>焦耳/轮</translation>
+    </message>
+    <message>
+        <source>A step sweep: also meter each size&apos;s joules per epoch with the device&apos;s energy counter (NVML on an NVIDIA GPU, RAPL on the CPU; 5 s more a size), drawn beside the speed, and find where the GPU uses less energy per epoch than the CPU. Where a device has no counter, the reason is said</source>
+        <translation>训练步骤扫描：同时用设备的能耗计数器计量每个规模的每轮焦耳数（NVIDIA GPU 用 NVML，CPU 用 RAPL；每个规模多 5 秒），画在速度旁边，并找出 GPU 每轮能耗从哪里开始低于 CPU。设备没有计数器时，会说明原因</translation>
+    </message>
+    <message>
         <source>samples</source>
         <translation>样本数</translation>
+    </message>
+    <message>
+        <source>joules per epoch</source>
+        <translation>每轮焦耳数</translation>
     </message>
     <message>
         <source>n (an n × n product)</source>
@@ -1833,6 +1849,22 @@ digit</source>
     <message>
         <source>The machine was busy: the CPU&apos;s figures at {sizes} are too slow, {ratio}x slower than on one thread (another program took a core, and torch&apos;s threads waited for each other at every step). Close other programs and sweep again.</source>
         <translation>机器正忙：CPU 在 {sizes} 处的数字偏慢，比单线程慢 {ratio} 倍（另一个程序占用了一个核心，torch 的线程在每一步都互相等待）。请关闭其他程序后再扫描一次。</translation>
+    </message>
+    <message>
+        <source>{device} does not use less energy per epoch than the CPU at any size metered.</source>
+        <translation>在计量的任何规模下，{device} 每轮的能耗都不低于 CPU。</translation>
+    </message>
+    <message>
+        <source>{device} uses less energy per epoch than the CPU from {size} on.</source>
+        <translation>从 {size} 起，{device} 每轮的能耗低于 CPU。</translation>
+    </message>
+    <message>
+        <source>{device} uses less from {size}</source>
+        <translation>{device} 从 {size} 起更省能</translation>
+    </message>
+    <message>
+        <source>{device}&apos;s energy not metered: {reason}.</source>
+        <translation>{device} 的能耗未计量：{reason}。</translation>
     </message>
     <message>
         <source>published figures</source>

@@ -152,27 +152,31 @@ class SweepJob(MeasurementJob):
         config: TrainingConfig | None = None,
         roofline: bool = False,
         sizes: Sequence[int] | None = None,
+        energy: bool = False,
     ):
         super().__init__(runner)
         self.view, self.devices, self.kind, self.dtype = view, devices, kind, dtype
-        self.config, self.roofline = config or LINE, roofline
+        self.config, self.roofline, self.energy = config or LINE, roofline, energy and kind == STEP
         self.sizes = sizes or (STEP_SIZES if kind == STEP else MATMUL_SIZES)
         order = devices_to_compare(devices)
         view.clear(kind)
         runner.progress(0, len(self.sizes) * len(order))
-        runner.say(
-            self.tr("Sweeping {kind} in {dtype} on {devices}…").format(kind=kind, dtype=dtype, devices=", ".join(order))
+        said = self.tr("Sweeping {kind} in {dtype} on {devices}…").format(
+            kind=kind, dtype=dtype, devices=", ".join(order)
         )
+        if self.energy:
+            said += " " + self.tr("Each size's energy is metered too where a device can be (5 s a size).")
+        runner.say(said)
 
     def name(self) -> str:
         return self.tr("sweep")
 
     def task(self) -> Task:
-        kind, devices, dtype, config, roofline, sizes = (
-            self.kind, self.devices, self.dtype, self.config, self.roofline, self.sizes
+        kind, devices, dtype, config, roofline, sizes, energy = (
+            self.kind, self.devices, self.dtype, self.config, self.roofline, self.sizes, self.energy
         )  # fmt: skip
         return lambda should_stop, report: sweep(
-            kind, devices, dtype, should_stop, report, config=config, roofline=roofline, sizes=sizes
+            kind, devices, dtype, should_stop, report, config=config, roofline=roofline, sizes=sizes, energy=energy
         )
 
     def report(self, row: SweepRow) -> None:

@@ -84,8 +84,9 @@ class Measurements(QObject):
         config: TrainingConfig | None = None,
         roofline: bool = False,
         sizes: Sequence[int] | None = None,
+        energy: bool = False,
     ) -> None:
-        self._start(_jobs().SweepJob(self, self.sweepView, devices, kind, dtype, config, roofline, sizes))
+        self._start(_jobs().SweepJob(self, self.sweepView, devices, kind, dtype, config, roofline, sizes, energy))
 
     def start_profile(self, config: TrainingConfig) -> None:
         self._start(_jobs().ProfileJob(self, self.profileView, config))

@@ -108,8 +108,9 @@ class RunCommands(QObject):
         config = self._config_to_start(w.devices.ids)  # its step is the form's problem, model and optimizer
         if config is not None:
             self._start_measuring(w.sweepView, self.tr("%v / %m measurements"))
+            view = w.sweepView
             w.measurements.start_sweep(
-                w.devices.ids, w.sweepView.kind(), w.sweepView.dtype(), config, w.sweepView.roofline()
+                w.devices.ids, view.kind(), view.dtype(), config, view.roofline(), energy=view.energy()
             )
             self.update_actions()
 
@@ -204,6 +205,7 @@ class RunCommands(QObject):
             w.sweepView.kindCombo,
             w.sweepView.dtypeCombo,
             w.sweepView.rooflineCheck,
+            w.sweepView.energyCheck,
             w.compareView.precisionsCombo,
         ):
             widget.setEnabled(not running)

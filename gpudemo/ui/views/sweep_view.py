@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from gpudemo.core.rules import SWEEP_KINDS
 from gpudemo.ui.base import theme
+from gpudemo.ui.base.i18n import say
 from gpudemo.ui.views.plot_style import colour, new_plot
 from gpudemo.ui.views.replay import Replayable
 
@@ -65,8 +66,22 @@ class SweepView(QWidget, Replayable):
         self.roofline_plot.getPlotItem().setLogMode(x=True, y=True)
         self.roofline_plot.setVisible(False)
         self._roof_items: list[pg.GraphicsObject] = []
+        self.energyCheck = QCheckBox(self.tr("J/epoch"), objectName="sweepEnergyCheck")
+        self.energyCheck.setToolTip(
+            self.tr(
+                "A step sweep: also meter each size's joules per epoch with the device's energy counter (NVML on an"
+                " NVIDIA GPU, RAPL on the CPU; 5 s more a size), drawn beside the speed, and find where the GPU"
+                " uses less energy per epoch than the CPU. Where a device has no counter, the reason is said"
+            )
+        )
+        self.energy_plot = new_plot("sweepEnergyPlot", self.tr("samples"), self.tr("joules per epoch"))
+        self.energy_plot.getPlotItem().setLogMode(x=True, y=True)
+        self.energy_plot.setVisible(False)
+        self._energy: dict[str, tuple[pg.PlotDataItem, list[int], list[float]]] = {}
+        self._energy_marks: list[pg.GraphicsObject] = []
         self._plots = plots = QSplitter()
         plots.addWidget(self.plot)
+        plots.addWidget(self.energy_plot)
         plots.addWidget(self.roofline_plot)
         plots.setChildrenCollapsible(False)
         self.summary = QLabel(objectName="sweepSummary")
@@ -80,6 +95,7 @@ class SweepView(QWidget, Replayable):
         how = QHBoxLayout()
         how.addWidget(self.dtypeCombo)
         how.addWidget(self.rooflineCheck)
+        how.addWidget(self.energyCheck)
         how.addStretch(1)
         how.addWidget(self.button)
         layout = QVBoxLayout(self)
@@ -100,6 +116,10 @@ class SweepView(QWidget, Replayable):
     def roofline(self) -> bool:
         return self.rooflineCheck.isChecked()
 
+    def energy(self) -> bool:
+        """Whether each size's energy is to be metered (a step sweep's)."""
+        return self.energyCheck.isChecked() and self.kind() == STEP
+
     def clear(self, kind: str) -> None:
         self._record("clear", kind)
         plot = self.plot.getPlotItem()
@@ -109,6 +129,14 @@ class SweepView(QWidget, Replayable):
             plot.removeItem(mark)
         self._series.clear()
         self._marks.clear()
+        energy = self.energy_plot.getPlotItem()
+        for curve, _, _ in self._energy.values():
+            energy.removeItem(curve)
+        for mark in self._energy_marks:
+            energy.removeItem(mark)
+        self._energy.clear()
+        self._energy_marks.clear()
+        self.energy_plot.setVisible(False)
         for item in self._roof_items:
             self.roofline_plot.getPlotItem().removeItem(item)
         self._roof_items.clear()
@@ -136,6 +164,23 @@ class SweepView(QWidget, Replayable):
         sizes.append(row.size)
         throughputs.append(row.throughput)
         curve.setData(np.array(sizes, dtype=np.float64), np.array(throughputs, dtype=np.float64))
+        if row.energy is not None:
+            self._add_joules(row)
+
+    def _add_joules(self, row: SweepRow) -> None:
+        """The row's joules per epoch on the energy plot, in its device's colour."""
+        if row.device not in self._energy:
+            colour_ = colour(list(self._series).index(row.device))
+            curve = pg.PlotDataItem(
+                pen=pg.mkPen(colour_, width=2), symbol="s", symbolSize=7, symbolBrush=colour_, symbolPen=None
+            )
+            self.energy_plot.getPlotItem().addItem(curve)
+            self._energy[row.device] = (curve, [], [])
+        curve, sizes, joules = self._energy[row.device]
+        sizes.append(row.size)
+        joules.append(row.energy.joules_per_epoch)
+        curve.setData(np.array(sizes, dtype=np.float64), np.array(joules, dtype=np.float64))
+        self.energy_plot.setVisible(True)
 
     def show_result(self, result: SweepResult) -> str:
         """Mark and name each device's crossover; say where each one wins, and more under the plots. Where
@@ -159,6 +204,7 @@ class SweepView(QWidget, Replayable):
             self._marks.append(mark)
         if not result.crossover:
             lines.append(self.tr("Only the CPU was measured: with a GPU listed, the sweep shows where it overtakes."))
+        lines += self._energy_lines(result)
         headline = " ".join(lines)
         lines += self._draw_roofline(result)
         if not result.complete:
@@ -179,6 +225,36 @@ class SweepView(QWidget, Replayable):
             )
         self.summary.setText(" ".join(lines))
         return headline
+
+    def _energy_lines(self, result: SweepResult) -> list[str]:
+        """Where each GPU uses less energy per epoch than the CPU (marked), and why a device was not metered."""
+        lines = []
+        for device, size in result.energy_crossover.items():
+            if size is None:
+                lines.append(
+                    self.tr("{device} does not use less energy per epoch than the CPU at any size metered.").format(
+                        device=device
+                    )
+                )
+                continue
+            lines.append(
+                self.tr("{device} uses less energy per epoch than the CPU from {size} on.").format(
+                    device=device, size=f"{size:,}"
+                )
+            )
+            index = list(self._series).index(device) if device in self._series else 0
+            mark = pg.InfiniteLine(
+                pos=math.log10(size),
+                angle=90,
+                pen=pg.mkPen(colour(index), width=1, style=pg.QtCore.Qt.PenStyle.DashLine),
+                label=self.tr("{device} uses less from {size}").format(device=device, size=f"{size:,}"),
+                labelOpts={"position": 0.9, "color": colour(index), "fill": (255, 255, 255, 200)},
+            )
+            self.energy_plot.getPlotItem().addItem(mark, ignoreBounds=True)
+            self._energy_marks.append(mark)
+        for device, reason in result.not_metered.items():
+            lines.append(self.tr("{device}'s energy not metered: {reason}.").format(device=device, reason=say(reason)))
+        return lines
 
     def _draw_roofline(self, result: SweepResult) -> list[str]:
         """Each device's roofs and each size's point under them; says how far the largest size is from its roof."""

@@ -9,7 +9,7 @@ from gpudemo.core import energy
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.measure import joules
 from tests.commands import gpudemo
-from tests.meters import Steady
+from tests.meters import Steady, metered_quickly, without_counters
 
 
 def test_the_step_is_repeated_to_the_window_and_idle_is_measured_apart(monkeypatch):
@@ -59,3 +59,37 @@ def test_a_stop_while_metering_is_its_reason_not_a_figure_of_a_cut_window(monkey
     found = joules.run_energy(TrainingConfig(), True, stop_on_the_second_look)
     assert found.available and not found.measured and str(found.reason) == "stopped while it was metered"
     assert found.to_json() == {"available": True, "measured": False, "reason": "stopped while it was metered"}
+
+
+def test_a_sweep_meters_each_size_and_finds_where_the_gpu_uses_less_energy(monkeypatch):
+    from gpudemo.core.measure.sweep import SweepResult, SweepRow, sweep
+
+    metered_quickly(monkeypatch)
+    result = sweep(devices=["cpu"], sizes=[10, 1000], energy=True)
+    assert result.metered and result.not_metered == {} and [row.size for row in result.rows] == [10, 1000]
+    assert all(row.energy is not None and row.energy.joules_per_epoch > 0 for row in result.rows)
+    data = result.to_json()
+    assert data["energy_crossover"] == {} and data["rows"][0]["energy_source"] == "fake"
+    # Where a GPU's epoch takes fewer joules than the CPU's, size by size (idle included)
+    cpu = [SweepRow("cpu", size, 1e-4, 1.0, energy=_joules(j)) for size, j in ((10, 0.01), (1000, 0.02), (10**5, 1.0))]
+    gpu = [
+        SweepRow("cuda:0", size, 1e-4, 1.0, energy=_joules(j)) for size, j in ((10, 0.05), (1000, 0.03), (10**5, 0.1))
+    ]
+    assert SweepResult("step", "float32", cpu + gpu, metered=True).energy_crossover == {"cuda:0": 10**5}
+    assert SweepResult("step", "float32", cpu + gpu[:2], metered=True).energy_crossover == {"cuda:0": None}
+
+
+def test_a_sweep_without_a_counter_says_why_and_times_as_before(monkeypatch):
+    from gpudemo.core.measure.sweep import sweep
+
+    without_counters(monkeypatch)
+    result = sweep(devices=["cpu"], sizes=[10], energy=True)
+    assert [row.energy for row in result.rows] == [None] and "no energy counter here" in str(result.not_metered["cpu"])
+    assert "no energy counter here" in result.to_json()["energy_not_metered"]["cpu"]
+    assert "energy_crossover" not in sweep(devices=["cpu"], sizes=[10]).to_json()  # not asked: not said
+    text = gpudemo("sweep", "--device", "cpu", "--max-size", "10", "--energy").stdout
+    assert "J/EPOCH" in text and "energy of cpu: not metered: the CPU has no energy counter here" in text
+
+
+def _joules(per_epoch: float) -> energy.EnergyPerEpoch:
+    return energy.EnergyPerEpoch("x", "fake", per_epoch, per_epoch / 2, 10.0, 4.0, 100, 3)

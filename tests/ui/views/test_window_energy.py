@@ -45,3 +45,43 @@ def test_compare_shows_the_joules_columns_only_when_energy_was_asked(qtbot, monk
     (row,) = table_rows(window.compareTable)
     assert not window.compareTable.isColumnHidden(6) and float(row[6]) > 0 and row[7] != "-"
     assert "fake: the step" in window.compareTable.item(0, 6).toolTip()
+
+
+def test_a_sweep_meters_each_size_and_draws_joules_beside_the_speed(qtbot, monkeypatch):
+    from tests.ui.views.test_window_compare import curves
+
+    metered_quickly(monkeypatch)
+    window = open_window(qtbot)
+    with qtbot.waitSignal(window.runFinished, timeout=120_000):
+        window.measurements.start_sweep(["cpu"], "step", "float32", sizes=[10, 1000], energy=True)
+    (joules,) = curves(window.sweepView.energy_plot)
+    assert list(joules.xData) == [10, 1000] and all(joules.yData > 0)
+    assert window.sweepView.energy_plot.isVisibleTo(window.sweepView)
+    with qtbot.waitSignal(window.runFinished, timeout=120_000):
+        window.measurements.start_sweep(["cpu"], "step", "float32", sizes=[10])
+    assert not window.sweepView.energy_plot.isVisibleTo(window.sweepView)  # not asked: not drawn
+
+
+def test_the_sweep_names_the_energy_crossover_beside_the_time_crossover(qtbot):
+    from gpudemo.core.energy import EnergyPerEpoch
+    from gpudemo.core.measure.sweep import SweepResult, SweepRow
+    from gpudemo.core.messages import Message
+
+    def row(device, size, seconds, joules):
+        return SweepRow(
+            device, size, seconds, size / seconds, energy=EnergyPerEpoch(device, "fake", joules, 0, 1, 4, 9, 2)
+        )
+
+    window = open_window(qtbot)
+    view = window.sweepView
+    view.clear("step")
+    rows = [row("cuda:0", 10, 1e-3, 0.1), row("cpu", 10, 1e-5, 0.001), row("cuda:0", 10**6, 2e-3, 0.2)]
+    rows.append(row("cpu", 10**6, 1e-1, 5.0))
+    for each in rows:
+        view.add_row(each)
+    result = SweepResult("step", "float32", rows, metered=True, not_metered={"cuda:1": Message("no counter, say")})
+    headline = view.show_result(result)
+    assert "cuda:0 beats the CPU from 1,000,000 on." in headline
+    assert "cuda:0 uses less energy per epoch than the CPU from 1,000,000 on." in headline
+    assert "cuda:1's energy not metered: no counter, say." in headline
+    assert len(view._energy_marks) == 1
