@@ -119,6 +119,16 @@ def parallel_speedup(results: Sequence) -> tuple[float | None, float | None]:
     return two.epochs_per_second / by_workers[1].epochs_per_second, two.allreduce_share
 
 
+def energy_ratio(timings: Sequence[DeviceTiming], gpu: str) -> float | None:
+    """The joules an epoch took on `gpu` over the CPU's, each metered on its counter (None: either was not)."""
+    joules = {
+        t.device: t.energy.figures.joules_per_epoch
+        for t in timings
+        if t.status == COMPLETED and t.energy is not None and t.energy.figures is not None
+    }
+    return joules[gpu] / joules["cpu"] if gpu in joules and joules.get("cpu") else None
+
+
 # The table. ------------------------------------------------------------------------------------
 
 

@@ -45,7 +45,8 @@ LARGE = replace(TUTORIAL, problem="line", samples=1_000_000)  # where a GPU star
 PREDICT_AT = "4"
 KEYS = {"key", "title", "text", "widgets", "code", "tab", "action", "needs", "guess", "measure", "explain", "no_gpu"}
 LESSONS = ("tutorial", "gpu_win")  # the lesson files, in the Help menu's order
-MEASURES = ("crossover", "busy", "doubling", "modes", "bf16", "pinned", "parallel")  # core/guesses.py reads each
+# core/guesses.py reads each
+MEASURES = ("crossover", "busy", "doubling", "modes", "bf16", "pinned", "parallel", "energy")
 
 CHOICE, PERCENT, RATIO = "choice", "percent", "ratio"  # the kinds of guess
 KINDS = (CHOICE, PERCENT, RATIO)

@@ -295,10 +295,11 @@ class MainWindow(QMainWindow):
         was_loading, self.loading = self.loading, False
         if was_loading and self.statusLabel.text() == self.runStatus.loading():
             self.runStatus.say(self.runStatus.ready())
+        self.run_commands.update_actions()  # every command can run now
         self.devicesListed.emit()
         self.update_script()
         if was_loading:
-            self.run_commands.torch_ready()
+            self.run_commands.start_queued()
 
     @Slot(int)
     def _on_tab(self, index: int) -> None:

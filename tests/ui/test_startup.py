@@ -99,9 +99,12 @@ def test_the_devices_appear_when_the_import_completes(qtbot, monkeypatch):
     monkeypatch.setattr(loader, "_list_devices", lambda: DeviceList((GPU, cpu_device())))
     monkeypatch.setattr(devices, "with_free_memory", lambda device: device)  # no CUDA here to ask
     window = _open(qtbot)
+    at_listing = []
+    window.devicesListed.connect(lambda: at_listing.append(window.actions.gpu_lesson.isEnabled()))
     with qtbot.waitSignal(window.devicesListed, timeout=60_000):
         window.show()
         assert window.loading and not window.actions.compare.isEnabled()
+    assert at_listing == [True]  # whoever hears the listing can use every command at once
     assert not window.loading
     assert [text.split()[0] for text in _texts(window)] == ["cuda:0", "cpu"]
     assert window.devicePanel.current().id == "cuda:0"  # the GPU picked, as at any start

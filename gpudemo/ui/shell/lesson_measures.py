@@ -18,6 +18,7 @@ from gpudemo.core.config import TrainingConfig
 from gpudemo.core.modes import fastest_for
 from gpudemo.core.rules import DEFAULT_STEP as EAGER
 from gpudemo.core.rules import SWEEP_KINDS
+from gpudemo.ui.base.i18n import say
 from gpudemo.ui.shell.lesson_course import form_values
 
 STEP, MATMUL = SWEEP_KINDS  # core/measure/sweep.py's
@@ -28,6 +29,8 @@ DOUBLING_SIZE = 1_000_000  # the doubling step's first size (then twice as many)
 MATMUL_SIZE = {"cuda": 4096, "cpu": 256}  # the matmul step's n: seconds on each (a CPU's bfloat16 is slow)
 MODES_EPOCHS = 2000
 DTYPES = ("float32", "bfloat16")  # the bf16 step: its matmul in each
+ENERGY_SIZE = 100_000  # the energy step's samples: where a GPU first beat the CPU on an H200 (the crossover's note)
+ENERGY_EPOCHS = 200
 # An outcome's note, kept as a key and said in the language shown (a switch after measuring follows it).
 NO_GPU, STOPPED_NOTE, NO_WIN = "no_gpu", "stopped", "no_win"
 
@@ -127,6 +130,34 @@ def _parallel(here: Here) -> list[Start]:
     return [lambda: here.window.measurements.start_parallel(here.config(TUTORIAL), here.backend(), 2)]
 
 
+def _energy(here: Here) -> list[Start]:
+    """The line at the crossover's size on the GPU picked (or the first listed) and the CPU, each run's step then
+    metered on its energy counter."""
+    line = dataclasses.replace(LINE, samples=ENERGY_SIZE, epochs=ENERGY_EPOCHS)
+    devices = [_gpu(here), "cpu"] if _gpu(here) else ["cpu"]
+    return [lambda: here.window.measurements.start_compare(here.config(line), devices, energy=True)]
+
+
+def _gpu(here: Here) -> str | None:
+    gpus = [each for each in here.devices if each.startswith("cuda")]
+    return here.device if here.cuda else (gpus[0] if gpus else None)
+
+
+def _read_energy(results: list, here: Here) -> Reading:
+    gpu = _gpu(here)
+    if gpu is None:
+        return None, {}, NO_GPU
+    measured = guesses.energy_ratio(results[0], gpu)
+    if measured is not None:
+        return measured, {}, ""
+    reasons = [
+        f"{t.device}: {say(t.energy.reason)}"
+        for t in results[0]
+        if t.energy is not None and t.energy.reason is not None
+    ]
+    return None, {}, "; ".join(reasons) or NO_GPU
+
+
 def _read_parallel(results: list, here: Here) -> Reading:
     measured, share = guesses.parallel_speedup(results[0])
     return measured, {"share": "-" if share is None else f"{share:.0%}"}, ""
@@ -145,4 +176,5 @@ MEASURES: dict[str, LessonMeasure] = {
     ),
     "pinned": LessonMeasure(_pinned, _read_pinned),
     "parallel": LessonMeasure(_parallel, _read_parallel),
+    "energy": LessonMeasure(_energy, _read_energy, size=lambda device: ENERGY_SIZE),
 }

@@ -62,7 +62,7 @@ class RunCommands(QObject):
     @Slot()
     def start_training(self) -> None:
         w = self.window
-        if w.loading:  # taken now, run when PyTorch is there (MainWindow.torch_ready); not lost
+        if w.loading:  # taken now, run when PyTorch is there (start_queued); not lost
             if w.torch_error:
                 w.runStatus.say(w.torch_error, error=True)
             elif w.trainingPanel.check():
@@ -228,9 +228,8 @@ class RunCommands(QObject):
             queued=self.queued,
         )
 
-    def torch_ready(self) -> None:
-        """PyTorch has loaded and the devices are listed: every command can run; a Start pressed before runs."""
-        self.update_actions()
+    def start_queued(self) -> None:
+        """PyTorch has loaded and the devices are listed: a Start pressed before runs now."""
         if self.queued:
             self.queued = False
             self.start_training()

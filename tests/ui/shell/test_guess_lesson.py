@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QWidget
 from gpudemo.core import lesson
 from gpudemo.ui.shell.preferences import Preferences
 from tests.conftest import running_qthreads
-from tests.ui.windows import open_window
+from tests.ui.windows import TWO_GPUS, open_window
 
 STEPS = lesson.load(name="gpu_win")
 
@@ -99,22 +99,22 @@ def test_every_measurement_runs_here_fills_its_row_and_the_table_exports(qtbot, 
     window.actions.gpu_lesson.trigger()
     panel = window.guessPanel
     guesses_typed = {"crossover": None, "busy": "40", "doubling": "2", "modes": "3", "bf16": "0.5",
-                     "pinned": "2", "parallel": "1.5"}  # fmt: skip
+                     "pinned": "2", "parallel": "1.5", "energy": "2"}  # fmt: skip
     began = time.perf_counter()
     for step in STEPS[:-1]:
         measure(qtbot, window, guesses_typed[step.key])
         outcome = window.gpu_lesson.outcomes[step.key]
         text = panel.textLabel.text()
         assert outcome.guess is not None and "{" not in text, step.key
-        if step.key in ("crossover", "pinned"):  # they need a GPU: nothing measured, and the GPU's figures quoted
+        if step.key in ("crossover", "pinned", "energy"):  # they need a GPU: nothing measured, the note says why
             note = window.gpu_lesson.note_of(step, outcome)
             assert outcome.measured is None and note and note in text, step.key
         else:
             assert outcome.measured is not None and outcome.measured > 0, step.key
         panel.nextButton.click()
-    print(f"seven measurements on the CPU in {time.perf_counter() - began:.1f} s")
+    print(f"eight measurements on the CPU in {time.perf_counter() - began:.1f} s")
     table = panel.guessTable
-    assert panel.guessTable.isVisible() and table.rowCount() == 7
+    assert panel.guessTable.isVisible() and table.rowCount() == 8
     assert table.item(1, 1).text() == "40" and table.item(1, 2).text() != "-"
     path = tmp_path / "guesses.csv"
     assert window.gpu_lesson.export(str(path))
@@ -186,3 +186,23 @@ def test_each_measure_a_lesson_file_may_name_has_one_entry_in_the_registry():
     assert set(MEASURES) == set(lesson.MEASURES)
     steps = lesson.load(name="gpu_win")
     assert {step.measure for step in steps if step.measure} <= set(MEASURES)
+
+
+def test_the_energy_question_reads_the_gpus_joules_over_the_cpus_or_says_why_not(qtbot):
+    from gpudemo.core.energy import EnergyPerEpoch
+    from gpudemo.core.measure.compare import DeviceTiming
+    from gpudemo.core.measure.joules import RunEnergy
+    from gpudemo.core.messages import Message
+    from gpudemo.ui.shell.lesson_measures import MEASURES, NO_GPU, Here
+
+    def timing(device, joules=None, reason=None):
+        figures = EnergyPerEpoch(device, "fake", joules, 0, 1, 4, 9, 2) if joules else None
+        return DeviceTiming(device, "completed", 1000.0, 1.0, 0.1, energy=RunEnergy(True, figures, reason))
+
+    read = MEASURES["energy"].read
+    window = open_window(qtbot, TWO_GPUS)
+    gpu = Here(window, "cuda:0", ["cuda:0", "cuda:1", "cpu"])
+    assert read([[timing("cuda:0", 0.03), timing("cpu", 0.01)]], gpu)[0] == pytest.approx(3.0)
+    no_counter = [timing("cuda:0", reason=Message("no NVML")), timing("cpu", 0.01)]
+    assert read([no_counter], gpu) == (None, {}, "cuda:0: no NVML")
+    assert read([[timing("cpu", 0.01)]], Here(window, "cpu", ["cpu"])) == (None, {}, NO_GPU)
