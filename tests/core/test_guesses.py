@@ -104,7 +104,7 @@ def test_the_table_exports_as_csv_and_the_guesses_are_kept_as_text():
 
 def test_a_lesson_file_s_guess_steps_are_checked(tmp_path):
     steps = load(name="gpu_win")
-    assert len(steps) == 8 and all(step.explain for step in steps if step.guess)
+    assert len(steps) == 9 and all(step.explain for step in steps if step.guess)
     good = {"key": "k", "title": {"en": "t"}, "text": {"en": "x"}, "guess": {"kind": "ratio"},
             "measure": "busy", "explain": {"en": "e"}}  # fmt: skip
     for broken, says in (
@@ -118,3 +118,17 @@ def test_a_lesson_file_s_guess_steps_are_checked(tmp_path):
         path.write_text(json.dumps([broken]), encoding="utf-8")
         with pytest.raises(LessonError, match=re.escape(says)):
             load(path)
+
+
+def test_the_energy_ratio_is_the_gpus_joules_over_the_cpus_where_both_were_metered():
+    from gpudemo.core.energy import EnergyPerEpoch
+    from gpudemo.core.measure.compare import DeviceTiming
+    from gpudemo.core.measure.joules import RunEnergy
+
+    def timing(device, joules=None, status="completed"):
+        figures = EnergyPerEpoch(device, "fake", joules, 0, 1, 4, 9, 2) if joules else None
+        return DeviceTiming(device, status, 1.0, energy=RunEnergy(figures is not None, figures))
+
+    assert guesses.energy_ratio([timing("cuda:0", 0.5), timing("cpu", 0.25)], "cuda:0") == 2.0
+    assert guesses.energy_ratio([timing("cuda:0"), timing("cpu", 0.25)], "cuda:0") is None  # no GPU counter
+    assert guesses.energy_ratio([timing("cuda:0", 0.5), timing("cpu", 0.25, "failed")], "cuda:0") is None
