@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEventLoop, QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QEventLoop, QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QMainWindow, QVBoxLayout, QWidget
 
 from gpudemo.core.config import TrainingConfig
@@ -20,7 +20,6 @@ from gpudemo.core.training import PREDICTING
 from gpudemo.logfile import current_log
 from gpudemo.ui.base import i18n, theme
 from gpudemo.ui.base.style import style_sheet
-from gpudemo.ui.jobs.loader import PROBE_TIMEOUT_MS, TorchLoader
 from gpudemo.ui.jobs.measurements import Measurements
 from gpudemo.ui.jobs.memory_watch import MemoryWatch
 from gpudemo.ui.jobs.training_job import TrainingJob
@@ -36,6 +35,7 @@ from gpudemo.ui.shell.menus import build_menus, fit_to_screen, widen_code_panel
 from gpudemo.ui.shell.preferences import Preferences
 from gpudemo.ui.shell.rebuild import rebuild_in
 from gpudemo.ui.shell.run_commands import RunCommands
+from gpudemo.ui.shell.torch_loading import TorchLoading
 from gpudemo.ui.shell.wiring import wire
 from gpudemo.ui.views.compare_view import CompareView
 from gpudemo.ui.views.landscape_view import LandscapeView
@@ -57,7 +57,6 @@ EXPOSED = """
     sweepPlot sweepButton rooflinePlot parallelPlot parallelTable parallelButton transferPlot transferButton
     profileTable timelinePlot
 """.split()
-UNPAINTED_LOAD_MS = 1000  # PyTorch starts loading this long after the window is shown if no paint came first
 
 
 class MainWindow(QMainWindow):
@@ -95,23 +94,10 @@ class MainWindow(QMainWindow):
                 self.runStatus.say(note, error=True)
         self.set_theme(self.theme_choice)
         self.actions.language_actions[i18n.current()].setChecked(True)
-        self.loader = TorchLoader(self)
-        self.loader.torch_loaded.connect(self._on_torch_loaded)
-        self.loader.listed.connect(self._on_devices_listed)
-        self.loader.probe_failed.connect(self._on_probe_failed)
-        self.loader.failed.connect(self._on_torch_failed)
-        self._probe_wait = QTimer(self, singleShot=True, interval=PROBE_TIMEOUT_MS)
-        self._probe_wait.timeout.connect(self._on_probe_silent)
-        self._load_posted = False
-        self._late_devices: DeviceList | None = None  # listed while a job went: shown when it ends
-        self.runFinished.connect(self._list_late)
+        self.torch_loading = TorchLoading(self)
+        self.loader = self.torch_loading.loader
         if self.loading:
-            self.devicePanel.set_devices(
-                self.devices, note=self.tr("PyTorch is loading: the GPUs are listed when it has…")
-            )
-            self.codePanel.say(self.tr("# The script appears here once PyTorch has loaded…"))
-            if self.statusLabel.text() == self.runStatus.ready():  # not over a note of the settings restored
-                self.runStatus.say(self.runStatus.loading())
+            self.torch_loading.begin()
 
     def _build(self) -> None:
         self.left = LeftColumn(self.devices)
@@ -237,70 +223,6 @@ class MainWindow(QMainWindow):
             error=True,
         )
 
-    # PyTorch, loaded after the first paint ----------------------------------------------------------
-
-    @Slot()
-    def _on_torch_loaded(self) -> None:
-        self._probe_wait.start()  # a driver that hangs the probe: the CPU alone after PROBE_TIMEOUT_MS
-
-    @Slot(object)
-    def _on_devices_listed(self, devices: DeviceList) -> None:
-        self._probe_wait.stop()
-        self._list(devices)
-
-    @Slot()
-    def _on_probe_silent(self) -> None:
-        seconds = f"{PROBE_TIMEOUT_MS / 1000:g}"
-        self._list(
-            DeviceList((cpu_device(),)),
-            self.tr(
-                "No GPU listed: the GPU driver has not answered for {seconds} s (torch.cuda.is_available() hangs:"
-                " a broken driver?). The CPU trains meanwhile; the GPUs appear here if the driver answers."
-            ).format(seconds=seconds),
-        )
-
-    @Slot(str)
-    def _on_probe_failed(self, error: str) -> None:
-        self._probe_wait.stop()
-        self._list(
-            DeviceList((cpu_device(),)),
-            self.tr("No GPU listed: finding the devices failed ({error}). The CPU trains.").format(error=error),
-        )
-
-    @Slot(str)
-    def _on_torch_failed(self, error: str) -> None:
-        self.torch_error = self.tr(
-            "PyTorch could not be loaded ({error}): nothing can train. Reinstall it (pip install torch) and start"
-            " gpudemo again."
-        ).format(error=error)
-        self.devicePanel.set_devices(self.devices, note=self.torch_error)
-        self.codePanel.say("# " + self.torch_error)
-        self.runStatus.say(self.torch_error, error=True)
-        self.run_commands.queued = False
-        self.run_commands.update_actions()
-
-    @Slot()
-    def _list_late(self) -> None:
-        if self._late_devices is not None:
-            devices, self._late_devices = self._late_devices, None
-            self._list(devices)
-
-    def _list(self, devices: DeviceList, note: str | None = None) -> None:
-        """The devices found (or the CPU alone, with why): the window is whole; a Start pressed before runs."""
-        if self.is_busy():  # the probe answered late, during a run on the CPU: listed when it ends
-            self._late_devices = devices
-            return
-        self.devices = devices
-        self.devicePanel.set_devices(devices, note)
-        was_loading, self.loading = self.loading, False
-        if was_loading and self.statusLabel.text() == self.runStatus.loading():
-            self.runStatus.say(self.runStatus.ready())
-        self.run_commands.update_actions()  # every command can run now
-        self.devicesListed.emit()
-        self.update_script()
-        if was_loading:
-            self.run_commands.start_queued()
-
     @Slot(int)
     def _on_tab(self, index: int) -> None:
         if self.viewTabs.widget(index) is self.landscapeView:  # it was not redrawn while hidden
@@ -313,14 +235,13 @@ class MainWindow(QMainWindow):
 
     def paintEvent(self, event) -> None:
         super().paintEvent(event)
-        if self.loading and not self._load_posted:  # PyTorch after the first paint: its import holds the
-            self._load_posted = True  # GIL for a second, which the paint would otherwise wait for
-            QTimer.singleShot(0, self.loader.start)
+        if self.loading:  # PyTorch after the first paint: its import holds the GIL for a second, which the
+            self.torch_loading.painted()  # paint would otherwise wait for
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if self.loading:  # a window not painted (shown minimised) loads PyTorch all the same
-            QTimer.singleShot(UNPAINTED_LOAD_MS, self.loader.start)
+        if self.loading:
+            self.torch_loading.shown()
         if not self._shown_before:  # docks take their sizes once the window is laid out on screen
             self._shown_before = True
             if self._preferences is None or self._preferences.store.value("window/state") is None:

@@ -129,7 +129,6 @@ def test_a_probe_that_raises_leaves_the_cpu_listed_with_the_reason(qtbot, monkey
 
 def test_a_probe_that_hangs_leaves_the_cpu_listed_and_the_gpus_come_if_it_answers(qtbot, monkeypatch):
     from gpudemo.core import devices
-    from gpudemo.ui import main_window
 
     answer = threading.Event()
 
@@ -139,7 +138,7 @@ def test_a_probe_that_hangs_leaves_the_cpu_listed_and_the_gpus_come_if_it_answer
 
     monkeypatch.setattr(loader, "_list_devices", hanging)
     monkeypatch.setattr(devices, "with_free_memory", lambda device: device)
-    monkeypatch.setattr(main_window, "PROBE_TIMEOUT_MS", 300)
+    monkeypatch.setattr(loader, "PROBE_TIMEOUT_MS", 300)
     window = _open(qtbot)
     try:
         with qtbot.waitSignal(window.devicesListed, timeout=60_000):

@@ -964,14 +964,6 @@
         <translation>gpudemo — 看 PyTorch 在 GPU 上训练</translation>
     </message>
     <message>
-        <source>PyTorch is loading: the GPUs are listed when it has…</source>
-        <translation>PyTorch 正在加载：加载完成后将列出 GPU…</translation>
-    </message>
-    <message>
-        <source># The script appears here once PyTorch has loaded…</source>
-        <translation># PyTorch 加载完成后，脚本将显示在这里…</translation>
-    </message>
-    <message>
         <source>Training</source>
         <translation>训练</translation>
     </message>
@@ -1010,18 +1002,6 @@
     <message>
         <source>Measure</source>
         <translation>测量</translation>
-    </message>
-    <message>
-        <source>No GPU listed: the GPU driver has not answered for {seconds} s (torch.cuda.is_available() hangs: a broken driver?). The CPU trains meanwhile; the GPUs appear here if the driver answers.</source>
-        <translation>未列出 GPU：GPU 驱动已 {seconds} 秒没有应答（torch.cuda.is_available() 卡住了：驱动损坏？）。在此期间由 CPU 训练；驱动一旦应答，GPU 就会出现在这里。</translation>
-    </message>
-    <message>
-        <source>No GPU listed: finding the devices failed ({error}). The CPU trains.</source>
-        <translation>未列出 GPU：查找设备失败（{error}）。由 CPU 训练。</translation>
-    </message>
-    <message>
-        <source>PyTorch could not be loaded ({error}): nothing can train. Reinstall it (pip install torch) and start gpudemo again.</source>
-        <translation>无法加载 PyTorch（{error}）：无法训练。请重新安装（pip install torch），然后重新启动 gpudemo。</translation>
     </message>
     <message>
         <source>The {language} translation could not be loaded.</source>
@@ -1904,6 +1884,29 @@ digit</source>
     <message>
         <source>(launched by {operator})</source>
         <translation>（由 {operator} 启动）</translation>
+    </message>
+</context>
+<context>
+    <name>TorchLoading</name>
+    <message>
+        <source>PyTorch is loading: the GPUs are listed when it has…</source>
+        <translation>PyTorch 正在加载：加载完成后将列出 GPU…</translation>
+    </message>
+    <message>
+        <source># The script appears here once PyTorch has loaded…</source>
+        <translation># PyTorch 加载完成后，脚本将显示在这里…</translation>
+    </message>
+    <message>
+        <source>No GPU listed: the GPU driver has not answered for {seconds} s (torch.cuda.is_available() hangs: a broken driver?). The CPU trains meanwhile; the GPUs appear here if the driver answers.</source>
+        <translation>未列出 GPU：GPU 驱动已 {seconds} 秒没有应答（torch.cuda.is_available() 卡住了：驱动损坏？）。在此期间由 CPU 训练；驱动一旦应答，GPU 就会出现在这里。</translation>
+    </message>
+    <message>
+        <source>No GPU listed: finding the devices failed ({error}). The CPU trains.</source>
+        <translation>未列出 GPU：查找设备失败（{error}）。由 CPU 训练。</translation>
+    </message>
+    <message>
+        <source>PyTorch could not be loaded ({error}): nothing can train. Reinstall it (pip install torch) and start gpudemo again.</source>
+        <translation>无法加载 PyTorch（{error}）：无法训练。请重新安装（pip install torch），然后重新启动 gpudemo。</translation>
     </message>
 </context>
 <context>

@@ -228,6 +228,11 @@ class RunCommands(QObject):
             queued=self.queued,
         )
 
+    def cancel_queued(self) -> None:
+        """PyTorch will not come (it could not be imported): a Start pressed while it loaded is dropped."""
+        self.queued = False
+        self.update_actions()
+
     def start_queued(self) -> None:
         """PyTorch has loaded and the devices are listed: a Start pressed before runs now."""
         if self.queued:
