@@ -137,6 +137,7 @@ QUICK_GPU = (
     "cli-compare-circles",
     "cli-train-compile",
     "cli-train-energy",
+    "cli-compare-energy",
     "cli-profile-steps",
     "cli-compare-steps",
     "cli-sweep-step-graph",
@@ -295,6 +296,12 @@ def cli_commands(device: str, quick: bool) -> dict[str, list[str]]:
             ),
             # the GPU's real energy counter (NVML), the step repeated to its window: joules per epoch
             "cli-train-energy": gpudemo("train", "--device", device, "--epochs", "2000", "--energy", "--json"),
+            # the second lesson's energy question: the line at its crossover size on the GPU and the CPU, each
+            # metered (the figure its no-GPU note will quote; about 15 s)
+            "cli-compare-energy": gpudemo(
+                "compare", "--device", device, "--problem", "line", "--samples", "100000", "--epochs", "200",
+                "--energy", "--json",
+            ),
             # every step mode side by side, where the time goes in each (a graph: one launch per replay)
             "cli-profile-steps": gpudemo(
                 "profile", "--device", device, "--compare-steps", "--steps", "64", "--json",
