@@ -766,6 +766,14 @@
         <translation>这里没有测到</translation>
     </message>
     <message>
+        <source>{value} %</source>
+        <translation>{value}%</translation>
+    </message>
+    <message>
+        <source>{value}×</source>
+        <translation>{value} 倍</translation>
+    </message>
+    <message>
         <source>stopped before it ended: nothing measured</source>
         <translation>在结束前停止了：没有测量结果</translation>
     </message>

@@ -128,9 +128,9 @@ class GuessLesson(LessonCourse):
         }
 
     def _outcome_values(self, step: lesson.Step, outcome: guesses.Outcome) -> dict[str, str]:
-        measured = self.tr("nothing here") if outcome.measured is None else self._shown(step.guess, outcome.measured)
+        measured = self.tr("nothing here") if outcome.measured is None else self._said(step.guess, outcome.measured)
         return {
-            "guess": self._shown(step.guess, outcome.guess),
+            "guess": self._said(step.guess, outcome.guess),
             "measured": measured,
             "off": say(outcome.off),
             "note": self.note_of(step, outcome),
@@ -141,6 +141,15 @@ class GuessLesson(LessonCourse):
             }.get(outcome.extra.get("bound"), "-"),
             "share": outcome.extra.get("share", "-"),
         }
+
+    def _said(self, spec: lesson.GuessSpec | None, value: float) -> str:
+        """A guess or a measurement in the explanation's sentence, with its unit (none for a size)."""
+        shown = self._shown(spec, value)
+        if spec is not None and spec.kind == lesson.PERCENT:
+            return self.tr("{value} %").format(value=shown)
+        if spec is not None and spec.kind == lesson.RATIO:
+            return self.tr("{value}×").format(value=shown)
+        return shown
 
     @staticmethod
     def _shown(spec: lesson.GuessSpec | None, value: float) -> str:

@@ -109,6 +109,7 @@ def test_every_measurement_runs_here_fills_its_row_and_the_table_exports(qtbot, 
         if step.key in ("crossover", "pinned", "energy"):  # they need a GPU: nothing measured, the note says why
             note = window.gpu_lesson.note_of(step, outcome)
             assert outcome.measured is None and note and note in text, step.key
+            assert "nothing here (" in text and "nothing here×" not in text, step.key  # no unit after nothing
         else:
             assert outcome.measured is not None and outcome.measured > 0, step.key
         panel.nextButton.click()
