@@ -18,6 +18,7 @@ import torch  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from gpudemo.core.config import TrainingConfig  # noqa: E402
+from gpudemo.core.devices import list_devices  # noqa: E402
 from gpudemo.core.landscape import bounds_around  # noqa: E402
 from gpudemo.core.loss_grid import evaluate  # noqa: E402
 from gpudemo.core.training import LossBatch  # noqa: E402
@@ -75,7 +76,7 @@ def slider_ms(window, weights=(0.6, 0.9, 0.3, 0.99)) -> float:
 
 def main(epochs: int) -> dict:
     app = QApplication([])
-    window = MainWindow()
+    window = MainWindow(devices=list_devices())  # what it measures is drawing, not the start-up
     window.resize(1760, 860)
     window.show()
     app.processEvents()

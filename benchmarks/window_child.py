@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from benchmarks.bare import bare_loop  # noqa: E402
 from gpudemo.core.config import TrainingConfig  # noqa: E402
+from gpudemo.core.devices import list_devices  # noqa: E402
 from gpudemo.core.training import train, warm_up  # noqa: E402
 from gpudemo.ui import MainWindow  # noqa: E402
 
@@ -21,7 +22,7 @@ def shown_window() -> tuple[QApplication, MainWindow]:
     """The app and its window, shown at a desktop's size, torch's training code loaded."""
     app = QApplication([])
     warm_up()
-    window = MainWindow()
+    window = MainWindow(devices=list_devices())  # torch is here already: no loading after the first paint
     window.resize(1760, 860)
     window.show()
     app.processEvents()
