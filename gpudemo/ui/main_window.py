@@ -258,6 +258,7 @@ class MainWindow(QMainWindow):
             self.hide()  # measured): the window goes at once, the process ends when the job has
             QApplication.processEvents(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
         self.memory.halt()
+        self.torch_loading.stop()
         self.job.shutdown()
         self.measurements.shutdown()
         self.files.shutdown()

@@ -209,3 +209,21 @@ def test_closing_while_loading_is_clean():
     assert done.returncode == 0, done.stderr
     assert "LOADING True" in done.stdout
     assert "Traceback" not in done.stderr and "QThread" not in done.stderr and "Error" not in done.stderr
+
+
+def test_closing_while_a_probe_hangs_ends_the_loader_without_its_warm_up():
+    hang, probing, warmed = threading.Event(), threading.Event(), []
+
+    def probe():
+        probing.set()
+        hang.wait(30)
+
+    found = loader.TorchLoader(load=lambda: None, probe=probe, warm=lambda: warmed.append(True))
+    try:
+        found.start()
+        assert probing.wait(5)
+        found.stop()  # the window closes while the driver does not answer
+        found.wait(5)
+        assert not found._thread.is_alive() and warmed == []  # no 15 s wait for the probe, no warm-up
+    finally:
+        hang.set()

@@ -56,6 +56,8 @@ class TorchLoader(QObject):
         super().__init__(parent)
         self._load, self._probe, self._warm = load or _import_torch, probe or _list_devices, warm or _warm_up
         self._thread: threading.Thread | None = None
+        self._probed = threading.Event()  # the probe answered, or the window closes: no more waiting for it
+        self._closing = False
 
     def start(self) -> None:
         if self._thread is not None:
@@ -63,6 +65,12 @@ class TorchLoader(QObject):
         # Not a daemon: the interpreter waits for it rather than dying under an import.
         self._thread = threading.Thread(target=self._run, name="gpudemo-load-torch")
         self._thread.start()
+
+    def stop(self) -> None:
+        """The window closes: no warm-up after the import (which cannot be interrupted), no wait for a probe
+        that hangs, so the process exits as soon as the import is done."""
+        self._closing = True
+        self._probed.set()
 
     def is_started(self) -> bool:
         return self._thread is not None
@@ -73,28 +81,31 @@ class TorchLoader(QObject):
             self._thread.join(seconds)
 
     def _run(self) -> None:
+        if self._closing:  # closed before the first paint's timer fired
+            return
         try:
             self._load()
         except Exception as error:  # a broken install: the window says so and stays usable
             self._emit(self.failed, f"{type(error).__name__}: {error}")
             return
         self._emit(self.torch_loaded)
-        probed = threading.Event()
-        threading.Thread(target=self._find, args=(probed,), name="gpudemo-device-probe", daemon=True).start()
-        probed.wait(PROBE_TIMEOUT_MS / 1000)  # the devices first: the warm-up's imports would slow the listing
+        threading.Thread(target=self._find, name="gpudemo-device-probe", daemon=True).start()
+        self._probed.wait(PROBE_TIMEOUT_MS / 1000)  # the devices first: the warm-up's imports would slow them
+        if self._closing:
+            return
         try:
             self._warm()
         except Exception:  # a warm-up that fails only costs the first Start its import
             pass
 
-    def _find(self, probed: threading.Event) -> None:
+    def _find(self) -> None:
         try:
             devices = self._probe()  # list_devices never raises: a failing driver is its note
         except Exception as error:
             self._emit(self.probe_failed, f"{type(error).__name__}: {error}")
             return
         finally:
-            probed.set()
+            self._probed.set()
         self._emit(self.listed, devices)
 
     @staticmethod

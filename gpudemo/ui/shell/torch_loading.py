@@ -49,6 +49,11 @@ class TorchLoading(QObject):
             self._posted = True
             QTimer.singleShot(0, self.loader.start)
 
+    def stop(self) -> None:
+        """The window closes: the loader ends after the import it is in (no warm-up, no wait for a probe)."""
+        self._probe_wait.stop()
+        self.loader.stop()
+
     def shown(self) -> None:
         """A window not painted (shown minimised) loads PyTorch all the same."""
         QTimer.singleShot(UNPAINTED_LOAD_MS, self.loader.start)
