@@ -79,9 +79,7 @@ def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingCo
 def _joules(energy) -> tuple[str, str]:
     """A compare row's joules per epoch (core/measure/joules.RunEnergy), in total and above idle ("-" where
     not metered)."""
-    if energy is None or not energy.measured:
-        return "-", "-"
-    return f"{energy.figures.joules_per_epoch:.3g}", f"{energy.figures.above_idle_per_epoch:.3g}"
+    return _energy_cells(energy.figures if energy is not None else None)
 
 
 def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConfig) -> int:

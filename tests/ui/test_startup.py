@@ -110,6 +110,7 @@ def test_the_devices_appear_when_the_import_completes(qtbot, monkeypatch):
     assert window.devicePanel.current().id == "cuda:0"  # the GPU picked, as at any start
     assert not window.devicePanel.note.isVisibleTo(window)
     assert window.actions.compare.isEnabled() and window.startButton.isEnabled()
+    assert window.actions.about.isEnabled()  # greyed while loading (it asks torch its versions), not after
     assert "import torch" in window.codePanel.text()  # the script, written now that the problems can be made
 
 
@@ -152,39 +153,38 @@ def test_a_probe_that_hangs_leaves_the_cpu_listed_and_the_gpus_come_if_it_answer
         answer.set()
 
 
-def test_start_pressed_while_loading_runs_once_torch_is_ready(qtbot, monkeypatch):
+@pytest.fixture
+def held_import(monkeypatch):
+    """The loader's import of torch holds until the test sets this event (set at the end in any case)."""
     ready = threading.Event()
     monkeypatch.setattr(loader, "_import_torch", lambda: ready.wait(30))
-    window = _open(qtbot)
-    try:
-        window.show()
-        qtbot.waitUntil(window.loader.is_started)
-        window.startButton.click()
-        assert window.loading and not window.is_training()
-        assert "begins as soon as PyTorch has loaded" in window.statusLabel.text()
-        assert not window.startButton.isEnabled() and window.actions.stop.isEnabled()
-        with qtbot.waitSignal(window.runFinished, timeout=60_000):
-            ready.set()
-        assert window.statusLabel.text().startswith("Completed")
-        assert len(window.session.runs) == 1  # taken once, not lost and not twice
-    finally:
-        ready.set()
+    yield ready
+    ready.set()
 
 
-def test_stop_cancels_a_start_waiting_for_torch(qtbot, monkeypatch):
-    ready = threading.Event()
-    monkeypatch.setattr(loader, "_import_torch", lambda: ready.wait(30))
+def test_start_pressed_while_loading_runs_once_torch_is_ready(qtbot, held_import):
     window = _open(qtbot)
-    try:
-        window.show()
-        window.startButton.click()
-        window.actions.stop.trigger()
-        assert "cancelled" in window.statusLabel.text() and window.startButton.isEnabled()
-        with qtbot.waitSignal(window.devicesListed, timeout=60_000):
-            ready.set()
-        assert not window.is_training() and window.session.runs == []
-    finally:
-        ready.set()
+    window.show()
+    qtbot.waitUntil(window.loader.is_started)
+    window.startButton.click()
+    assert window.loading and not window.is_training()
+    assert "begins as soon as PyTorch has loaded" in window.statusLabel.text()
+    assert not window.startButton.isEnabled() and window.actions.stop.isEnabled()
+    with qtbot.waitSignal(window.runFinished, timeout=60_000):
+        held_import.set()
+    assert window.statusLabel.text().startswith("Completed")
+    assert len(window.session.runs) == 1  # taken once, not lost and not twice
+
+
+def test_stop_cancels_a_start_waiting_for_torch(qtbot, held_import):
+    window = _open(qtbot)
+    window.show()
+    window.startButton.click()
+    window.actions.stop.trigger()
+    assert "cancelled" in window.statusLabel.text() and window.startButton.isEnabled()
+    with qtbot.waitSignal(window.devicesListed, timeout=60_000):
+        held_import.set()
+    assert not window.is_training() and window.session.runs == []
 
 
 CLOSE_AT_ONCE = textwrap.dedent(

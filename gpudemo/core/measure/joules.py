@@ -65,7 +65,7 @@ def run_energy(config: TrainingConfig, metered: bool, should_stop: Callable[[], 
         meter = meter_of(config.device)
         if not metered:
             return RunEnergy(True)
-        return RunEnergy(True, joules_per_epoch(config, meter, None, None, should_stop))
+        return RunEnergy(True, joules_per_epoch(config, meter, should_stop=should_stop))
     except EnergyUnavailable as unavailable:
         return RunEnergy(False, reason=unavailable.message)
     except TrainingError as error:  # the device failed while the step was metered
@@ -82,13 +82,12 @@ def energy_json(config: TrainingConfig, metered: bool, should_stop: Callable[[],
 def joules_per_epoch(
     config: TrainingConfig,
     meter: Meter | None = None,
-    pci_bus_id: str | None = None,
     min_seconds: float | None = None,
     should_stop: Callable[[], bool] = lambda: False,
 ) -> EnergyPerEpoch:
     """`config`'s step metered on its device (`meter`: its counter, found when not given; EnergyUnavailable
     when there is none, before anything runs). TrainingError as a run's when the device fails."""
-    meter = meter if meter is not None else meter_for(config.device, pci_bus_id or bus_id(config.device))
+    meter = meter if meter is not None else meter_of(config.device)
     with prepared(config) as run:
         try:
             run.prepare_step(with_path=False)

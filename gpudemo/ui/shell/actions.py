@@ -186,8 +186,7 @@ def update_actions(actions: Actions, state: State) -> None:
     """Enable each command for the state the window is in: the one place that decides it."""
     idle = state.activity == IDLE
     training = state.activity in (TRAINING, PAUSED)
-    for action in (
-        actions.start,
+    jobs = (
         actions.compare,
         actions.sweep,
         actions.parallel,
@@ -198,9 +197,12 @@ def update_actions(actions: Actions, state: State) -> None:
         actions.load_model,
         actions.open_data,
         *actions.language_actions.values(),
-    ):  # a new language rebuilds the window: not while a job goes
-        action.setEnabled(idle)
-    actions.stop.setEnabled(not idle)
+    )  # a new language rebuilds the window: not while a job goes, nor while loading (no devices to take over)
+    for action in jobs:  # what needs torch waits for it while it loads
+        action.setEnabled(idle and not state.loading)
+    actions.start.setEnabled(idle and not state.queued)  # taken while loading, run when PyTorch is there
+    actions.stop.setEnabled(not idle or state.queued)
+    actions.about.setEnabled(not state.loading)  # it asks torch its versions
     actions.pause.setEnabled(training)
     actions.pause.setText(
         QCoreApplication.translate("Actions", "&Resume")
@@ -211,23 +213,6 @@ def update_actions(actions: Actions, state: State) -> None:
     actions.save_model.setEnabled(state.has_model)
     actions.export_losses.setEnabled(state.has_runs)
     actions.clear_runs.setEnabled(state.has_runs)
-    if state.loading:  # what needs torch waits for it; Start is taken now and run when it is there
-        for action in (
-            actions.compare,
-            actions.sweep,
-            actions.parallel,
-            actions.transfer,
-            actions.profile,
-            actions.lesson,
-            actions.gpu_lesson,
-            actions.load_model,
-            actions.open_data,
-            actions.about,  # it asks torch its versions
-            *actions.language_actions.values(),  # a rebuilt window would have no devices to take over
-        ):
-            action.setEnabled(False)
-        actions.start.setEnabled(not state.queued)
-        actions.stop.setEnabled(state.queued)
 
 
 class _ButtonBinding(QObject):

@@ -192,16 +192,8 @@ class SweepView(QWidget, Replayable):
                 lines.append(self.tr("{device} does not beat the CPU at any size measured.").format(device=device))
                 continue
             lines.append(self.tr("{device} beats the CPU from {size} on.").format(device=device, size=f"{size:,}"))
-            index = list(self._series).index(device) if device in self._series else 0
-            mark = pg.InfiniteLine(
-                pos=math.log10(size),
-                angle=90,
-                pen=pg.mkPen(colour(index), width=1, style=pg.QtCore.Qt.PenStyle.DashLine),
-                label=self.tr("{device} wins from {size}").format(device=device, size=f"{size:,}"),
-                labelOpts={"position": 0.9, "color": colour(index), "fill": (255, 255, 255, 200)},
-            )
-            self.plot.getPlotItem().addItem(mark, ignoreBounds=True)
-            self._marks.append(mark)
+            label = self.tr("{device} wins from {size}").format(device=device, size=f"{size:,}")
+            self._marks.append(self._mark(self.plot, device, size, label))
         if not result.crossover:
             lines.append(self.tr("Only the CPU was measured: with a GPU listed, the sweep shows where it overtakes."))
         lines += self._energy_lines(result)
@@ -226,6 +218,19 @@ class SweepView(QWidget, Replayable):
         self.summary.setText(" ".join(lines))
         return headline
 
+    def _mark(self, plot: pg.PlotWidget, device: str, size: int, label: str) -> pg.InfiniteLine:
+        """A dashed line at `size` on `plot`, in `device`'s colour, named `label`."""
+        index = list(self._series).index(device) if device in self._series else 0
+        mark = pg.InfiniteLine(
+            pos=math.log10(size),
+            angle=90,
+            pen=pg.mkPen(colour(index), width=1, style=pg.QtCore.Qt.PenStyle.DashLine),
+            label=label,
+            labelOpts={"position": 0.9, "color": colour(index), "fill": (255, 255, 255, 200)},
+        )
+        plot.getPlotItem().addItem(mark, ignoreBounds=True)
+        return mark
+
     def _energy_lines(self, result: SweepResult) -> list[str]:
         """Where each GPU uses less energy per epoch than the CPU (marked), and why a device was not metered."""
         lines = []
@@ -242,16 +247,8 @@ class SweepView(QWidget, Replayable):
                     device=device, size=f"{size:,}"
                 )
             )
-            index = list(self._series).index(device) if device in self._series else 0
-            mark = pg.InfiniteLine(
-                pos=math.log10(size),
-                angle=90,
-                pen=pg.mkPen(colour(index), width=1, style=pg.QtCore.Qt.PenStyle.DashLine),
-                label=self.tr("{device} uses less from {size}").format(device=device, size=f"{size:,}"),
-                labelOpts={"position": 0.9, "color": colour(index), "fill": (255, 255, 255, 200)},
-            )
-            self.energy_plot.getPlotItem().addItem(mark, ignoreBounds=True)
-            self._energy_marks.append(mark)
+            label = self.tr("{device} uses less from {size}").format(device=device, size=f"{size:,}")
+            self._energy_marks.append(self._mark(self.energy_plot, device, size, label))
         for device, reason in result.not_metered.items():
             lines.append(self.tr("{device}'s energy not metered: {reason}.").format(device=device, reason=say(reason)))
         return lines
