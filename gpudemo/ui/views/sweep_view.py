@@ -180,7 +180,8 @@ class SweepView(QWidget, Replayable):
         sizes.append(row.size)
         joules.append(row.energy.joules_per_epoch)
         curve.setData(np.array(sizes, dtype=np.float64), np.array(joules, dtype=np.float64))
-        self.energy_plot.setVisible(True)
+        if not self.energy_plot.isVisibleTo(self):
+            self._show_plot(self.energy_plot)
 
     def show_result(self, result: SweepResult) -> str:
         """Mark and name each device's crossover; say where each one wins, and more under the plots. Where
@@ -217,6 +218,14 @@ class SweepView(QWidget, Replayable):
             )
         self.summary.setText(" ".join(lines))
         return headline
+
+    def _show_plot(self, plot: pg.PlotWidget) -> None:
+        """Show `plot` beside the others, the splitter's width shared evenly (a plot shown late would otherwise
+        get no room)."""
+        plot.setVisible(True)
+        shown = [not self._plots.widget(i).isHidden() for i in range(self._plots.count())]
+        each = max(self._plots.width(), len(shown)) // max(sum(shown), 1)
+        self._plots.setSizes([each if visible else 0 for visible in shown])
 
     def _mark(self, plot: pg.PlotWidget, device: str, size: int, label: str) -> pg.InfiniteLine:
         """A dashed line at `size` on `plot`, in `device`'s colour, named `label`."""
@@ -312,7 +321,5 @@ class SweepView(QWidget, Replayable):
                 )
             )
         if self._roof_items and not self.roofline_plot.isVisibleTo(self):
-            self.roofline_plot.setVisible(True)
-            half = max(self._plots.width(), 2) // 2
-            self._plots.setSizes([half, half])  # a plot shown late would otherwise get no room
+            self._show_plot(self.roofline_plot)
         return lines

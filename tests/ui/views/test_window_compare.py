@@ -123,6 +123,7 @@ def test_the_roofline_draws_each_size_under_the_devices_roofs(qtbot, monkeypatch
         assert not window.sweepView.rooflineCheck.isEnabled()
     assert window.sweepView.rooflineCheck.isEnabled()
     qtbot.waitUntil(window.rooflinePlot.isVisible)
+    assert window.rooflinePlot.width() >= window.sweepPlot.width() // 2  # beside the sweep, not squeezed
     roof, points = [item for item in window.rooflinePlot.getPlotItem().listDataItems()]
     assert len(points.xData) == 3 and all(0.1 < x < 0.2 for x in points.xData)  # the line: ~0.17 FLOP per byte
     assert roof.yData[1] == roof.yData[2] and roof.yData[0] < roof.yData[1]  # the slanted roof meets the flat one

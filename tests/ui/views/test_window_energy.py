@@ -57,6 +57,7 @@ def test_a_sweep_meters_each_size_and_draws_joules_beside_the_speed(qtbot, monke
     (joules,) = curves(window.sweepView.energy_plot)
     assert list(joules.xData) == [10, 1000] and all(joules.yData > 0)
     assert window.sweepView.energy_plot.isVisibleTo(window.sweepView)
+    assert window.sweepView.energy_plot.width() >= window.sweepPlot.width() // 2  # beside the speed
     with qtbot.waitSignal(window.runFinished, timeout=120_000):
         window.measurements.start_sweep(["cpu"], "step", "float32", sizes=[10])
     assert not window.sweepView.energy_plot.isVisibleTo(window.sweepView)  # not asked: not drawn
