@@ -21,7 +21,9 @@ Runs the real program (the window as `gpudemo` opens it) once per scene and save
 - small-spiral (assets/small-spiral.png): the spiral learned on a 1024 x 768 screen: its boundary the large plot;
 - gpu-lesson, gpu-lesson-chinese (assets/gpu-lesson.png, assets/gpu-lesson-chinese.png): Help → Lessons → Make
   the GPU win at its second step, a guess of 40 % measured, in English and in Simplified Chinese;
-- loading (assets/loading.png): the window as it first paints, while PyTorch loads.
+- loading (assets/loading.png): the window as it first paints, while PyTorch loads;
+- energy-lesson (assets/energy-lesson.png): the second lesson's energy question, a guess of 2× measured
+  (on a machine without energy counters: nothing metered, and why).
 Each scene starts from the default settings (a settings folder of its own).
 
 Qt's X11 plugin needs system libraries that a minimal Linux lacks (gpudemo names the
@@ -56,6 +58,7 @@ SCENES = {
     "gpu-lesson": "gpu-lesson.png",
     "gpu-lesson-chinese": "gpu-lesson-chinese.png",
     "loading": "loading.png",
+    "energy-lesson": "energy-lesson.png",
 }
 LOCALE = {
     "chinese": "zh_CN.UTF-8",
@@ -127,12 +130,14 @@ def scene(name: str, out: Path) -> int:
 
             QTimer.singleShot(1500, lesson)
             return
-        if name in ("gpu-lesson", "gpu-lesson-chinese"):
+        if name in ("gpu-lesson", "gpu-lesson-chinese", "energy-lesson"):
 
             def guess_lesson():
                 window.actions.gpu_lesson.trigger()
-                window.guessPanel.nextButton.click()  # how busy is the device: guess 40 %, then measure
-                window.guessPanel.guessInput.setText("40")
+                energy = name == "energy-lesson"
+                for _ in range(7 if energy else 1):  # to the energy question, or to how busy the device is
+                    window.guessPanel.nextButton.click()
+                window.guessPanel.guessInput.setText("2" if energy else "40")
                 window.runFinished.connect(lambda: QTimer.singleShot(500, lambda: save(window)))
                 window.guessPanel.actionButton.click()
 
