@@ -89,7 +89,9 @@ def test_the_cpu_timeline_has_the_host_row_alone_and_the_operators_share():
 def test_a_million_samples_spend_the_step_inside_operators_three_spend_it_between():
     tiny = profile_steps(TrainingConfig(), steps=3).timeline
     large = profile_steps(TrainingConfig(problem="line", samples=1_000_000), steps=3).timeline
-    assert large.operator_share > 0.8 and large.operator_share > tiny.operator_share
+    # Idle here: about 0.9 against 0.4. A loaded machine stretches the gaps between operators too (0.77 seen in
+    # CI with the suite's other worker running), so the bound is the gap between the two, not an idle figure.
+    assert large.operator_share > 0.6 and large.operator_share > tiny.operator_share + 0.2
 
 
 def test_the_profile_json_carries_the_timeline():
