@@ -38,6 +38,10 @@ def _importable(name: str) -> bool:
 # the window's tests (tests/ui/, and any marked gui) are left out there, not failed.
 HAS_QT = _importable("PySide6") and _importable("pytestqt")
 collect_ignore = [] if HAS_QT else ["ui"]
+if HAS_QT:  # as the window does: PySide6 reads no source of torch's lazy imports (gpudemo/ui/base/qt_import.py)
+    from gpudemo.ui.base.qt_import import narrow_source_scan
+
+    narrow_source_scan()
 
 
 def pytest_collection_modifyitems(config, items):

@@ -23,6 +23,9 @@ def run_window(on_shown: Callable[[object], None] | None = None) -> int:
     if chosen.name:
         os.environ["QT_QPA_PLATFORM"] = chosen.name
     try:
+        from gpudemo.ui.base.qt_import import narrow_source_scan
+
+        narrow_source_scan()  # before pyqtgraph, numpy and torch: PySide6 would read each one's source
         from gpudemo.ui.app import run_app
         from gpudemo.ui.main_window import MainWindow  # noqa: F401  (loads QtGui and QtWidgets now)
     except ImportError as error:

@@ -19,10 +19,13 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 
+from gpudemo.ui.base.qt_import import narrow_source_scan
+
 PROBE_TIMEOUT_MS = 15_000  # the device probe's answer waited for, from torch loaded, before the CPU alone is listed
 
 
 def _import_torch() -> None:
+    narrow_source_scan()  # where the window was built without the command line (a test): torch's modules unread
     import torch  # noqa: F401  (the import is the work: a second or more)
 
 
