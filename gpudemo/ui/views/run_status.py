@@ -104,8 +104,13 @@ class RunStatus(QObject):
         )
 
     def counters(self, run: Run) -> None:
-        """The bar and the rate as the run stands (QProgressBar repaints at once: call it sparingly)."""
+        """The bar and the rate as the run stands, painted with the window's next frame: QProgressBar's
+        setValue repaints inside the call, holding the GIL the training thread waits for (py-spy: a quarter of
+        the GUI thread's share of a run); with its updates off for the call, re-enabling them asks for an
+        ordinary update instead."""
+        self.progressBar.setUpdatesEnabled(False)
         self.progressBar.setValue(run.count)
+        self.progressBar.setUpdatesEnabled(True)
         if run.rate > 0:
             eta = run.eta
             self.rateLabel.setText(

@@ -72,3 +72,27 @@ def test_compare_cannot_be_paused(qtbot):
     assert not window.pauseButton.isEnabled()
     with qtbot.waitSignal(window.runFinished, timeout=60_000):
         window.stopButton.click()
+
+
+def test_the_progress_bar_is_painted_with_the_next_frame_not_inside_the_counters_call(qtbot, window):
+    """QProgressBar repaints inside setValue, holding the GIL the training thread needs: the counters ask for
+    an ordinary update instead, painted by the event loop."""
+    from PySide6.QtCore import QEvent, QObject
+
+    class Paints(QObject):
+        count = 0
+
+        def eventFilter(self, watched, event):
+            if event.type() == QEvent.Type.Paint:
+                Paints.count += 1
+            return False
+
+    run_to_end(qtbot, window)
+    bar, paints = window.progressBar, Paints()
+    bar.installEventFilter(paints)
+    bar.setValue(0)  # a bare setValue: painted inside the call
+    assert Paints.count == 1
+    window.runStatus.counters(window.session.current)
+    assert Paints.count == 1 and bar.value() == window.session.current.count
+    qtbot.waitUntil(lambda: Paints.count == 2)  # the next frame
+    bar.removeEventFilter(paints)
