@@ -16,6 +16,7 @@ from gpudemo.ui.base import theme
 from gpudemo.ui.views.plot_style import new_plot
 
 FIT_COLOUR = "#d0541f"
+FEW_POINTS = 50  # up to this many, the data is drawn large, dark and over the curve
 
 
 class FitPlot:
@@ -26,8 +27,7 @@ class FitPlot:
             "fitPlot", QCoreApplication.translate("FitPlot", "x"), QCoreApplication.translate("FitPlot", "y")
         )
         plot = self.widget.getPlotItem()
-        self.points = pg.ScatterPlotItem(pen=None, pxMode=True)
-        self.points.setZValue(10)  # over the curve: a few points must not hide under it
+        self.points = pg.ScatterPlotItem(pen=None, pxMode=True)  # stacked by show_data
         # 2 px: the curve has only FIT_POINTS points, and must read on a projector
         self.curve = pg.PlotDataItem(pen=pg.mkPen(FIT_COLOUR, width=2), antialias=False, connect="finite")
         plot.addItem(self.points)
@@ -53,7 +53,10 @@ class FitPlot:
         """A new run's data: its points, and the grid its fits come on; the old fit goes."""
         self._grid = data.grid.astype(np.float64)
         self._drawn = None
-        few = len(data.x) <= 50  # the tutorial's three points are drawn large and dark
+        few = len(data.x) <= FEW_POINTS  # the tutorial's three points are drawn large and dark
+        # A few points over the curve (none may hide under it); a cloud of them under it, which would
+        # otherwise cover the model's prediction where it fits (the sine's 2,000 points hid it whole).
+        self.points.setZValue(1 if few else -1)
         self.points.setData(
             x=data.x.astype(np.float64),
             y=data.y.astype(np.float64),

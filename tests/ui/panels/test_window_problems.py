@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QSpinBox
 from gpudemo.core import budget, rules, training
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.script import generate_script
+from gpudemo.ui.views.fit_plot import FEW_POINTS
 from tests.ui.windows import run_to_end
 
 
@@ -73,6 +74,18 @@ def test_the_fit_view_shows_the_tutorials_points_and_the_final_line(qtbot, windo
     with torch.no_grad():
         expected = model(torch.tensor(x, dtype=torch.float32).unsqueeze(1)).reshape(-1).numpy()
     np.testing.assert_allclose(y, expected, atol=1e-5)
+    fit = window.trainingView.fit
+    assert fit.points.zValue() > fit.curve.zValue()  # three points: none hides under the line
+
+
+def test_a_cloud_of_points_lies_under_the_models_curve(qtbot, window):
+    choose(window.problemCombo, "sine")
+    window.samplesSpin.setValue(2000)
+    window.epochsSpin.setValue(20)
+    run_to_end(qtbot, window)
+    fit = window.trainingView.fit
+    assert len(fit.points.getData()[0]) > FEW_POINTS and len(fit.curve.getData()[0]) == training.FIT_POINTS
+    assert fit.points.zValue() < fit.curve.zValue()  # where the model fits, the cloud would cover it
 
 
 def test_the_fit_moves_while_a_sine_run_goes_and_the_result_describes_the_mlp(qtbot, window):
