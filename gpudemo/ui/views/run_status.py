@@ -61,7 +61,7 @@ class RunStatus(QObject):
 
     def preparing(self, config: TrainingConfig, warm: bool) -> None:
         self.clear(self.tr("%v / %m epochs"))
-        self.progressBar.setRange(0, 0)  # busy until the loop begins
+        self._bar(0, maximum=0)  # busy until the loop begins
         if warm:
             self.say(self.tr("Preparing the run on {device}…").format(device=config.device))
         else:
@@ -72,9 +72,8 @@ class RunStatus(QObject):
             )
 
     def training(self, config: TrainingConfig, began: bool = False) -> None:
-        if began:
-            self.progressBar.setRange(0, config.epochs)
-            self.progressBar.setValue(0)
+        if began:  # the clock starts now: no repaint inside the call
+            self._bar(0, maximum=config.epochs)
         self.say(self.tr("Training on {device}…").format(device=config.device))
 
     def compiling(self, config: TrainingConfig, stopping: bool = False) -> None:
@@ -88,8 +87,7 @@ class RunStatus(QObject):
         self.say(self.tr("Stopping after {what}…").format(what=say(mode_of(config).interrupting())))
 
     def stopped_before_first_epoch(self) -> None:
-        self.progressBar.setRange(0, 1)
-        self.progressBar.setValue(0)
+        self._bar(0, maximum=1)
         self.say(self.tr("Stopped before the first epoch: no run to keep."))
 
     def pausing(self) -> None:
@@ -104,13 +102,8 @@ class RunStatus(QObject):
         )
 
     def counters(self, run: Run) -> None:
-        """The bar and the rate as the run stands, painted with the window's next frame: QProgressBar's
-        setValue repaints inside the call, holding the GIL the training thread waits for (py-spy: a quarter of
-        the GUI thread's share of a run); with its updates off for the call, re-enabling them asks for an
-        ordinary update instead."""
-        self.progressBar.setUpdatesEnabled(False)
-        self.progressBar.setValue(run.count)
-        self.progressBar.setUpdatesEnabled(True)
+        """The bar and the rate as the run stands."""
+        self._bar(run.count)
         if run.rate > 0:
             eta = run.eta
             self.rateLabel.setText(
@@ -154,7 +147,7 @@ class RunStatus(QObject):
         )
         self.show_result(result)
         if result.status == COMPLETED:
-            self.progressBar.setValue(self.progressBar.maximum())
+            self._bar(self.progressBar.maximum())
             text = self.tr("Completed: {summary}").format(summary=summary)
             self.say(text if energy is None else f"{text} · {self.energy_text(energy)}")
         elif result.status == STOPPED:
@@ -225,10 +218,21 @@ class RunStatus(QObject):
     # --- a measurement, and the end of any job ---
 
     def measuring(self, value: int, maximum: int) -> None:
-        if maximum >= 0:
-            self.progressBar.setRange(0, maximum)
-        self.progressBar.setValue(min(value, self.progressBar.maximum()))
+        top = maximum if maximum >= 0 else self.progressBar.maximum()
+        self._bar(min(value, top), maximum=maximum if maximum >= 0 else None)
 
     def job_ended(self, epochs: int | None) -> None:
         if self.progressBar.maximum() == 0:  # the job ended before it could say how far it got
             self.progressBar.setRange(0, epochs or 1)
+
+    def _bar(self, value: int, maximum: int | None = None) -> None:
+        """The bar at `value` (of 0..`maximum` when given), painted with the window's next frame. QProgressBar
+        repaints inside setValue and setRange while PySide holds the GIL that the training thread waits for
+        (py-spy: a quarter of the GUI thread's share of a run); with its updates off for the calls,
+        re-enabling them asks for an ordinary update instead."""
+        bar = self.progressBar
+        bar.setUpdatesEnabled(False)
+        if maximum is not None:
+            bar.setRange(0, maximum)
+        bar.setValue(value)
+        bar.setUpdatesEnabled(True)

@@ -74,7 +74,7 @@ def test_compare_cannot_be_paused(qtbot):
         window.stopButton.click()
 
 
-def test_the_progress_bar_is_painted_with_the_next_frame_not_inside_the_counters_call(qtbot, window):
+def test_the_progress_bar_is_painted_with_the_next_frame_not_inside_the_calls_that_set_it(qtbot, window):
     """QProgressBar repaints inside setValue, holding the GIL the training thread needs: the counters ask for
     an ordinary update instead, painted by the event loop."""
     from PySide6.QtCore import QEvent, QObject
@@ -92,7 +92,10 @@ def test_the_progress_bar_is_painted_with_the_next_frame_not_inside_the_counters
     bar.installEventFilter(paints)
     bar.setValue(0)  # a bare setValue: painted inside the call
     assert Paints.count == 1
-    window.runStatus.counters(window.session.current)
-    assert Paints.count == 1 and bar.value() == window.session.current.count
-    qtbot.waitUntil(lambda: Paints.count == 2)  # the next frame
+    run = window.session.current
+    window.runStatus.training(run.config, began=True)  # as the clock starts: the range and 0
+    assert Paints.count == 1 and (bar.maximum(), bar.value()) == (run.config.epochs, 0)
+    window.runStatus.counters(run)
+    assert Paints.count == 1 and bar.value() == run.count
+    qtbot.waitUntil(lambda: Paints.count >= 2)  # painted by the event loop, after the calls
     bar.removeEventFilter(paints)
