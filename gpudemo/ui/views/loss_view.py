@@ -76,6 +76,7 @@ class LossView(QObject):
         self._x_axis = EPOCHS
         self._metric = LOSS
         self._highlighted: Run | None = None
+        self._log = False  # the y axis in powers of ten (set_log)
         self.plot.setXRange(1, 100, padding=0.02)  # until a run sets its own epochs
         self.plot.setYRange(0, 1)
 
@@ -91,7 +92,7 @@ class LossView(QObject):
         curves.front.visibleChanged.connect(self._on_visible_changed)
         curves.faint.setVisible(self._smoothing > 0)
         self.refresh(run)
-        self._fit_x_range()
+        self._fit_ranges()
         self.plot.setLabel("left", self._metric_label(self._metric))
 
     def remove(self, run: Run) -> None:
@@ -104,7 +105,7 @@ class LossView(QObject):
         self._arrange_legend()
         for curve in (curves.front, curves.faint):
             self.plot.removeItem(curve)
-        self._fit_x_range()
+        self._fit_ranges()
         self.plot.setLabel("left", self._metric_label(self._metric))
 
     def refresh(self, run: Run) -> None:
@@ -160,7 +161,7 @@ class LossView(QObject):
         )
         for run in self._curves:
             self.refresh(run)
-        self._fit_x_range()
+        self._fit_ranges()
 
     def x_axis(self) -> str:
         return self._x_axis
@@ -174,7 +175,7 @@ class LossView(QObject):
         for run in self._curves:
             self.refresh(run)
             self._follow(run)
-        self._fit_x_range()
+        self._fit_ranges()
 
     def metric(self) -> str:
         return self._metric
@@ -191,7 +192,12 @@ class LossView(QObject):
         return self.tr("loss")
 
     def set_log(self, on: bool) -> None:
+        """The y axis in powers of ten, or linear. The view keeps its range in the axis's own units, so the
+        range of one means nothing in the other (a diverged run's linear 5e37, read as an exponent, overflowed
+        the log axis's tick labels): the range is set again for the new axis."""
+        self._log = on
         self.plot.setLogMode(y=on)
+        self._fit_y_range()
 
     def highlight(self, run: Run | None) -> None:
         """Draw `run` thicker and above every other (None: no run stands out)."""
@@ -210,14 +216,23 @@ class LossView(QObject):
 
     # --- inside -------------------------------------------------------------------------
 
-    def _fit_x_range(self) -> None:
-        """Epochs: the x axis spans the longest shown run from the start (the curve fills it, no new
-        ticks each frame). Seconds: the axis follows the clock."""
+    def _fit_y_range(self) -> None:
+        """In the y axis's units (a log axis counts powers of ten): an accuracy from 0 to 1 (on a log axis,
+        1 % to 100 %); a loss as the runs shown reach it, from the empty plot's range while none has."""
         view = self.plot.getViewBox()
-        if self._metric == ACCURACY:  # a share: 0 to 1, whatever the runs reached
-            view.setYRange(0, 1, padding=0.02)
-        else:
-            view.enableAutoRange(y=True)
+        if self._metric == ACCURACY:  # a share, whatever the runs reached
+            view.setYRange(*((-2, 0) if self._log else (0, 1)), padding=0.02)
+            return
+        fronts = [curves.front for curves in self._curves.values() if curves.front.isVisible()]
+        if not any(front.yData is not None and len(front.yData) for front in fronts):
+            view.setYRange(*((-3, 0) if self._log else (0, 1)), padding=0.02)  # nothing drawn: no run's range
+        view.enableAutoRange(y=True)
+
+    def _fit_ranges(self) -> None:
+        """The y range (_fit_y_range). Epochs: the x axis spans the longest shown run from the start (the curve
+        fills it, no new ticks each frame). Seconds: the axis follows the clock."""
+        view = self.plot.getViewBox()
+        self._fit_y_range()
         if self._x_axis == SECONDS:
             view.enableAutoRange(x=True)
             return
@@ -240,5 +255,5 @@ class LossView(QObject):
         if run is None:
             return
         self._follow(run)
-        self._fit_x_range()
+        self._fit_ranges()
         self.shownChanged.emit(run, item.isVisible())

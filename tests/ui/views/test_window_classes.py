@@ -73,6 +73,9 @@ def test_the_metric_combo_draws_accuracy_instead_of_loss(qtbot):
     assert np.array_equal(curve.yData, run.accuracy.values)
     assert "accuracy" in window.lossView.plot.getAxis("left").labelText
     assert window.lossView.plot.getViewBox().viewRange()[1] == pytest.approx([-0.02, 1.02], abs=1e-6)
+    window.logScaleCheck.setChecked(True)  # powers of ten: 1 % to 100 % (0 to 1 read as exponents was 1 to 10)
+    assert window.lossView.plot.getViewBox().viewRange()[1] == pytest.approx([-2.04, 0.04], abs=1e-6)
+    window.logScaleCheck.setChecked(False)
     window.metricCombo.setCurrentIndex(window.metricCombo.findData("loss"))
     assert np.array_equal(curve.yData, run.history.values)
 

@@ -136,6 +136,25 @@ def test_clear_removes_every_run_but_the_one_going(qtbot, window):
     assert "train one first" in window.predictMessage.text()
 
 
+def test_the_log_axis_after_a_diverged_run_was_cleared_counts_powers_of_ten(qtbot, window):
+    window.lrInput.setText("1.5")  # diverges: its last finite losses reach 1e37
+    window.epochsSpin.setValue(300)
+    run_to_end(qtbot, window)
+    view = window.lossView.plot.getViewBox()
+    qtbot.waitUntil(lambda: view.viewRange()[1][1] > 1e30)  # auto-ranged as the plot paints
+    window.clearRunsButton.click()
+    assert view.viewRange()[1] == pytest.approx([-0.02, 1.02])  # the empty plot's range, not the run's
+    window.logScaleCheck.setChecked(True)  # the linear range read as exponents overflowed the tick labels
+    assert view.viewRange()[1] == pytest.approx([-3.06, 0.06])
+    window.logScaleCheck.setChecked(False)
+    assert view.viewRange()[1] == pytest.approx([-0.02, 1.02])
+    window.lrInput.setText("0.1")
+    run_to_end(qtbot, window)  # the runs shown range it again
+    window.logScaleCheck.setChecked(True)
+    # the tutorial's losses, from about 30 down to 1e-9, in powers of ten (auto-ranged as the plot paints)
+    qtbot.waitUntil(lambda: -12 < view.viewRange()[1][0] < -3 and 0 < view.viewRange()[1][1] < 3)
+
+
 def test_the_window_keeps_at_most_the_sessions_runs_and_says_what_they_hold(qtbot):
     window = open_window(qtbot, session=Session(max_runs=2))
     window.epochsSpin.setValue(50)
