@@ -593,8 +593,8 @@
         <translation>测试图像 {number}：模型认为是 {said}，实际是 {true}。点击可在“预测”中查看每个类别的概率</translation>
     </message>
     <message>
-        <source>Run #{number}&apos;s model after {epochs} epochs: {right} of {total} test images right ({share}).</source>
-        <translation>第 {number} 次训练的模型在 {epochs} 轮后：{total} 张测试图像中认对 {right} 张（{share}）。</translation>
+        <source>Run #{number}&apos;s model after {epochs}: {right} of {total} test images right ({share}).</source>
+        <translation>第 {number} 次训练的模型在 {epochs}后：{total} 张测试图像中认对 {right} 张（{share}）。</translation>
     </message>
     <message>
         <source>Train on the digits to see what the model makes of the test images.</source>
@@ -664,8 +664,12 @@
         <translation>gpudemo 检查点 (*.pt)</translation>
     </message>
     <message>
-        <source>Saved run #{number}&apos;s model ({epochs} epochs) to {path}.</source>
-        <translation>已将第 {number} 次训练的模型（{epochs} 轮）保存到 {path}。</translation>
+        <source>Saved run #{number}&apos;s model ({epochs}) to {path}.</source>
+        <translation>已将第 {number} 次训练的模型（{epochs}）保存到 {path}。</translation>
+    </message>
+    <message>
+        <source>Loaded {path} as run #{number}: {problem}, {epochs}; Predict uses it.</source>
+        <translation>已载入 {path}，作为第 {number} 次训练：{problem}，{epochs}；预测将使用它。</translation>
     </message>
     <message>
         <source>Load model</source>
@@ -678,10 +682,6 @@
     <message>
         <source>Not loaded: {reason}.</source>
         <translation>未载入：{reason}。</translation>
-    </message>
-    <message>
-        <source>Loaded {path} as run #{number}: {problem}, {epochs} epochs; Predict uses it.</source>
-        <translation>已载入 {path}，作为第 {number} 次训练：{problem}，{epochs} 轮；预测将使用它。</translation>
     </message>
     <message>
         <source>Open data</source>
@@ -1336,8 +1336,8 @@ digit</source>
         <translation>第 {number} 次训练还没有可用的模型：请暂停它，或等它结束。</translation>
     </message>
     <message>
-        <source>Computed on the CPU by run #{number}&apos;s model, trained on {device} ({epochs} epochs).</source>
-        <translation>由第 {number} 次训练的模型在 CPU 上计算，该模型在 {device} 上训练（{epochs} 轮）。</translation>
+        <source>Computed on the CPU by run #{number}&apos;s model, trained on {device} ({epochs}).</source>
+        <translation>由第 {number} 次训练的模型在 CPU 上计算，该模型在 {device} 上训练（{epochs}）。</translation>
     </message>
 </context>
 <context>
@@ -1531,8 +1531,8 @@ digit</source>
         <translation>{joules} 焦耳/轮，其中 {above} 高于空闲功耗 {watts} W（{source}：步骤重复 {calls} 次，共 {seconds} 秒）</translation>
     </message>
     <message>
-        <source>{epochs} epochs on {device} in {seconds} ({rate} epochs/s)</source>
-        <translation>在 {device} 上 {epochs} 轮，用时 {seconds}（{rate} 轮/秒）</translation>
+        <source>{epochs} on {device} in {seconds} ({rate} epochs/s)</source>
+        <translation>在 {device} 上 {epochs}，用时 {seconds}（{rate} 轮/秒）</translation>
     </message>
     <message>
         <source>Completed: {summary}</source>
@@ -2259,6 +2259,17 @@ digit</source>
     <message>
         <source>Stopped. </source>
         <translation>已停止。</translation>
+    </message>
+</context>
+<context>
+    <name>Units</name>
+    <message>
+        <source>1 epoch</source>
+        <translation>1 轮</translation>
+    </message>
+    <message>
+        <source>{count} epochs</source>
+        <translation>{count} 轮</translation>
     </message>
 </context>
 <context>

@@ -120,3 +120,11 @@ def say(text: Message | BaseException | str | None) -> str:
     if isinstance(text, Message):
         return text.render(lambda template: QCoreApplication.translate(CONTEXT, template))
     return str(text)
+
+
+def epochs_text(count: int) -> str:
+    """ "1 epoch", "1,234 epochs": a count of epochs as a person reads it (a run stopped after its first, a
+    step taken from a pause), in the window's language."""
+    if count == 1:
+        return QCoreApplication.translate("Units", "1 epoch")
+    return QCoreApplication.translate("Units", "{count} epochs").format(count=f"{count:,}")

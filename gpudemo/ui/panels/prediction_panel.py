@@ -26,7 +26,7 @@ from gpudemo.core import units as fmt
 from gpudemo.core.problems import problem_for
 from gpudemo.core.rules import InvalidSetting
 from gpudemo.core.runs import Run
-from gpudemo.ui.base.i18n import say
+from gpudemo.ui.base.i18n import epochs_text, say
 from gpudemo.ui.base.style import set_style_flag
 
 VALUES, POINTS, IMAGES = "values", "points", "images"  # what the input asks for, by the run's problem
@@ -169,8 +169,8 @@ class PredictionPanel(QGroupBox):
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(row, column, item)
         self._say(
-            self.tr("Computed on the CPU by run #{number}'s model, trained on {device} ({epochs} epochs).").format(
-                number=run.number, device=run.config.device, epochs=f"{run.model_epochs:,}"
+            self.tr("Computed on the CPU by run #{number}'s model, trained on {device} ({epochs}).").format(
+                number=run.number, device=run.config.device, epochs=epochs_text(run.model_epochs)
             )
         )
         self.predicted.emit()

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow
 from gpudemo.core.errors import DataFileError
 from gpudemo.core.export import write_losses_csv
 from gpudemo.core.files import replaced_when_done
-from gpudemo.ui.base.i18n import name_text, say
+from gpudemo.ui.base.i18n import epochs_text, name_text, say
 
 
 class FileCommands(QObject):
@@ -131,8 +131,8 @@ class FileCommands(QObject):
                 self.tr("Could not write {path}: {reason}").format(path=path, reason=error.strerror), error=True
             )
         return self._say(
-            self.tr("Saved run #{number}'s model ({epochs} epochs) to {path}.").format(
-                number=run.number, epochs=f"{run.model_epochs:,}", path=path
+            self.tr("Saved run #{number}'s model ({epochs}) to {path}.").format(
+                number=run.number, epochs=epochs_text(run.model_epochs), path=path
             )
         )
 
@@ -157,8 +157,11 @@ class FileCommands(QObject):
         config = loaded.config
         window.trainingPanel.set_config(config)
         run = window.session.add_loaded(config, loaded.model, loaded.epochs)
-        said = self.tr("Loaded {path} as run #{number}: {problem}, {epochs} epochs; Predict uses it.").format(
-            path=Path(path).name, number=run.number, problem=name_text(config.problem), epochs=f"{loaded.epochs:,}"
+        said = self.tr("Loaded {path} as run #{number}: {problem}, {epochs}; Predict uses it.").format(
+            path=Path(path).name,
+            number=run.number,
+            problem=name_text(config.problem),
+            epochs=epochs_text(loaded.epochs),
         )
         return self._say(said + (f" {say(loaded.note)}." if loaded.note is not None else ""))
 

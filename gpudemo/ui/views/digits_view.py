@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from gpudemo.core.problems import problem_for
 from gpudemo.core.runs import Run
+from gpudemo.ui.base.i18n import epochs_text
 
 IMAGES_SHOWN = 20  # the first test images, two rows of ten
 COLUMNS = 10
@@ -141,11 +142,9 @@ class DigitsView(QWidget):
         self._fill_confusion(confusion(model, x_test, y_test, problem.classes).numpy())
         right = int(np.trace(self._matrix))
         self.note.setText(
-            self.tr(
-                "Run #{number}'s model after {epochs} epochs: {right} of {total} test images right ({share})."
-            ).format(
+            self.tr("Run #{number}'s model after {epochs}: {right} of {total} test images right ({share}).").format(
                 number=run.number,
-                epochs=f"{run.model_epochs:,}",
+                epochs=epochs_text(run.model_epochs),
                 right=right,
                 total=len(y_test),
                 share=f"{right / len(y_test):.1%}",

@@ -14,7 +14,7 @@ from gpudemo.core.messages import Message
 from gpudemo.core.modes import mode_of
 from gpudemo.core.runs import Run
 from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TrainingResult
-from gpudemo.ui.base.i18n import say
+from gpudemo.ui.base.i18n import epochs_text, say
 from gpudemo.ui.base.style import set_style_flag
 
 
@@ -139,8 +139,8 @@ class RunStatus(QObject):
     def finished(self, result: TrainingResult, energy=None) -> None:
         """A run that ended by itself, by a stop or by diverging: what it did, and what it learned; and its
         energy, when it was metered (or why not)."""
-        summary = self.tr("{epochs} epochs on {device} in {seconds} ({rate} epochs/s)").format(
-            epochs=f"{result.epochs_run:,}",
+        summary = self.tr("{epochs} on {device} in {seconds} ({rate} epochs/s)").format(
+            epochs=epochs_text(result.epochs_run),
             device=result.config.device,
             seconds=fmt.duration(result.seconds),
             rate=fmt.rate(result.epochs_per_second),

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from gpudemo.ui.base.i18n import epochs_text
 from tests.ui.windows import first_curve, open_window, run_to_end
 
 
@@ -25,7 +26,7 @@ def test_pause_holds_the_run_predicts_with_the_model_as_it_stands_and_steps_one_
     assert "Paused in the training loop" in window.codePanel.stepLabel.text()
     window.predictInput.setText("4")
     window.predictButton.click()
-    assert window.predictionTable.rowCount() == 1 and f"({held:,} epochs)" in window.predictMessage.text()
+    assert window.predictionTable.rowCount() == 1 and f"({epochs_text(held)})" in window.predictMessage.text()
     for n in (1, 2):  # each press: one epoch, then held again
         with qtbot.waitSignal(window.job.controller.paused, timeout=60_000):
             window.stepButton.click()
@@ -99,3 +100,12 @@ def test_the_progress_bar_is_painted_with_the_next_frame_not_inside_the_calls_th
     assert Paints.count == 1 and bar.value() == run.count
     qtbot.waitUntil(lambda: Paints.count >= 2)  # painted by the event loop, after the calls
     bar.removeEventFilter(paints)
+
+
+def test_one_epoch_reads_in_the_singular(qtbot, window):
+    window.epochsSpin.setValue(1)
+    run_to_end(qtbot, window)
+    assert window.statusLabel.text().startswith("Completed: 1 epoch on cpu in ")
+    window.predictButton.click()
+    assert window.predictMessage.text().endswith("trained on cpu (1 epoch).")
+    assert (epochs_text(1), epochs_text(2), epochs_text(12345)) == ("1 epoch", "2 epochs", "12,345 epochs")
