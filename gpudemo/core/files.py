@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import errno
 import os
+import random
 import re
 import shutil
 import stat
@@ -38,6 +39,7 @@ from typing import IO
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, PersonError, message
 
 PARTIAL = ".gpudemo-partial-"  # in the name of every temporary file of a write
+_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"  # tempfile's own, for the random part of a name
 
 
 class CannotWrite(PersonError, OSError):
@@ -228,9 +230,10 @@ def replaced_when_done(path: str | os.PathLike, empty_ok: bool = False) -> Itera
     special = descriptor is not None or (existing is not None and not stat.S_ISREG(existing.st_mode))
     folder = Path(tempfile.gettempdir()) if special else target.parent
     prefix = _partial_prefix(folder / target.name, suffix) + f"{os.getpid()}-"
-    handle, temporary = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=folder)
-    os.close(handle)
+    named: list[str] = []  # the temporary file's name, kept before the file exists
     try:
+        _create(folder, prefix, suffix, named)
+        temporary = named[0]
         yield temporary
         if not empty_ok and not Path(temporary).stat().st_size:
             raise OSError(errno.EIO, "nothing was written", str(target))
@@ -259,4 +262,20 @@ def replaced_when_done(path: str | os.PathLike, empty_ok: bool = False) -> Itera
             return
         os.replace(temporary, target)
     finally:
-        Path(temporary).unlink(missing_ok=True)
+        for name in named:
+            Path(name).unlink(missing_ok=True)
+
+
+def _create(folder: Path, prefix: str, suffix: str, named: list[str]) -> None:
+    """A new empty file `prefix` + 8 random letters + `suffix` in `folder`, as tempfile.mkstemp makes it, its
+    name put in `named` before it exists: with mkstemp, a Ctrl-C between the file's creation and the caller's
+    try (inside mkstemp, or as it returned) left the file behind, its name never known. The process id in
+    `prefix` keeps the names this process may pick its own."""
+    for _ in range(100):
+        named.append(str(folder / f"{prefix}{''.join(random.choices(_LETTERS, k=8))}{suffix}"))
+        try:
+            os.close(os.open(named[-1], os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
+            return
+        except FileExistsError:
+            named.pop()  # not this call's file
+    raise FileExistsError(errno.EEXIST, "no free name for a temporary file", str(folder / prefix))

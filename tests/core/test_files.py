@@ -212,3 +212,23 @@ def test_a_file_of_the_wrong_kind_gets_a_reason(tmp_path, data):
     with pytest.raises(CheckpointError) as refused:
         checkpoint.load(path)
     assert str(refused.value).startswith(str(path)) and "Traceback" not in str(refused.value)
+
+
+def test_a_ctrl_c_as_the_temporary_file_is_created_leaves_nothing_behind(tmp_path, monkeypatch):
+    """The signal can land between the temporary file's creation and the cleanup's reach (with mkstemp: inside
+    it, or as it returned, the name never known): CI's Ctrl-C test caught one left behind."""
+    from gpudemo.core.files import PARTIAL, write_atomically
+
+    real_open = os.open
+
+    def open_then_interrupted(path, flags, *args, **kwargs):
+        descriptor = real_open(path, flags, *args, **kwargs)
+        if PARTIAL in str(path):  # the temporary file exists now: Ctrl-C before anything else runs
+            os.close(descriptor)
+            raise KeyboardInterrupt
+        return descriptor
+
+    monkeypatch.setattr(os, "open", open_then_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomically(tmp_path / "out.txt", lambda out: out.write("x"))
+    assert list(tmp_path.iterdir()) == []
