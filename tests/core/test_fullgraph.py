@@ -40,7 +40,11 @@ def test_each_update_is_torch_optims_after_many_steps_state_included(optimizer, 
         assert _relative(mine, theirs) <= 1e-6
         assert set(kept.state[mine]) == set(reference.state[theirs])  # torch.optim's names
         for name, value in reference.state[theirs].items():
-            assert _relative(kept.state[mine][name], value) <= 1e-6, name
+            # The state sums gradients that differ from backward()'s by a last bit or two (another order of
+            # the same sums); where they change sign the sum is small beside them: 1.5e-6 seen on an Intel
+            # Xeon, 1e-6 on an AMD EPYC. A wrong constant is far more: eps 1e-7 for 1e-8 gives 2.5e-4, a beta
+            # 1e-3 off 0.07.
+            assert _relative(kept.state[mine][name], value) <= 1e-5, name
 
 
 def _relative(mine: torch.Tensor, theirs: torch.Tensor) -> float:
