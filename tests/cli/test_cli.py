@@ -67,6 +67,16 @@ def test_train_summary_is_readable():
     assert "x = 4  ->  y = " in text and "x = 5  ->  y = " in text
 
 
+def test_one_epoch_is_said_in_the_singular(tmp_path):
+    model = tmp_path / "one.pt"
+    out = gpudemo("train", "--device", "cpu", "--epochs", "1", "--save", str(model))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("completed: 1 of 1 epoch on cpu")
+    out = gpudemo("predict", "--model", str(model), "4")
+    assert out.returncode == 0, out.stderr
+    assert ", 1 epoch\n" in out.stdout
+
+
 def test_divergence_exits_1_with_a_reason_and_still_prints_json():
     out = gpudemo("train", "--device", "cpu", "--lr", "100", "--epochs", "1000", "--json")
     assert out.returncode == 1
