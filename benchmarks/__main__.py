@@ -5,13 +5,18 @@ Run it with the project's environment: `.venv/bin/python -m benchmarks`.
 
 import argparse
 import json
+import os
 import platform
 import sys
 import time
 
-import torch
+# The window's figures are taken offscreen, here and in every child (a desktop's compositor would add its own
+# time); without this, the classes' and the timeline's plots asked for a display (xcb) and ended the run.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from benchmarks import (
+import torch  # noqa: E402
+
+from benchmarks import (  # noqa: E402
     classes,
     first_loss,
     gpu,
