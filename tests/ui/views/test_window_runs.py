@@ -206,3 +206,14 @@ def test_a_negative_intercept_reads_as_a_subtraction(qtbot, window):
     text = window.resultLabel.text()
     assert "learned  y = " in text and "+ -" not in text
     assert (" − " in text) == (window.session.current.result.parameters["bias"] < 0)
+
+
+def test_no_plot_has_pyqtgraphs_context_menu(window):
+    """The window's commands export and scale the plots; pyqtgraph's own menus (built or not) never show."""
+    import pyqtgraph as pg
+
+    plots = window.findChildren(pg.PlotWidget)
+    assert len(plots) >= 10
+    for widget in plots:
+        item = widget.getPlotItem()
+        assert not item.menuEnabled() and item.getViewBox().menu is None, widget.objectName()
