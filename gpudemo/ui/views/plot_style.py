@@ -5,6 +5,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 
 from gpudemo.ui.base import theme
+from gpudemo.ui.views.log_axis import LogAxis
 
 # One colour per device or run, in order: mid-tones that read on white and on the dark theme's
 # background, and stay apart for most colour blindness.
@@ -18,7 +19,7 @@ def colour(index: int) -> str:
 def new_plot(object_name: str, bottom: str, left: str) -> pg.PlotWidget:
     # No context menus (pyqtgraph's would offer its own export and axis settings beside the window's): asked at
     # construction, the view box's menu is never built (a tenth of the window's build time, 11 plots).
-    widget = pg.PlotWidget(enableMenu=False)
+    widget = pg.PlotWidget(enableMenu=False, axisItems={"left": LogAxis("left"), "bottom": LogAxis("bottom")})
     widget.setObjectName(object_name)
     plot = widget.getPlotItem()
     plot.setLabel("bottom", bottom)
