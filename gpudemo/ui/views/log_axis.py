@@ -42,7 +42,7 @@ class LogAxis(pg.AxisItem):
 
         taken: list[tuple[float, float]] = []  # (place, size) of the labels drawn
         if self._decades_level:  # the powers of ten are labelled there: their places are taken, their text not here
-            widest = max(size(text) for text in strings if text is not None)
+            widest = max((size(text) for text in strings if text is not None), default=0.0)
             taken = [(decade * per_unit, widest) for decade in range(math.ceil(low), math.floor(high) + 1)]
         for i in sorted(range(len(values)), key=lambda i: (_priority(values[i]), values[i])):
             text = strings[i]
