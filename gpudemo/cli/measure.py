@@ -49,7 +49,7 @@ def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingCo
             )
             for t in timings
         ]
-        print(f"{config.epochs:,} epochs of {config.problem} on each device, after a warm-up that is not timed")
+        print(f"{units.epochs(config.epochs)} of {config.problem} on each device, after a warm-up that is not timed")
         print(table(rows, numbers_right=True))
         for timing in timings:
             if timing.busy:
@@ -402,7 +402,7 @@ def run_parallel_command(args: argparse.Namespace, config: TrainingConfig) -> in
             )
         )
     else:
-        print(f"{config.epochs:,} epochs of {config.problem} with DistributedDataParallel ({args.backend})")
+        print(f"{units.epochs(config.epochs)} of {config.problem} with DistributedDataParallel ({args.backend})")
         rows = [("WORKERS", "STATUS", "EPOCHS/S", "SECONDS", "FINAL LOSS", "SPEEDUP", "ALL-REDUCE")]
         for result in [one, many] if many is not one else [many]:
             rows.append(

@@ -155,15 +155,11 @@ def _energy_line(energy: dict) -> str:
     )
 
 
-def _epochs(count: int) -> str:
-    return "1 epoch" if count == 1 else f"{count:,} epochs"
-
-
 def _summary(result, predictions: list[dict]) -> str:
     from gpudemo.core.modes import mode_of
 
     lines = [
-        f"{result.status}: {result.epochs_run:,} of {_epochs(result.config.epochs)} on {result.config.device}"
+        f"{result.status}: {result.epochs_run:,} of {units.epochs(result.config.epochs)} on {result.config.device}"
         f" in {result.seconds:.3g} s ({result.epochs_per_second:,.0f} epochs/s)",
         f"final loss  {result.final_loss:.6g}" if result.final_loss is not None else "final loss  -",
         f"not timed   moving model and data to {result.config.device} {result.to_device_seconds * 1e3:.3g} ms,"
@@ -273,7 +269,8 @@ def run_predict(args: argparse.Namespace) -> int:
             )
         )
     else:
-        print(f"model       {config.problem}, {config.optimizer} at lr {config.lr:g}, {_epochs(checkpoint.epochs)}")
+        trained = units.epochs(checkpoint.epochs)
+        print(f"model       {config.problem}, {config.optimizer} at lr {config.lr:g}, {trained}")
         print("\n".join(_prediction_lines(predictions)))
     return EXIT_OK
 

@@ -54,6 +54,12 @@ def short_time(seconds: float) -> str:
     return f"{seconds * 1e3:.3g} ms" if 0 <= seconds < 1 else duration(seconds)
 
 
+def epochs(count: int) -> str:
+    """ "1 epoch", "1,234 epochs": a count of epochs in English, as the command line says it (the window says
+    it in its language: ui/base/i18n.epochs_text)."""
+    return "1 epoch" if count == 1 else f"{count:,} epochs"
+
+
 def rate(per_second: float) -> str:
     """Epochs (or samples) per second: grouped from 100 on, three digits below."""
     return f"{per_second:,.0f}" if per_second >= 100 else f"{per_second:.3g}"

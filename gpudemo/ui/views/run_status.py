@@ -223,7 +223,7 @@ class RunStatus(QObject):
 
     def job_ended(self, epochs: int | None) -> None:
         if self.progressBar.maximum() == 0:  # the job ended before it could say how far it got
-            self.progressBar.setRange(0, epochs or 1)
+            self._bar(self.progressBar.value(), maximum=epochs or 1)
 
     def _bar(self, value: int, maximum: int | None = None) -> None:
         """The bar at `value` (of 0..`maximum` when given), painted with the window's next frame. QProgressBar
