@@ -8,6 +8,7 @@ preferences (shell/).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 from PySide6.QtCore import QEventLoop, QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QMainWindow, QVBoxLayout, QWidget
@@ -36,15 +37,11 @@ from gpudemo.ui.shell.preferences import Preferences
 from gpudemo.ui.shell.rebuild import rebuild_in
 from gpudemo.ui.shell.run_commands import RunCommands
 from gpudemo.ui.shell.torch_loading import TorchLoading
-from gpudemo.ui.shell.wiring import wire
-from gpudemo.ui.views.compare_view import CompareView
+from gpudemo.ui.shell.wiring import wire, wire_view
+from gpudemo.ui.views.deferred import Deferred
 from gpudemo.ui.views.landscape_view import LandscapeView
-from gpudemo.ui.views.parallel_view import ParallelView
-from gpudemo.ui.views.profile_view import ProfileView
 from gpudemo.ui.views.run_status import RunStatus
-from gpudemo.ui.views.sweep_view import SweepView
 from gpudemo.ui.views.training_view import TrainingView
-from gpudemo.ui.views.transfer_view import TransferView
 from gpudemo.ui.views.view_tabs import ViewTabs
 
 # The parts' widgets that the tests, the preferences and the lesson find on the window by their object names.
@@ -57,6 +54,48 @@ EXPOSED = """
     sweepPlot sweepButton rooflinePlot parallelPlot parallelTable parallelButton transferPlot transferButton
     profileTable timelinePlot
 """.split()
+
+
+# The views built when first shown or asked for (views/deferred.py), not before the first paint, with the
+# exposed widgets each holds: `window.sweepPlot` builds the sweep's view, as `window.sweepView` does.
+def _compare_view() -> QWidget:
+    from gpudemo.ui.views.compare_view import CompareView
+
+    return CompareView()
+
+
+def _sweep_view() -> QWidget:
+    from gpudemo.ui.views.sweep_view import SweepView
+
+    return SweepView()
+
+
+def _profile_view() -> QWidget:
+    from gpudemo.ui.views.profile_view import ProfileView
+
+    return ProfileView()
+
+
+def _parallel_view() -> QWidget:
+    from gpudemo.ui.views.parallel_view import ParallelView
+
+    return ParallelView()
+
+
+def _transfer_view() -> QWidget:
+    from gpudemo.ui.views.transfer_view import TransferView
+
+    return TransferView()
+
+
+DEFERRED = {
+    "compareView": (_compare_view, ("comparePlot", "compareTable")),
+    "sweepView": (_sweep_view, ("sweepPlot", "sweepButton", "rooflinePlot")),
+    "profileView": (_profile_view, ("profileTable", "timelinePlot")),
+    "parallelView": (_parallel_view, ("parallelPlot", "parallelTable", "parallelButton")),
+    "transferView": (_transfer_view, ("transferPlot", "transferButton")),
+}
+_OWNER = {name: view for view, (_build, names) in DEFERRED.items() for name in (view, *names)}
 
 
 class MainWindow(QMainWindow):
@@ -105,16 +144,18 @@ class MainWindow(QMainWindow):
         self.predictionPanel = self.left.predictionPanel
         self.runStatus = RunStatus(self)
         self.viewTabs = ViewTabs()
+        self._pages = {name: Deferred(name, build, self._view_built) for name, (build, _names) in DEFERRED.items()}
         views = {  # in the order of the View menu (Ctrl+1 ... Ctrl+7); the lesson file names the views
             "trainingView": (TrainingView(self.session), self.tr("Training")),
             "landscapeView": (LandscapeView(self.session), self.tr("Loss landscape")),
-            "compareView": (CompareView(), self.tr("Compare devices")),
-            "sweepView": (SweepView(), self.tr("GPU vs CPU by size")),
-            "profileView": (ProfileView(), self.tr("Step profile")),
-            "parallelView": (ParallelView(), self.tr("Data parallel")),
-            "transferView": (TransferView(), self.tr("Moving data")),
+            "compareView": (self._pages["compareView"], self.tr("Compare devices")),
+            "sweepView": (self._pages["sweepView"], self.tr("GPU vs CPU by size")),
+            "profileView": (self._pages["profileView"], self.tr("Step profile")),
+            "parallelView": (self._pages["parallelView"], self.tr("Data parallel")),
+            "transferView": (self._pages["transferView"], self.tr("Moving data")),
         }
-        for name, (view, _title) in views.items():
+        for name in ("trainingView", "landscapeView"):
+            view = views[name][0]
             view.setObjectName(name)
             setattr(self, name, view)
         for place, title, names in (  # three places, each a short row of its views
@@ -144,11 +185,11 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.guessPanel)
         self.splitDockWidget(self.lessonPanel, self.codePanel, Qt.Orientation.Vertical)  # the lesson above its code
         for name in EXPOSED:
-            setattr(self, name, self.findChild(QObject, name))
+            if name not in _OWNER:
+                setattr(self, name, self.findChild(QObject, name))
 
-        views = (self.compareView, self.sweepView, self.profileView, self.parallelView, self.transferView)
         self.job = TrainingJob(self.session, self.trainingView, self.landscapeView, self.runStatus, self)
-        self.measurements = Measurements(*views, self)
+        self.measurements = Measurements(partial(getattr, self), self)
         self.memory = MemoryWatch(self)
         self.actions = Actions(self)
         self.files = FileCommands(self)
@@ -157,6 +198,34 @@ class MainWindow(QMainWindow):
         self.gpu_lesson = GuessLesson(self, self.guessPanel)
         build_menus(self)
         fit_to_screen(self)
+
+    def __getattr__(self, name: str):
+        """A view not built yet (DEFERRED), or one of its widgets: the view is built now."""
+        owner, pages = _OWNER.get(name), self.__dict__.get("_pages")
+        if owner is None or pages is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        pages[owner].view()
+        return self.__dict__[name]
+
+    def _view_built(self, name: str, view: QWidget) -> None:
+        setattr(self, name, view)
+        for widget in DEFERRED[name][1]:
+            setattr(self, widget, view.findChild(QObject, widget))
+        if "run_commands" in self.__dict__:  # built after the window (else the window's wiring finds it)
+            wire_view(self, view)
+            self.run_commands.lock_view(view)
+
+    def built_view(self, name: str) -> QWidget | None:
+        """The view named `name` if it is built, else None (building nothing)."""
+        page = self._pages.get(name)
+        return page.built_view() if page is not None else self.__dict__.get(name)
+
+    def find(self, name: str) -> QWidget | None:
+        """The window's part by its object name, its view built first where it is one not built yet (what
+        a lesson names)."""
+        if name in _OWNER:
+            return getattr(self, name)
+        return self.findChild(QWidget, name)
 
     def _connect(self) -> None:
         wire(self)

@@ -18,6 +18,11 @@ def open_window(qtbot, devices=CPU_ONLY, session=None, preferences=None):
     return window
 
 
+def every_view(window) -> list:
+    """Every view, each built now if it was not (five are built when first shown: views/deferred.py)."""
+    return [window.viewTabs.widget(index) for index in range(window.viewTabs.count())]
+
+
 def run_to_end(qtbot, window, timeout=60_000):
     with qtbot.waitSignal(window.runFinished, timeout=timeout):
         window.startButton.click()

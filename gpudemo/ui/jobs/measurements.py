@@ -7,10 +7,11 @@ progress bar through its signals, and redraws its views at most 20 times a secon
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtWidgets import QWidget
 
 from gpudemo.core.config import TrainingConfig
 from gpudemo.ui.base.i18n import say
@@ -37,11 +38,12 @@ class Measurements(QObject):
     finished = Signal()  # the job's thread has ended
     resultReady = Signal(object)  # a job's result, once its view shows it (the second lesson reads it)
 
-    def __init__(self, compare_view, sweep_view, profile_view, parallel_view, transfer_view, parent=None):
-        """The views each job draws into, handed on to it (the jobs import none)."""
+    def __init__(self, view: Callable[[str], QWidget], parent=None):
+        """`view(name)`: the view a job draws into (compareView, sweepView, profileView, parallelView,
+        transferView), handed on to it (the jobs import none); asked for as the job starts, since a view
+        is built when first shown or needed (views/deferred.py)."""
         super().__init__(parent)
-        self.compareView, self.sweepView, self.profileView = compare_view, sweep_view, profile_view
-        self.parallelView, self.transferView = parallel_view, transfer_view
+        self._view = view
         self._tasks = TaskController(self)
         self._tasks.reported.connect(self._on_report)
         self._tasks.succeeded.connect(self._on_done)
@@ -74,7 +76,7 @@ class Measurements(QObject):
         energy: bool = False,
     ) -> None:
         """Each device's run; with `energy`, each completed run's step metered on its energy counter too."""
-        self._start(_jobs().CompareJob(self, self.compareView, config, devices, precisions, steps, energy))
+        self._start(_jobs().CompareJob(self, self._view("compareView"), config, devices, precisions, steps, energy))
 
     def start_sweep(
         self,
@@ -86,18 +88,20 @@ class Measurements(QObject):
         sizes: Sequence[int] | None = None,
         energy: bool = False,
     ) -> None:
-        self._start(_jobs().SweepJob(self, self.sweepView, devices, kind, dtype, config, roofline, sizes, energy))
+        self._start(
+            _jobs().SweepJob(self, self._view("sweepView"), devices, kind, dtype, config, roofline, sizes, energy)
+        )
 
     def start_profile(self, config: TrainingConfig) -> None:
-        self._start(_jobs().ProfileJob(self, self.profileView, config))
+        self._start(_jobs().ProfileJob(self, self._view("profileView"), config))
 
     def start_parallel(self, config: TrainingConfig, backend: str, most: int) -> None:
         """The run on 1, 2, ... `most` workers in turn (processes; their devices: `backend`'s)."""
-        self._start(_jobs().ParallelJob(self, self.parallelView, config, backend, most))
+        self._start(_jobs().ParallelJob(self, self._view("parallelView"), config, backend, most))
 
     def start_transfer(self, device: str) -> None:
         """Copies to `device` and back at growing sizes (on a machine without a GPU: the reason there are none)."""
-        self._start(_jobs().TransferJob(self, self.transferView, device))
+        self._start(_jobs().TransferJob(self, self._view("transferView"), device))
 
     def _start(self, job: MeasurementJob) -> None:
         self._job = job

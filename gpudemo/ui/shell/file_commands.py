@@ -21,6 +21,13 @@ from gpudemo.core.export import write_losses_csv
 from gpudemo.core.files import replaced_when_done
 from gpudemo.ui.base.i18n import epochs_text, name_text, say
 
+# Each view (by its object name) and the plot File > Export the shown plot exports from it.
+SHOWN_PLOTS = {
+    "trainingView": "lossPlot", "landscapeView": "landscapePlot", "compareView": "comparePlot",
+    "sweepView": "sweepPlot", "parallelView": "parallelPlot", "transferView": "transferPlot",
+    "profileView": "timelinePlot",
+}  # fmt: skip
+
 
 class FileCommands(QObject):
     POLL_MS = 50  # how often a file being read is checked for the end
@@ -65,18 +72,10 @@ class FileCommands(QObject):
         """The plot of the tab shown (the loss plot on the Training tab)."""
         window = self.window
         shown = window.viewTabs.currentWidget()
-        widget = {
-            window.trainingView: window.lossPlot,
-            window.landscapeView: window.landscapePlot,
-            window.compareView: window.comparePlot,
-            window.sweepView: window.sweepPlot,
-            window.parallelView: window.parallelPlot,
-            window.transferView: window.transferPlot,
-            window.profileView: window.timelinePlot,
-        }.get(shown)
-        if widget is None:
+        name = SHOWN_PLOTS.get(shown.objectName() if shown is not None else "")
+        if name is None:
             return self._say(self.tr("This tab has no plot to export."), error=True)
-        return self.export_plot(widget)
+        return self.export_plot(getattr(window, name))
 
     def export_plot(self, widget: pg.PlotWidget, path: str | None = None) -> bool:
         """`widget`'s plot as a PNG picture or an SVG drawing, by the file name's ending."""

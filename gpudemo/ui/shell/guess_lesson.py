@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import Callable
 
 from PySide6.QtCore import Slot
-from PySide6.QtWidgets import QFileDialog, QWidget
+from PySide6.QtWidgets import QFileDialog
 
 from gpudemo.core import guesses, lesson
 from gpudemo.core.files import write_atomically
@@ -183,7 +183,7 @@ class GuessLesson(LessonCourse):
         self.render()
 
     def _start(self, step: lesson.Step, start: Callable[[], None]) -> bool:
-        view = self.window.findChild(QWidget, step.tab) if step.tab else self.window.trainingView
+        view = self.window.find(step.tab) if step.tab else self.window.trainingView
         return self.window.run_commands.start_measurement(view, start)
 
     def _here(self) -> Here:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 
 from PySide6.QtCore import QObject, Qt, Slot
-from PySide6.QtWidgets import QWidget
 
 from gpudemo.core import lesson
 from gpudemo.ui.base.highlight import Highlighter
@@ -120,7 +119,7 @@ class LessonCourse(QObject):
         """The view `step` talks about, and a frame around each widget it names."""
         w = self.window
         if step.tab:
-            view = w.findChild(QWidget, step.tab)
+            view = w.find(step.tab)
             if view is not None:
                 w.viewTabs.setCurrentWidget(view)
-        self.highlighter.show([widget for name in step.widgets if (widget := w.findChild(QWidget, name)) is not None])
+        self.highlighter.show([widget for name in step.widgets if (widget := w.find(name)) is not None])

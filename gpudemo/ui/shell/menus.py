@@ -24,20 +24,20 @@ def build_menus(window: QMainWindow) -> None:
     file = bar.addMenu(QCoreApplication.translate("Menus", "&File"))
     file.addAction(actions.export_losses)
     plots = file.addMenu(QCoreApplication.translate("Menus", "Export a p&lot"))
-    for title, widget in (
-        (QCoreApplication.translate("Menus", "Loss plot…"), window.lossPlot),
-        (QCoreApplication.translate("Menus", "Fit plot…"), window.fitPlot),
-        (QCoreApplication.translate("Menus", "Loss landscape…"), window.landscapePlot),
-        (QCoreApplication.translate("Menus", "Compare plot…"), window.comparePlot),
-        (QCoreApplication.translate("Menus", "GPU vs CPU plot…"), window.sweepPlot),
-        (QCoreApplication.translate("Menus", "Roofline…"), window.rooflinePlot),
-        (QCoreApplication.translate("Menus", "Data parallel plot…"), window.parallelPlot),
-        (QCoreApplication.translate("Menus", "Moving data plot…"), window.transferPlot),
-        (QCoreApplication.translate("Menus", "Step timeline…"), window.timelinePlot),
+    for title, name in (  # by name: a plot of a view not built yet is built when it is exported
+        (QCoreApplication.translate("Menus", "Loss plot…"), "lossPlot"),
+        (QCoreApplication.translate("Menus", "Fit plot…"), "fitPlot"),
+        (QCoreApplication.translate("Menus", "Loss landscape…"), "landscapePlot"),
+        (QCoreApplication.translate("Menus", "Compare plot…"), "comparePlot"),
+        (QCoreApplication.translate("Menus", "GPU vs CPU plot…"), "sweepPlot"),
+        (QCoreApplication.translate("Menus", "Roofline…"), "rooflinePlot"),
+        (QCoreApplication.translate("Menus", "Data parallel plot…"), "parallelPlot"),
+        (QCoreApplication.translate("Menus", "Moving data plot…"), "transferPlot"),
+        (QCoreApplication.translate("Menus", "Step timeline…"), "timelinePlot"),
     ):
         action = plots.addAction(title)
-        action.setObjectName(f"export_{widget.objectName()}")
-        action.triggered.connect(lambda checked=False, widget=widget: window.files.export_plot(widget))
+        action.setObjectName(f"export_{name}")
+        action.triggered.connect(lambda checked=False, name=name: window.files.export_plot(getattr(window, name)))
     file.addAction(actions.export_plot)
     file.addSeparator()
     file.addAction(actions.save_model)

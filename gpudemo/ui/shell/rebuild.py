@@ -44,12 +44,10 @@ def rebuild_in(old, language: str):
         if old._preferences is None:
             carry.restore(new)
             carry.store.sync()
-    for before, after in (
-        (old.compareView, new.compareView),
-        (old.sweepView, new.sweepView),
-        (old.profileView, new.profileView),
-    ):
-        before.replay_into(after)
+    for name in ("compareView", "sweepView", "profileView"):  # a view never built has nothing to replay
+        before = old.built_view(name)
+        if before is not None:
+            before.replay_into(getattr(new, name))
     for run in old.session.runs:
         if not old.lossView.is_shown(run):
             new.lossView.set_shown(run, False)

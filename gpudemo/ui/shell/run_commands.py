@@ -25,6 +25,11 @@ if TYPE_CHECKING:
     from gpudemo.core.plan import Plan
 
 PARALLEL_CPU_MAX = 8  # CPU worker processes the Data parallel tab goes up to
+# Each view's own settings (by its object name), held while a job goes.
+LOCKED = {
+    "sweepView": ("kindCombo", "dtypeCombo", "rooflineCheck", "energyCheck"),
+    "compareView": ("precisionsCombo",),
+}
 
 
 class RunCommands(QObject):
@@ -32,6 +37,7 @@ class RunCommands(QObject):
         super().__init__(window)
         self.window = window
         self.queued = False  # Start pressed while PyTorch loads
+        self._running = False  # a job goes: the form and the views' settings are held
         window.job.stateChanged.connect(self.update_actions)
         window.job.resumed.connect(self._on_resumed)
         window.job.ended.connect(self._on_ended)
@@ -199,17 +205,18 @@ class RunCommands(QObject):
 
     def set_running(self, running: bool) -> None:
         w = self.window
+        self._running = running
         w.trainingPanel.set_running(running)
         w.deviceList.setEnabled(not running)
-        for widget in (
-            w.sweepView.kindCombo,
-            w.sweepView.dtypeCombo,
-            w.sweepView.rooflineCheck,
-            w.sweepView.energyCheck,
-            w.compareView.precisionsCombo,
-        ):
-            widget.setEnabled(not running)
+        for view in w.viewTabs.built_views():
+            self.lock_view(view)
         self.update_actions()
+
+    def lock_view(self, view: QWidget) -> None:
+        """`view`'s own settings held while a job goes (a view built mid-job too): a measurement reads
+        them as it starts and again as it draws."""
+        for name in LOCKED.get(view.objectName(), ()):
+            getattr(view, name).setEnabled(not self._running)
 
     def state(self) -> State:
         """What the window is doing, as the actions need to know it."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from functools import partial
 
+from PySide6.QtWidgets import QAbstractButton, QWidget
+
 from gpudemo.ui.base import theme
 from gpudemo.ui.shell.actions import bind
 from gpudemo.ui.shell.dialogs import show_about, show_help
@@ -18,10 +20,17 @@ BUTTONS = {
 }  # fmt: skip
 
 
+def wire_view(window, view: QWidget) -> None:
+    """The buttons in `view` (a view built after the window, see views/deferred.py) show their actions."""
+    for name, action in BUTTONS.items():
+        button = view.findChild(QAbstractButton, name)
+        if button is not None:
+            bind(button, getattr(window.actions, action))
+
+
 def wire(window) -> None:
     actions, run, files = window.actions, window.run_commands, window.files
-    for button, action in BUTTONS.items():
-        bind(getattr(window, button), getattr(actions, action))
+    wire_view(window, window)  # the views built later wire their buttons then
     commands = {
         actions.start: run.start_training, actions.stop: run.stop, actions.pause: run.toggle_pause,
         actions.step: run.step, actions.compare: run.start_compare, actions.sweep: run.start_sweep,

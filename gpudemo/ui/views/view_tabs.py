@@ -9,7 +9,9 @@ scroll arrows, and a learner never finds what they cannot see. Grouped, every ro
 To the rest of the window this is one list of views, in order, as a QTabWidget speaks of its
 tabs: count, widget, indexOf, tabText, currentIndex, currentWidget, setCurrentIndex,
 setCurrentWidget and currentChanged (the index of the view now shown), so that the View
-menu's Ctrl+1 ... Ctrl+7, the lesson and the jobs name a view, never a place.
+menu's Ctrl+1 ... Ctrl+7, the lesson and the jobs name a view, never a place. A view may come as a
+`Deferred` page (views/deferred.py), built when first shown: asked for by index (`widget`) it is built
+then; `built_views` are the ones that are.
 """
 
 from __future__ import annotations
@@ -18,6 +20,17 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
+
+from gpudemo.ui.views.deferred import Deferred
+
+
+def _view(page: QWidget) -> QWidget:
+    """The view a page shows (built now, if it is a Deferred one)."""
+    return page.view() if isinstance(page, Deferred) else page
+
+
+def _built(page: QWidget) -> QWidget | None:
+    return page.built_view() if isinstance(page, Deferred) else page
 
 
 class ViewTabs(QWidget):
@@ -29,7 +42,7 @@ class ViewTabs(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.places)
-        self._views: list[tuple[QWidget, str, QTabWidget]] = []  # each view, its title, its place's tabs
+        self._views: list[tuple[QWidget, str, QTabWidget]] = []  # each view's page, its title, its place's tabs
         self._current = -1
         self.places.currentChanged.connect(self._changed)
 
@@ -47,8 +60,8 @@ class ViewTabs(QWidget):
             self._current = 0
 
     def set_order(self, views: Sequence[QWidget]) -> None:
-        """The views' order as the rest of the window counts them (the View menu's Ctrl+1 ...), whatever
-        their places."""
+        """The views' order (their pages, as added) as the rest of the window counts them (the View menu's
+        Ctrl+1 ...), whatever their places."""
         found = {id(entry[0]): entry for entry in self._views}
         self._views = [found[id(view)] for view in views]
         self._current = self.currentIndex()
@@ -63,10 +76,19 @@ class ViewTabs(QWidget):
         return len(self._views)
 
     def widget(self, index: int) -> QWidget | None:
-        return self._views[index][0] if 0 <= index < len(self._views) else None
+        return _view(self._views[index][0]) if 0 <= index < len(self._views) else None
 
     def indexOf(self, widget: QWidget | None) -> int:
-        return next((index for index, (view, *_rest) in enumerate(self._views) if view is widget), -1)
+        if widget is None:
+            return -1
+        return next(
+            (index for index, (page, *_rest) in enumerate(self._views) if widget is page or widget is _built(page)),
+            -1,
+        )
+
+    def built_views(self) -> list[QWidget]:
+        """The views built so far, in order (building none)."""
+        return [view for page, *_rest in self._views if (view := _built(page)) is not None]
 
     def tabText(self, index: int) -> str:
         return self._views[index][1] if 0 <= index < len(self._views) else ""
@@ -80,8 +102,8 @@ class ViewTabs(QWidget):
 
     def setCurrentIndex(self, index: int) -> None:
         if 0 <= index < len(self._views):
-            view, _title, tabs = self._views[index]
-            tabs.setCurrentWidget(view)
+            page, _title, tabs = self._views[index]
+            tabs.setCurrentWidget(page)
             self.places.setCurrentWidget(tabs)
             self._changed()
 

@@ -9,7 +9,6 @@ import time
 import pytest
 import torch
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QWidget
 
 from gpudemo.core import lesson
 from gpudemo.ui.shell.preferences import Preferences
@@ -32,9 +31,9 @@ def test_every_step_points_at_widgets_and_views_that_exist(qtbot):
     window = open_window(qtbot)
     assert [step.measure for step in STEPS] == [*lesson.MEASURES, None]  # eight steps, the table last
     for step in STEPS:
-        assert [name for name in step.widgets if window.findChild(QWidget, name) is None] == [], step.key
+        assert [name for name in step.widgets if window.find(name) is None] == [], step.key
         if step.tab:
-            assert window.viewTabs.indexOf(window.findChild(QWidget, step.tab)) >= 0, step.key
+            assert window.viewTabs.indexOf(window.find(step.tab)) >= 0, step.key
         for language in ("en", "zh_CN"):
             assert step.title.get(language) and step.text.get(language), (step.key, language)
             if step.measure:

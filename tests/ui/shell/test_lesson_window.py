@@ -2,7 +2,7 @@
 the person's settings back on leaving, and a close in the middle."""
 
 import pytest
-from PySide6.QtWidgets import QPlainTextEdit, QWidget
+from PySide6.QtWidgets import QPlainTextEdit
 
 from gpudemo.core.lesson import load
 from tests.ui.windows import open_window
@@ -15,10 +15,10 @@ def lesson_text(window) -> str:
 def test_every_step_points_at_widgets_and_code_lines_that_exist(qtbot):
     window = open_window(qtbot)
     for step in load():
-        missing = [name for name in step.widgets if window.findChild(QWidget, name) is None]
+        missing = [name for name in step.widgets if window.find(name) is None]
         assert missing == [], step.key
         if step.tab:
-            assert window.viewTabs.indexOf(window.findChild(QWidget, step.tab)) >= 0, step.key
+            assert window.viewTabs.indexOf(window.find(step.tab)) >= 0, step.key
 
 
 @pytest.mark.parametrize("language", ["en", "zh_CN"])

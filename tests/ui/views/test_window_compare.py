@@ -2,7 +2,7 @@
 
 import pyqtgraph as pg
 import pytest
-from PySide6.QtWidgets import QComboBox, QTableWidget
+from PySide6.QtWidgets import QTableWidget
 
 from gpudemo.core.measure.sweep import SweepResult, SweepRow
 from tests.ui.windows import TWO_GPUS, open_window
@@ -139,7 +139,7 @@ def test_compare_runs_fp32_and_bf16_side_by_side(qtbot):
     window.samplesSpin.setValue(1000)
     window.epochsSpin.setValue(200)
     window.precisionCombo.setCurrentIndex(window.precisionCombo.findData("bf16"))
-    combo = window.findChild(QComboBox, "comparePrecisionsCombo")
+    combo = window.compareView.precisionsCombo  # the view is built when first asked for
     combo.setCurrentIndex(combo.findData("beside-fp32"))
     with qtbot.waitSignal(window.runFinished, timeout=120_000):
         window.compareButton.click()

@@ -8,7 +8,7 @@ from gpudemo.core.runs import Session
 from gpudemo.ui.views.loss_view import SECONDS, TOP
 from gpudemo.ui.views.plot_style import colour
 from tests.core.test_runs import tensorboard_smoothing
-from tests.ui.windows import open_window, run_to_end
+from tests.ui.windows import every_view, open_window, run_to_end
 
 
 def three_runs(qtbot, window):
@@ -212,6 +212,7 @@ def test_no_plot_has_pyqtgraphs_context_menu(window):
     """The window's commands export and scale the plots; pyqtgraph's own menus (built or not) never show."""
     import pyqtgraph as pg
 
+    every_view(window)
     plots = window.findChildren(pg.PlotWidget)
     assert len(plots) >= 10
     for widget in plots:
