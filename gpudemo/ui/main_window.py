@@ -39,7 +39,6 @@ from gpudemo.ui.shell.run_commands import RunCommands
 from gpudemo.ui.shell.torch_loading import TorchLoading
 from gpudemo.ui.shell.wiring import wire, wire_view
 from gpudemo.ui.views.deferred import Deferred
-from gpudemo.ui.views.landscape_view import LandscapeView
 from gpudemo.ui.views.run_status import RunStatus
 from gpudemo.ui.views.training_view import TrainingView
 from gpudemo.ui.views.view_tabs import ViewTabs
@@ -58,37 +57,46 @@ EXPOSED = """
 
 # The views built when first shown or asked for (views/deferred.py), not before the first paint, with the
 # exposed widgets each holds: `window.sweepPlot` builds the sweep's view, as `window.sweepView` does.
-def _compare_view() -> QWidget:
+def _landscape_view(window) -> QWidget:
+    from gpudemo.ui.views.landscape_view import LandscapeView
+
+    view = LandscapeView(window.session)
+    view.show_run(window.trainingView.chosen())  # then each run chosen (MainWindow.show_landscape)
+    return view
+
+
+def _compare_view(window) -> QWidget:
     from gpudemo.ui.views.compare_view import CompareView
 
     return CompareView()
 
 
-def _sweep_view() -> QWidget:
+def _sweep_view(window) -> QWidget:
     from gpudemo.ui.views.sweep_view import SweepView
 
     return SweepView()
 
 
-def _profile_view() -> QWidget:
+def _profile_view(window) -> QWidget:
     from gpudemo.ui.views.profile_view import ProfileView
 
     return ProfileView()
 
 
-def _parallel_view() -> QWidget:
+def _parallel_view(window) -> QWidget:
     from gpudemo.ui.views.parallel_view import ParallelView
 
     return ParallelView()
 
 
-def _transfer_view() -> QWidget:
+def _transfer_view(window) -> QWidget:
     from gpudemo.ui.views.transfer_view import TransferView
 
     return TransferView()
 
 
 DEFERRED = {
+    "landscapeView": (_landscape_view, ("landscapePlot",)),
     "compareView": (_compare_view, ("comparePlot", "compareTable")),
     "sweepView": (_sweep_view, ("sweepPlot", "sweepButton", "rooflinePlot")),
     "profileView": (_profile_view, ("profileTable", "timelinePlot")),
@@ -144,20 +152,20 @@ class MainWindow(QMainWindow):
         self.predictionPanel = self.left.predictionPanel
         self.runStatus = RunStatus(self)
         self.viewTabs = ViewTabs()
-        self._pages = {name: Deferred(name, build, self._view_built) for name, (build, _names) in DEFERRED.items()}
+        self.trainingView = TrainingView(self.session)
+        self._pages = {
+            name: Deferred(name, partial(build, self), self._view_built) for name, (build, _names) in DEFERRED.items()
+        }
         views = {  # in the order of the View menu (Ctrl+1 ... Ctrl+7); the lesson file names the views
-            "trainingView": (TrainingView(self.session), self.tr("Training")),
-            "landscapeView": (LandscapeView(self.session), self.tr("Loss landscape")),
+            "trainingView": (self.trainingView, self.tr("Training")),
+            "landscapeView": (self._pages["landscapeView"], self.tr("Loss landscape")),
             "compareView": (self._pages["compareView"], self.tr("Compare devices")),
             "sweepView": (self._pages["sweepView"], self.tr("GPU vs CPU by size")),
             "profileView": (self._pages["profileView"], self.tr("Step profile")),
             "parallelView": (self._pages["parallelView"], self.tr("Data parallel")),
             "transferView": (self._pages["transferView"], self.tr("Moving data")),
         }
-        for name in ("trainingView", "landscapeView"):
-            view = views[name][0]
-            view.setObjectName(name)
-            setattr(self, name, view)
+        self.trainingView.setObjectName("trainingView")
         for place, title, names in (  # three places, each a short row of its views
             ("trainPlace", self.tr("Train"), ("trainingView", "landscapeView")),
             ("insidePlace", self.tr("Look inside"), ("profileView", "transferView")),
@@ -188,7 +196,8 @@ class MainWindow(QMainWindow):
             if name not in _OWNER:
                 setattr(self, name, self.findChild(QObject, name))
 
-        self.job = TrainingJob(self.session, self.trainingView, self.landscapeView, self.runStatus, self)
+        landscape = partial(self.built_view, "landscapeView")
+        self.job = TrainingJob(self.session, self.trainingView, landscape, self.runStatus, self)
         self.measurements = Measurements(partial(getattr, self), self)
         self.memory = MemoryWatch(self)
         self.actions = Actions(self)
@@ -294,8 +303,16 @@ class MainWindow(QMainWindow):
 
     @Slot(int)
     def _on_tab(self, index: int) -> None:
-        if self.viewTabs.widget(index) is self.landscapeView:  # it was not redrawn while hidden
-            self.landscapeView.show_run(self.trainingView.chosen())
+        view = self.viewTabs.widget(index)
+        if view is not None and view is self.built_view("landscapeView"):  # it was not redrawn while hidden
+            view.show_run(self.trainingView.chosen())
+
+    @Slot(object)
+    def show_landscape(self, run) -> None:
+        """The chosen run's landscape, where its view is built (one built later draws the run chosen then)."""
+        view = self.built_view("landscapeView")
+        if view is not None:
+            view.show_run(run)
 
     @Slot()
     def _on_predicted(self) -> None:
@@ -321,8 +338,10 @@ class MainWindow(QMainWindow):
         self.gpu_lesson.leave()
         if self._preferences is not None:
             self._preferences.save(self)
-        for unsubscribe in (self._unsubscribe, self.trainingView.detach, self.landscapeView.detach):
-            unsubscribe()
+        landscape = self.built_view("landscapeView")
+        for unsubscribe in (self._unsubscribe, self.trainingView.detach, landscape.detach if landscape else None):
+            if unsubscribe is not None:
+                unsubscribe()
         if self.is_busy():  # a job ends at its next step; torch.compile cannot stop mid-compile (up to 19 s
             self.hide()  # measured): the window goes at once, the process ends when the job has
             QApplication.processEvents(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)

@@ -19,7 +19,7 @@ def open_window(qtbot, devices=CPU_ONLY, session=None, preferences=None):
 
 
 def every_view(window) -> list:
-    """Every view, each built now if it was not (five are built when first shown: views/deferred.py)."""
+    """Every view, each built now if it was not (six are built when first shown: views/deferred.py)."""
     return [window.viewTabs.widget(index) for index in range(window.viewTabs.count())]
 
 

@@ -4,6 +4,7 @@ is drawn of it while it goes (at most 10 frames a second: painting holds the GIL
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
@@ -12,12 +13,12 @@ from gpudemo.core.messages import Message
 from gpudemo.core.runs import PAUSED, Run, Session
 from gpudemo.core.training import METERING, PREPARING_STEP, STOPPED, TRAINING, LossBatch, TrainingResult
 from gpudemo.ui.jobs.worker import TrainingController
-from gpudemo.ui.views.landscape_view import LandscapeView
 from gpudemo.ui.views.run_status import RunStatus
 from gpudemo.ui.views.training_view import TrainingView
 
 if TYPE_CHECKING:
     from gpudemo.core.plan import Plan
+    from gpudemo.ui.views.landscape_view import LandscapeView
 
 # Painting holds the GIL that the training thread needs (pyqtgraph paints in Python, and a
 # progress bar repaints at once inside setValue): measured with py-spy on a 2-core machine,
@@ -38,12 +39,12 @@ class TrainingJob(QObject):
         self,
         session: Session,
         training_view: TrainingView,
-        landscape_view: LandscapeView,
+        landscape_view: Callable[[], LandscapeView | None],
         status: RunStatus,
         parent: QObject | None = None,
     ):
         super().__init__(parent)
-        self.session, self.trainingView, self.landscapeView, self.status = (
+        self.session, self.trainingView, self._landscape, self.status = (
             session,
             training_view,
             landscape_view,
@@ -128,8 +129,9 @@ class TrainingJob(QObject):
         now = time.perf_counter()
         counters = final or now - self._counters_at >= COUNTERS_S
         self.trainingView.refresh(run, counters)
-        if self.landscapeView.isVisible():
-            self.landscapeView.refresh(run)
+        landscape = self._landscape()  # built when first shown
+        if landscape is not None and landscape.isVisible():
+            landscape.refresh(run)
         if counters:
             self._counters_at = now
             self.status.counters(run)

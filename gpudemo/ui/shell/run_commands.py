@@ -81,7 +81,7 @@ class RunCommands(QObject):
         plan = self._plan_to_start()
         if plan is None:
             return
-        if w.viewTabs.currentWidget() not in (w.trainingView, w.landscapeView):
+        if w.viewTabs.currentWidget().objectName() not in ("trainingView", "landscapeView"):
             w.viewTabs.setCurrentWidget(w.trainingView)
         self.set_running(True)
         w.job.start(plan, energy=w.trainingPanel.meters_energy())

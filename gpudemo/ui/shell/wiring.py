@@ -57,7 +57,7 @@ def wire(window) -> None:
     window.measurements.deviceBusy.connect(window.memory.follow)
     window.memory.read.connect(window.devicePanel.show_memory)
     view = window.trainingView
-    for chosen in (run.update_actions, window.predictionPanel.set_run, window.landscapeView.show_run):
+    for chosen in (run.update_actions, window.predictionPanel.set_run, window.show_landscape):
         view.chosenChanged.connect(chosen)
     view.digitsView.imagePicked.connect(window.predictionPanel.predict_image)
     for changed in (window.trainingPanel.changed, window.predictInput.textChanged, window.devicePanel.deviceChanged):

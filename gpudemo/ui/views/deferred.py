@@ -1,9 +1,9 @@
 """A view built the first time it is shown or asked for, not with the window.
 
-Five of the seven views (compare, sweep, profile, data parallel, moving data) sit behind tabs a
-person opens later, if at all; built with the window they were half of its build (0.06-0.07 s of
-0.20 s on a 2-core Xeon), all of it before the first paint and all of it holding the GIL that the
-PyTorch import after the paint needs. Their page in the row of tabs is this: empty until it is
+Six of the seven views (the loss landscape, compare, sweep, profile, data parallel, moving data)
+sit behind tabs a person opens later, if at all; built with the window they were more than half of
+its build (0.20 s on a 2-core Xeon), all of it before the first paint and all of it holding the GIL
+that the PyTorch import after the paint needs. Their page in the row of tabs is this: empty until it is
 first shown or `view()` is asked for, then the view, built there by its factory, fills it.
 """
 

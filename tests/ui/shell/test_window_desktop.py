@@ -89,7 +89,7 @@ def test_every_view_is_reachable_on_a_small_screen(qtbot, size, app_font):
         page = window.viewTabs.currentWidget()
         assert page.isVisible() and page.width() > 300 and page.height() > 200
     QApplication.processEvents()
-    hint = window.minimumSizeHint()  # every view built now (five are built when first shown)
+    hint = window.minimumSizeHint()  # every view built now (six are built when first shown)
     assert window.width() <= size[0] and window.height() <= size[1]
     assert hint.width() <= size[0] and hint.height() <= size[1]
     toggle = window.codePanel.toggleViewAction()

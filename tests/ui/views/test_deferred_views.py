@@ -1,4 +1,4 @@
-"""Five views are built when first shown or asked for (views/deferred.py), not before the first paint."""
+"""Six views are built when first shown or asked for (views/deferred.py), not before the first paint."""
 
 import pytest
 from PySide6.QtCore import QObject, QRect
@@ -6,7 +6,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from gpudemo.ui.main_window import DEFERRED, EXPOSED
 from gpudemo.ui.shell.menus import fit_to_screen
-from tests.ui.windows import every_view, open_window
+from tests.ui.windows import every_view, open_window, run_to_end
 
 
 def test_a_new_window_builds_none_of_them_and_shows_their_tabs(window):
@@ -25,7 +25,7 @@ def test_showing_a_tab_builds_its_view_whole_and_shown_bound_to_the_windows_acti
     window.viewTabs.setCurrentIndex(3)  # GPU vs CPU by size
     view = window.built_view("sweepView")
     assert view is not None and view is window.sweepView and view.isVisible()
-    assert [window.built_view(name) is not None for name in DEFERRED] == [False, True, False, False, False]
+    assert [window.built_view(name) is not None for name in DEFERRED] == [False, False, True, False, False, False]
     assert window.viewTabs.currentWidget() is view and window.viewTabs.indexOf(view) == 3
     assert window.sweepPlot.isVisible() and window.sweepPlot is view.findChild(QObject, "sweepPlot")
     action = window.actions.sweep
@@ -40,7 +40,7 @@ def test_showing_a_tab_builds_its_view_whole_and_shown_bound_to_the_windows_acti
 def test_asking_for_one_of_its_widgets_builds_that_view_alone(window):
     plot = window.timelinePlot
     assert plot is not None and plot is window.profileView.timeline.plot
-    assert [window.built_view(name) is not None for name in DEFERRED] == [False, False, True, False, False]
+    assert [window.built_view(name) is not None for name in DEFERRED] == [False, False, False, True, False, False]
     assert window.find("transferButton") is window.transferButton  # what a lesson names, found the same way
 
 
@@ -88,7 +88,23 @@ def test_a_new_language_builds_no_view_the_old_window_had_not(qtbot, window):
         new = window.set_language(i18n.CHINESE)
         qtbot.addWidget(new, before_close_func=lambda w: w.close())
         assert new is not window
-        assert [new.built_view(name) is not None for name in DEFERRED] == [True, False, False, False, False]
+        assert [new.built_view(name) is not None for name in DEFERRED] == [False, True, False, False, False, False]
         assert new.viewTabs.currentIndex() == 2
     finally:
         i18n.install(i18n.ENGLISH)
+
+
+def test_a_landscape_built_after_a_run_draws_the_chosen_runs_surface_and_path(qtbot, window):
+    window.epochsSpin.setValue(300)
+    run_to_end(qtbot, window)
+    run = window.session.current
+    assert window.built_view("landscapeView") is None  # the run trained with its tab never shown
+    window.viewTabs.setCurrentIndex(1)  # Loss landscape
+    view = window.landscapeView
+    assert view.isVisible() and view.image.image is not None
+    curve = view.path_curve(run)
+    assert curve is not None and len(curve.xData) == min(run.count + 1, 4000)
+    window.viewTabs.setCurrentIndex(0)
+    run_to_end(qtbot, window)  # a run trained while the built landscape is hidden: drawn when shown again
+    window.viewTabs.setCurrentIndex(1)
+    assert view.path_curve(window.session.current) is not None
