@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 
@@ -45,6 +46,7 @@ class Deferred(QWidget):
             self._layout.addWidget(view)
             if self.isVisible():  # shown now, not a frame later (a layout shows a new child from the event loop)
                 view.show()
+            _tab_order_in_place(self, view)
             self._view = view
             self._built(self.name, view)
         return self._view
@@ -52,3 +54,27 @@ class Deferred(QWidget):
     def showEvent(self, event) -> None:
         self.view()
         super().showEvent(event)
+
+
+def _tabbed(widget: QWidget) -> bool:
+    return bool(widget.focusPolicy() & Qt.FocusPolicy.TabFocus)
+
+
+def _tab_order_in_place(page: QWidget, view: QWidget) -> None:
+    """Tab reaches `view`'s widgets where it would have had the view been built with the window: a widget
+    built later joins the window's focus chain at its end, after the docks, so from the view's tab Tab went
+    to the Code panel first. They are moved after the last widget Tab reaches before the page."""
+    window = page.window()
+    anchor = page.previousInFocusChain()
+    while anchor is not window and not _tabbed(anchor):
+        anchor = anchor.previousInFocusChain()
+    if anchor is window:
+        return  # nothing before the page: the chain's end is its place
+    widgets, widget = [], view
+    while widget is view or view.isAncestorOf(widget):
+        if _tabbed(widget):
+            widgets.append(widget)
+        widget = widget.nextInFocusChain()
+    for widget in widgets:
+        QWidget.setTabOrder(anchor, widget)
+        anchor = widget

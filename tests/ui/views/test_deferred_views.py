@@ -1,7 +1,7 @@
 """Six views are built when first shown or asked for (views/deferred.py), not before the first paint."""
 
 import pytest
-from PySide6.QtCore import QObject, QRect
+from PySide6.QtCore import QObject, QRect, Qt
 from PySide6.QtWidgets import QApplication, QWidget
 
 from gpudemo.ui.main_window import DEFERRED, EXPOSED
@@ -108,3 +108,29 @@ def test_a_landscape_built_after_a_run_draws_the_chosen_runs_surface_and_path(qt
     run_to_end(qtbot, window)  # a run trained while the built landscape is hidden: drawn when shown again
     window.viewTabs.setCurrentIndex(1)
     assert view.path_curve(window.session.current) is not None
+
+
+def focus_chain(window) -> list:
+    """The widgets Tab reaches, in order, from the window's first."""
+    chain, widget = [], window.nextInFocusChain()
+    while widget is not window:
+        if widget.focusPolicy() & Qt.FocusPolicy.TabFocus:
+            chain.append(widget)
+        widget = widget.nextInFocusChain()
+    return chain
+
+
+def test_tab_reaches_a_late_built_views_widgets_after_its_row_of_tabs_before_the_code_panel(window):
+    """A widget built after the window joins the focus chain at its end (after the docks): the view's widgets
+    are moved to where they were when every view was built with the window."""
+    for index, (name, place) in enumerate(
+        [("landscapeView", "trainPlace"), ("compareView", "measurePlace"), ("sweepView", "measurePlace"),
+         ("profileView", "insidePlace"), ("parallelView", "measurePlace"), ("transferView", "insidePlace")],
+        start=1,
+    ):  # fmt: skip
+        window.viewTabs.setCurrentIndex(index)
+        view, chain = window.built_view(name), focus_chain(window)
+        mine = [at for at, widget in enumerate(chain) if widget is view or view.isAncestorOf(widget)]
+        assert mine == list(range(mine[0], mine[-1] + 1)), name  # together
+        assert chain.index(window.findChild(QWidget, place)) < mine[0], name
+        assert mine[-1] < chain.index(window.findChild(QWidget, "codeKindCombo")), name
