@@ -31,9 +31,6 @@ class Deferred(QWidget):
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
 
-    def is_built(self) -> bool:
-        return self._view is not None
-
     def built_view(self) -> QWidget | None:
         """The view if it is built, else None (building nothing)."""
         return self._view
@@ -61,9 +58,9 @@ def _tabbed(widget: QWidget) -> bool:
 
 
 def _tab_order_in_place(page: QWidget, view: QWidget) -> None:
-    """Tab reaches `view`'s widgets where it would have had the view been built with the window: a widget
-    built later joins the window's focus chain at its end, after the docks, so from the view's tab Tab went
-    to the Code panel first. They are moved after the last widget Tab reaches before the page."""
+    """Tab reaches `view`'s widgets where it would if the view had been built with the window. A widget
+    built later joins the window's focus chain at its end, after the docks (from the view's tab, Tab went to
+    the Code panel first): they are moved after the last widget Tab reaches before the page."""
     window = page.window()
     anchor = page.previousInFocusChain()
     while anchor is not window and not _tabbed(anchor):
