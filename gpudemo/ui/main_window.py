@@ -242,7 +242,6 @@ class MainWindow(QMainWindow):
             added=self._on_runs_changed, changed=self._on_runs_changed, removed=self._on_runs_changed
         )
         self.predictionPanel.predicted.connect(self._on_predicted)
-        self.viewTabs.currentChanged.connect(self._on_tab)
         self.update_script()
         if self.session.runs:  # rebuilt over runs: the chosen one predicts and draws its landscape
             self.trainingView.chosenChanged.emit(self.trainingView.chosen())
@@ -300,12 +299,6 @@ class MainWindow(QMainWindow):
             ),
             error=True,
         )
-
-    @Slot(int)
-    def _on_tab(self, index: int) -> None:
-        view = self.viewTabs.widget(index)
-        if view is not None and view is self.built_view("landscapeView"):  # it was not redrawn while hidden
-            view.show_run(self.trainingView.chosen())
 
     @Slot(object)
     def show_landscape(self, run) -> None:

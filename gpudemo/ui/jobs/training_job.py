@@ -39,7 +39,7 @@ class TrainingJob(QObject):
         self,
         session: Session,
         training_view: TrainingView,
-        landscape_view: Callable[[], LandscapeView | None],
+        landscape: Callable[[], LandscapeView | None],
         status: RunStatus,
         parent: QObject | None = None,
     ):
@@ -47,7 +47,7 @@ class TrainingJob(QObject):
         self.session, self.trainingView, self._landscape, self.status = (
             session,
             training_view,
-            landscape_view,
+            landscape,
             status,
         )
         self.controller = TrainingController(self)
@@ -129,8 +129,8 @@ class TrainingJob(QObject):
         now = time.perf_counter()
         counters = final or now - self._counters_at >= COUNTERS_S
         self.trainingView.refresh(run, counters)
-        landscape = self._landscape()  # built when first shown
-        if landscape is not None and landscape.isVisible():
+        landscape = self._landscape()  # built when first shown; it draws only while shown
+        if landscape is not None:
             landscape.refresh(run)
         if counters:
             self._counters_at = now

@@ -69,6 +69,7 @@ class LandscapeView(QWidget):
         self._paths: dict[Run, pg.PlotDataItem] = {}
         self._run: Run | None = None  # the chosen run
         self._drawn: Landscape | None = None
+        self._stale = False  # a run's progress went undrawn while hidden: drawn again when shown
         self.show_run(None)
 
         self.detach = session.subscribe(removed=self._on_removed)
@@ -99,10 +100,23 @@ class LandscapeView(QWidget):
         self._say(run)
         self._draw_landscape(run.landscape if run is not None else None)
         for other in wanted:
-            self.refresh(other)
+            self._draw_path(other)
+        self._stale = False
 
     def refresh(self, run: Run) -> None:
-        """Draw what `run` has added to its path (and a new landscape, when it is the chosen run's)."""
+        """Draw what `run` has added to its path (and a new landscape, when it is the chosen run's). While
+        the tab is hidden nothing is drawn (a frame costs the training thread): all of it when shown."""
+        if not self.isVisible():
+            self._stale = True
+            return
+        self._draw_path(run)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._stale:
+            self.show_run(self._run)
+
+    def _draw_path(self, run: Run) -> None:
         curve = self._paths.get(run)
         if curve is None:
             return

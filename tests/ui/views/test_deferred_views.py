@@ -107,7 +107,9 @@ def test_a_landscape_built_after_a_run_draws_the_chosen_runs_surface_and_path(qt
     window.viewTabs.setCurrentIndex(0)
     run_to_end(qtbot, window)  # a run trained while the built landscape is hidden: drawn when shown again
     window.viewTabs.setCurrentIndex(1)
-    assert view.path_curve(window.session.current) is not None
+    newest = window.session.current
+    curve = view.path_curve(newest)
+    assert curve is not None and len(curve.xData) == min(newest.count + 1, 4000)  # every epoch, drawn on show
 
 
 def focus_chain(window) -> list:
@@ -134,3 +136,22 @@ def test_tab_reaches_a_late_built_views_widgets_after_its_row_of_tabs_before_the
         assert mine == list(range(mine[0], mine[-1] + 1)), name  # together
         assert chain.index(window.findChild(QWidget, place)) < mine[0], name
         assert mine[-1] < chain.index(window.findChild(QWidget, "codeKindCombo")), name
+
+
+def test_a_hidden_landscape_skips_the_runs_frames_and_draws_them_when_shown_not_at_every_tab_change(
+    qtbot, window, monkeypatch
+):
+    run_to_end(qtbot, window)
+    window.viewTabs.setCurrentIndex(1)
+    view, run = window.landscapeView, window.session.current
+    window.viewTabs.setCurrentIndex(0)
+    drawn = []
+    draw = view._draw_path
+    monkeypatch.setattr(view, "_draw_path", lambda r: (drawn.append(r), draw(r)))
+    view.refresh(run)  # a frame of the job while the tab is hidden: not drawn
+    assert drawn == []
+    window.viewTabs.setCurrentIndex(1)  # shown: what was skipped is drawn
+    assert drawn == [run]
+    window.viewTabs.setCurrentIndex(0)
+    window.viewTabs.setCurrentIndex(1)  # nothing skipped meanwhile: nothing drawn again
+    assert drawn == [run]
