@@ -145,3 +145,25 @@ def _alive(qobject) -> bool:
     import shiboken6
 
     return shiboken6.isValid(qobject)
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A folder on a disk of 200 KiB of its own (a tmpfs, unmounted after the test), to fill for real: where
+    this user may not mount (not root, no mount namespace), the test is skipped and says why."""
+    import shutil
+    import subprocess
+
+    folder = tmp_path / "small"
+    folder.mkdir()
+    mount = shutil.which("mount")
+    if mount is None or os.name != "posix":
+        pytest.skip("needs mount(8) to make a small disk")
+    made = subprocess.run([mount, "-t", "tmpfs", "-o", "size=200k", "tmpfs", str(folder)], capture_output=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {made.stderr.decode(errors='replace').strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], capture_output=True)
+

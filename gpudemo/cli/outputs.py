@@ -50,12 +50,12 @@ def _interrupted(error: BaseException) -> bool:
     return False
 
 
-def written(path: str, what: str, write: Callable[[str], None]) -> bool:
+def written(path: str, what: str, write: Callable[[str], object]) -> bool:
     """`write(path)`, all or nothing; a failure (a full disk, a folder gone since the check) is one line on
     stderr naming the file and the reason, never a traceback. Ctrl-C in the middle leaves what was there and
     is raised on as KeyboardInterrupt (the command ends as interrupted)."""
     try:
-        write(path)
+        note = write(path)
     except BaseException as error:
         if _interrupted(error):
             print(f"gpudemo: interrupted while writing {what} {path!r}; what was there is as it was", file=sys.stderr)
@@ -65,6 +65,8 @@ def written(path: str, what: str, write: Callable[[str], None]) -> bool:
         reason = error.strerror or str(error)
         print(f"gpudemo: cannot write {what} {path!r}: {reason}; what was there is as it was", file=sys.stderr)
         return False
+    if note is not None:  # a hard link broken
+        print(f"gpudemo: {note}", file=sys.stderr)
     return True
 
 

@@ -11,6 +11,7 @@ that is renamed over the target only when complete, so a crash never leaves half
 from __future__ import annotations
 
 import dataclasses
+import errno
 import hashlib
 import os
 import pickle
@@ -24,7 +25,8 @@ from gpudemo.core.config import TrainingConfig
 from gpudemo.core.datafile import DataFileError
 from gpudemo.core.files import write_atomically
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, PersonError, message
-from gpudemo.core.problems import problem_for
+from gpudemo.core.problems import problem_for, remember
+from gpudemo.core.problems.own import OwnData
 from gpudemo.core.rules import InvalidSetting
 
 FORMAT = "gpudemo-checkpoint"
@@ -53,8 +55,9 @@ def _fingerprint(path: str) -> str:
     return digest.hexdigest()
 
 
-def save(path: str | os.PathLike, model: nn.Module, config: TrainingConfig, epochs: int) -> None:
-    """Write the model (its CPU weights) and its settings to `path`, all or nothing."""
+def save(path: str | os.PathLike, model: nn.Module, config: TrainingConfig, epochs: int) -> Message | None:
+    """Write the model (its CPU weights) and its settings to `path`, all or nothing; what a person should know
+    of the write (`files.write_atomically`), else None."""
     settings = dataclasses.asdict(config)
     settings["device"] = "cpu"  # where it loads; the device it trained on is kept apart
     if config.data:  # the file wherever it was named from: predict works from any folder
@@ -69,7 +72,25 @@ def save(path: str | os.PathLike, model: nn.Module, config: TrainingConfig, epoc
     }
     if config.data:
         data["data_sha256"] = _fingerprint(settings["data"])
-    write_atomically(path, lambda out: torch.save(data, out), binary=True)
+        data["data_shape"] = problem_for(config).shape()  # predicts without the file (a moved or deleted CSV)
+    return write_atomically(path, lambda out: _torch_save(data, out), binary=True)
+
+
+def _torch_save(data: dict, out) -> None:
+    """torch.save, its write failures as the OSError they are: on a full disk its zip writer turns the file's
+    OSError (ENOSPC) into a RuntimeError of its own ("unexpected pos 3648 vs 3600")."""
+    try:
+        torch.save(data, out)
+    except RuntimeError as error:
+        cause, seen = error.__context__ or error.__cause__, set()
+        while cause is not None and not isinstance(cause, (OSError, KeyboardInterrupt)) and id(cause) not in seen:
+            seen.add(id(cause))
+            cause = cause.__context__ or cause.__cause__
+        if isinstance(cause, KeyboardInterrupt):  # Ctrl-C in the middle: the caller says "interrupted"
+            raise
+        if isinstance(cause, OSError):
+            raise cause from None
+        raise OSError(errno.EIO, f"{os.strerror(errno.EIO)} ({_first_line(error)})") from None
 
 
 def load(path: str | os.PathLike) -> Checkpoint:
@@ -89,6 +110,9 @@ def load(path: str | os.PathLike) -> Checkpoint:
             target,
             size=f"{size / 2**30:.1f}",
         )
+    damaged = _damaged(target)
+    if damaged is not None:
+        raise damaged
     try:
         data = torch.load(target, map_location="cpu", weights_only=True)
     except pickle.UnpicklingError as error:
@@ -137,14 +161,26 @@ def load(path: str | os.PathLike) -> Checkpoint:
         raise _refuse(
             QT_TRANSLATE_NOOP("core", "{path} has settings of the wrong kind: {reason}"), target, reason=str(error)
         ) from None
+    note = None
     try:
         problem = problem_for(config)  # a model of your own data: its file says its inputs and classes
     except DataFileError as error:
-        raise _refuse(
-            QT_TRANSLATE_NOOP("core", "{path} was trained on a data file that cannot be read now: {reason}"),
-            target,
+        kept = OwnData.remembered(config.data, data.get("data_shape"), error)
+        if kept is None:  # a checkpoint of before the shape was kept
+            raise _refuse(
+                QT_TRANSLATE_NOOP("core", "{path} was trained on a data file that cannot be read now: {reason}"),
+                target,
+                reason=error.message,
+            ) from None
+        remember(config.data, kept)
+        problem = kept
+        note = message(
+            QT_TRANSLATE_NOOP(
+                "core", "its data file {data} cannot be read now ({reason}); the model predicts as trained"
+            ),
+            data=config.data,
             reason=error.message,
-        ) from None
+        )
     torch.manual_seed(config.seed)
     model = problem.make_model(config)
     try:
@@ -156,7 +192,7 @@ def load(path: str | os.PathLike) -> Checkpoint:
             ),
             target,
             problem=config.problem,
-            reason=_first_line(error),
+            reason=_detail(error),
         ) from None
     if not all(torch.isfinite(tensor).all() for tensor in model.state_dict().values() if tensor.is_floating_point()):
         raise _refuse(
@@ -164,8 +200,7 @@ def load(path: str | os.PathLike) -> Checkpoint:
             target,
         )
     model.eval()
-    note = None
-    if config.data and data.get("data_sha256") not in (None, _fingerprint_or_none(config.data)):
+    if note is None and config.data and data.get("data_sha256") not in (None, _fingerprint_or_none(config.data)):
         note = message(
             QT_TRANSLATE_NOOP("core", "{data} has changed since this model was trained on it; it predicts as trained"),
             data=config.data,
@@ -182,6 +217,32 @@ def _fingerprint_or_none(path: str) -> str | None:
 
 def _refuse(template: str, path: Path, **fields: object) -> CheckpointError:
     return CheckpointError(message(template, path=str(path), **fields))
+
+
+def _damaged(path: Path) -> CheckpointError | None:
+    """Why a file cannot be a whole checkpoint, read before torch reads it: torch.save writes a zip whose
+    every member carries a CRC-32, which torch.load never checks (a flipped bit in a weight loaded and
+    predicted a wrong value); a file that is no zip (a bare pickle, garbage) is refused before torch
+    unpickles anything of it."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as archive:
+            bad = archive.testzip()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError, NotImplementedError):
+        return _refuse(QT_TRANSLATE_NOOP("core", "{path} is not a gpudemo checkpoint, or it is damaged or cut short"), path)
+    if bad is not None:
+        return _refuse(
+            QT_TRANSLATE_NOOP("core", "{path} is damaged: its part {part} is not what was written (its checksum differs)"),
+            path,
+            part=bad,
+        )
+    return None
+
+
+def _detail(error: BaseException) -> str:
+    """An error's text on one line: torch's "Error(s) in loading state_dict for Linear:" is followed by what."""
+    return " ".join(line.strip() for line in str(error).strip().splitlines() if line.strip()) or type(error).__name__
 
 
 def _first_line(error: BaseException) -> str:

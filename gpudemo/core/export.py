@@ -11,6 +11,7 @@ import os
 from collections.abc import Sequence
 
 from gpudemo.core.files import write_atomically
+from gpudemo.core.messages import Message
 from gpudemo.core.runs import Run
 
 COLUMNS = (
@@ -30,8 +31,9 @@ COLUMNS = (
 )
 
 
-def write_losses_csv(path: str | os.PathLike, runs: Sequence[Run]) -> int:
-    """Write the losses of `runs` (all or nothing); the number of rows written."""
+def write_losses_csv(path: str | os.PathLike, runs: Sequence[Run]) -> tuple[int, Message | None]:
+    """Write the losses of `runs` (all or nothing); the number of rows written, and what a person should know
+    of the write (`files.write_atomically`)."""
     rows = 0
 
     def write(out) -> None:
@@ -59,5 +61,5 @@ def write_losses_csv(path: str | os.PathLike, runs: Sequence[Run]) -> int:
                 writer.writerow((*head, epoch, repr(loss), repr(accuracy) if accuracy != "" else "", test))
             rows += run.count
 
-    write_atomically(path, write)
-    return rows
+    note = write_atomically(path, write)
+    return rows, note

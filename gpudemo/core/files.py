@@ -7,8 +7,10 @@ none), never half a file. The target is respected, as `cp` or a shell's `>` woul
 - a symlink is written through to the file it points to (the link stays a link);
 - an existing file keeps its permissions; a new one gets the usual ones (0666 less the umask);
 - a file this user may not write (read-only, another user's) is refused, never renamed over;
-- a file with other hard links is written in place once the new content is whole, so every name
-  keeps seeing one file;
+- a file with other hard links is replaced like any other (its old bytes stay whole until the new ones
+  are): the name written gets the new file and the other names keep the old one, which the write says
+  (`links_note`); writing in place would empty the old file before the new content is in, and a full
+  disk or a kill at that moment would leave a fragment under every name;
 - a target that is not a regular file (a device such as /dev/null, a FIFO) is written to directly,
   never replaced by a regular file; so are /dev/stdout, /dev/stderr and /dev/fd/N, which go to this
   process's own descriptor (never to the file a shell redirected it to, renamed over).
@@ -36,7 +38,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
-from gpudemo.core.messages import QT_TRANSLATE_NOOP, PersonError, message
+from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, PersonError, message
 
 PARTIAL = ".gpudemo-partial-"  # in the name of every temporary file of a write
 _LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"  # tempfile's own, for the random part of a name
@@ -94,6 +96,12 @@ def target_of(path: str | os.PathLike) -> Path:
         return Path(os.path.realpath(path, strict=False)) if path.is_symlink() else path
     except OSError as error:  # ELOOP, ENAMETOOLONG...
         raise _cannot(path, _reason(error)) from None
+
+
+def printable(name: str | os.PathLike) -> str:
+    """A path as text that can be written in UTF-8 (in a script, a CSV, a message): the bytes of a name that
+    are not UTF-8 (a Latin-1 terminal's `caf\xe9.pt`) written as `\\xe9`."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
 
 
 def _name_max(folder: Path) -> int:
@@ -158,8 +166,8 @@ def same_file(first: str | os.PathLike, second: str | os.PathLike) -> bool:
 def _partial_prefix(target: Path, suffix: str) -> str:
     """`.NAME.gpudemo-partial-`, NAME cut (at a character) so that a whole temporary name fits the folder."""
     room = _name_max(target.parent) - len(f".{PARTIAL}{os.getpid()}-XXXXXXXX{suffix}".encode())
-    name = target.name.encode()[: max(room, 1)].decode(errors="ignore")
-    return f".{name}{PARTIAL}"
+    name = os.fsencode(target.name)[: max(room, 1)]  # the bytes of the name, undecodable ones included
+    return f".{os.fsdecode(name)}{PARTIAL}"
 
 
 def _suffix(target: Path) -> str:
@@ -194,12 +202,38 @@ def _writer_alive(partial: Path) -> bool:
     return True
 
 
-def write_atomically(path: str | os.PathLike, write: Callable[[IO], None], binary: bool = False) -> None:
-    """Call `write(file)` on a temporary file beside `path`, then put it in `path`'s place."""
+def write_atomically(path: str | os.PathLike, write: Callable[[IO], None], binary: bool = False) -> Message | None:
+    """Call `write(file)` on a temporary file beside `path`, then put it in `path`'s place; what a person should
+    know of the write (a hard link broken), else None. Every byte is checked written: the file is closed (and
+    its buffer flushed) inside the block, so a full disk raises here, before anything is replaced."""
     text = {} if binary else {"encoding": "utf-8", "newline": ""}
-    with replaced_when_done(path, empty_ok=True) as temporary:
+    notes: list[Message] = []
+    with replaced_when_done(path, empty_ok=True, notes=notes) as temporary:
         with open(temporary, "wb" if binary else "w", **text) as out:
             write(out)
+    return notes[0] if notes else None
+
+
+def links_note(path: str | os.PathLike, others: int) -> Message:
+    """What a write over a file with `others` more hard links tells: they keep the old content."""
+    return message(
+        QT_TRANSLATE_NOOP(
+            "core",
+            "{path} had {count} other hard link(s): they keep the old content, and {path} is now a file of its own",
+        ),
+        path=str(path),
+        count=others,
+    )
+
+
+def sync(path: str | os.PathLike) -> None:
+    """Flush a closed file's bytes to the disk. Through a descriptor open for writing: Windows' FlushFileBuffers
+    (behind os.fsync there) refuses a read-only handle, and POSIX takes either."""
+    descriptor = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
 
 
 def _copy_into(temporary: str, sink: IO) -> None:
@@ -209,11 +243,14 @@ def _copy_into(temporary: str, sink: IO) -> None:
 
 
 @contextmanager
-def replaced_when_done(path: str | os.PathLike, empty_ok: bool = False) -> Iterator[str]:
+def replaced_when_done(
+    path: str | os.PathLike, empty_ok: bool = False, notes: list[Message] | None = None
+) -> Iterator[str]:
     """A temporary path beside `path` (same ending) for a writer; once the block ends well, the file is flushed
     to the disk and put in `path`'s place (see the module); when it fails or is interrupted, removed. OSError
     when the writer left it empty (unless `empty_ok`): an exporter that wrote nothing has failed. CannotWrite,
-    before the writer runs, for a file this user may not write."""
+    before the writer runs, for a file this user may not write. What a person should know of the write (a hard
+    link broken, `links_note`) is appended to `notes`."""
     descriptor = descriptor_of(path)
     target = target_of(path)
     suffix = _suffix(target)
@@ -249,18 +286,10 @@ def replaced_when_done(path: str | os.PathLike, empty_ok: bool = False) -> Itera
                 _copy_into(temporary, sink)
             return
         os.chmod(temporary, stat.S_IMODE(existing.st_mode) if existing else 0o666 & ~_umask())
-        written = os.open(temporary, os.O_RDONLY)
-        try:
-            os.fsync(written)
-        finally:
-            os.close(written)
-        if existing is not None and existing.st_nlink > 1:  # hard links: every name keeps one file
-            with open(target, "r+b") as sink:
-                sink.truncate(0)
-                _copy_into(temporary, sink)
-                os.fsync(sink.fileno())
-            return
+        sync(temporary)
         os.replace(temporary, target)
+        if existing is not None and existing.st_nlink > 1 and notes is not None:
+            notes.append(links_note(path, existing.st_nlink - 1))
     finally:
         for name in named:
             Path(name).unlink(missing_ok=True)

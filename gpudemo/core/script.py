@@ -15,6 +15,7 @@ from gpudemo.core import fullgraph
 from gpudemo.core.budget import batch_size
 from gpudemo.core.capture import EPOCHS_PER_REPLAY, WARM_UP_STEPS
 from gpudemo.core.config import TrainingConfig
+from gpudemo.core.files import printable
 from gpudemo.core.messages import QT_TRANSLATE_NOOP
 from gpudemo.core.modes import mode_of
 from gpudemo.core.optimizers import OPTIMIZERS
@@ -340,7 +341,7 @@ def generate_script(
         generator += [say["shuffle"], f"shuffle = torch.Generator(device=device).manual_seed({config.seed})"]
     optimizer = OPTIMIZERS[config.optimizer].line(config.lr, capturable=mode_of(config).captures)
     sections: list[tuple[str | None, list[str]]] = [
-        (None, [say["title"], say["run"].format(filename=filename), *problem.script_imports(), "import torch", ""]),
+        (None, [say["title"], say["run"].format(filename=printable(filename)), *problem.script_imports(), "import torch", ""]),
         (
             TO_DEVICE,
             [

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -194,12 +195,51 @@ def test_standard_output_as_an_output_keeps_the_commands_own_output(tmp_path):
     assert dash.returncode == 0 and "import torch" in dash.stdout and not Path("-").exists()
 
 
-def test_a_hard_linked_target_keeps_its_links(tmp_path):
+def test_a_hard_linked_target_is_replaced_whole_and_its_other_names_keep_the_old_bytes(tmp_path):
     first, second = tmp_path / "h1.py", tmp_path / "h2.py"
     first.write_text("old")
     os.link(first, second)
-    write_atomically(first, lambda out: out.write("new"))
-    assert second.read_text() == "new" and os.path.samefile(first, second) and leftovers(first) == []
+    note = write_atomically(first, lambda out: out.write("new"))
+    assert first.read_text() == "new" and second.read_text() == "old" and leftovers(first) == []
+    assert str(note) == f"{first} had 1 other hard link(s): they keep the old content, and {first} is now a file of its own"
+    assert write_atomically(first, lambda out: out.write("newer")) is None  # a file of its own now: nothing to say
+
+
+def test_a_hard_linked_checkpoint_on_a_full_disk_stays_whole_under_both_names(small_disk):
+    from tests.disks import fill
+
+    good, link = small_disk / "m.pt", small_disk / "m-link.pt"
+    assert gpudemo(*TRAIN, "--epochs", "100", "--save", str(good)).returncode == 0
+    os.link(good, link)
+    before = good.read_bytes()
+    fill(small_disk, leave=16384)
+    out = gpudemo(*TRAIN, "--problem", "sine", "--width", "160", "--epochs", "3", "--save", str(good))
+    assert out.returncode == 1 and "No space left on device; what was there is as it was" in out.stderr, out.stderr
+    assert "Traceback" not in out.stderr and good.read_bytes() == before == link.read_bytes()
+    assert gpudemo("predict", "--model", str(link), "4").returncode == 0
+
+
+@pytest.mark.slow
+def test_a_kill_while_a_hard_linked_checkpoint_is_written_leaves_it_whole(tmp_path):
+    good, link = tmp_path / "big.pt", tmp_path / "big-link.pt"
+    assert gpudemo(*TRAIN, "--epochs", "100", "--save", str(good)).returncode == 0
+    os.link(good, link)
+    before = good.read_bytes()
+    child = subprocess.Popen(
+        [sys.executable, "-m", "gpudemo", *TRAIN, "--problem", "sine", "--samples", "3", "--width", "2048",
+         "--depth", "6", "--epochs", "1", "--save", str(good)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ, OMP_NUM_THREADS="1"),
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 100
+        while child.poll() is None and good.stat().st_size == len(before) and time.monotonic() < deadline:
+            pass  # the kill lands as soon as the target changes: in place, that is in the middle of a copy
+        child.kill()
+    finally:
+        child.wait()
+    assert link.read_bytes() == before  # the other name keeps the good checkpoint, whatever the kill cut
+    whole = good.read_bytes()
+    assert whole == before or gpudemo("predict", "--model", str(good), "0.5").returncode == 0
 
 
 def test_a_live_writers_temporary_file_is_not_removed_by_another_write(tmp_path):
@@ -269,3 +309,24 @@ def test_ctrl_c_during_a_real_save_ends_as_interrupted(tmp_path):
     if seen.is_set() and child.returncode != 0:  # the write was still going when Ctrl-C came
         assert child.returncode == 130 and "interrupted" in err, (child.returncode, err[-3000:])
         assert not list(tmp_path.glob(f"*{PARTIAL}*"))
+
+
+def test_a_real_full_disk_during_a_checkpoint_write_is_one_line(small_disk):
+    model = small_disk / "m.pt"  # 266 KB of weights onto a disk of 200 KiB: torch's zip writer fails mid-write
+    out = gpudemo(*TRAIN, "--problem", "sine", "--width", "256", "--epochs", "3", "--save", str(model))
+    assert out.returncode == 1 and "Traceback" not in out.stderr and "RuntimeError" not in out.stderr
+    assert out.stderr.strip().splitlines()[-1] == (
+        f"gpudemo: cannot write the checkpoint {str(model)!r}: No space left on device; what was there is as it was"
+    )
+    assert not model.exists() and leftovers(model) == []
+
+
+def test_a_name_whose_bytes_are_not_utf8_is_written(tmp_path):
+    latin1 = os.fsdecode(b"caf\xe9.pt")  # a Latin-1 terminal's cafe.pt: the byte 0xe9 alone is no UTF-8
+    model, losses, script = tmp_path / latin1, tmp_path / os.fsdecode(b"bad\xff.csv"), tmp_path / "code\udcff.py"
+    out = gpudemo(*TRAIN, "--epochs", "5", "--save", str(model), "--loss-csv", str(losses))
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    assert gpudemo("predict", "--model", str(model), "4").returncode == 0 and len(losses.read_text().splitlines()) == 6
+    assert gpudemo("code", "--device", "cpu", "-o", str(script)).returncode == 0
+    assert "# Run it with only torch installed: python code\\xff.py" in script.read_text()
+    assert sorted(os.listdir(os.fsencode(tmp_path))) == [b"bad\xff.csv", b"caf\xe9.pt", b"code\xff.py"]

@@ -28,14 +28,30 @@ if TYPE_CHECKING:
 OWN_DATA = "data"
 
 
+_REMEMBERED: dict[str, Problem] = {}  # data files that cannot be read now, by path: what a loaded model kept
+
+
 def problem_for(config: TrainingConfig) -> Problem:
-    """The problem `config` trains on; for "data", made from its file (raises DataFileError if unusable)."""
+    """The problem `config` trains on; for "data", made from its file (raises DataFileError if unusable),
+    or, while that file cannot be read, what a loaded checkpoint kept of it (`remember`)."""
     if config.problem == OWN_DATA:
         from gpudemo.core.datafile import read_data
+        from gpudemo.core.errors import DataFileError
         from gpudemo.core.problems.own import OwnData
 
-        return OwnData(read_data(config.data))
+        try:
+            return OwnData(read_data(config.data))
+        except DataFileError:
+            if config.data in _REMEMBERED:
+                return _REMEMBERED[config.data]
+            raise
     return _registry()[config.problem]
+
+
+def remember(path: str, problem: Problem) -> None:
+    """What a loaded model kept of its data file (core/checkpoint.py), used while the file cannot be read: the
+    model predicts; a training on it is refused with the file's reason."""
+    _REMEMBERED[path] = problem
 
 
 def uses(key: str) -> frozenset[str]:

@@ -8,11 +8,14 @@ The generated script reads the same file.
 
 from __future__ import annotations
 
+import math
+
 import torch
 from torch import nn
 
 from gpudemo.core.config import TrainingConfig
-from gpudemo.core.datafile import DataSet
+from gpudemo.core.datafile import MAX_CLASSES, DataSet
+from gpudemo.core.errors import DataFileError
 from gpudemo.core.problems import mlp
 from gpudemo.core.problems.base import Problem
 
@@ -27,17 +30,49 @@ def _span(values: torch.Tensor) -> tuple[float, float]:
 
 class OwnData(Problem):
     key = "data"
+    missing: DataFileError | None = None  # a model's data file that cannot be read now (`remembered`)
 
     def __init__(self, data: DataSet):
         self.data = data
         self.classes = data.classes
         self.inputs = 2 if data.classes else 1
+        if not data.rows:  # remembered: the span is set from the checkpoint
+            return
         if data.classes:  # a square around every point: the boundary is drawn with equal axes
             (low1, high1), (low2, high2) = _span(data.x[:, 0]), _span(data.x[:, 1])
             middle1, middle2, half = (low1 + high1) / 2, (low2 + high2) / 2, max(high1 - low1, high2 - low2) / 2
             self.area = (min(middle1, middle2) - half, max(middle1, middle2) + half)
         else:
             self.x_range = _span(data.x)
+
+    def shape(self) -> dict[str, object]:
+        """What a model of this data needs to predict without the file (a checkpoint keeps it): its inputs,
+        classes, and the span its fit or boundary is drawn over."""
+        span = self.area if self.classes else self.x_range
+        return {"inputs": self.inputs, "classes": self.classes, "span": [float(span[0]), float(span[1])]}
+
+    @classmethod
+    def remembered(cls, path: str, shape: object, missing: DataFileError) -> OwnData | None:
+        """The problem of a data file that cannot be read now, from the `shape` a checkpoint kept of it: it
+        predicts, draws its fit or boundary over the kept span, and refuses to train (`missing`, the reason).
+        None when `shape` is not one `shape()` writes (a checkpoint is untrusted)."""
+        if not isinstance(shape, dict) or set(shape) != {"inputs", "classes", "span"}:
+            return None
+        inputs, classes, span = shape["inputs"], shape["classes"], shape["span"]
+        if type(inputs) is not int or type(classes) is not int or (inputs, classes > 0) not in ((1, False), (2, True)):
+            return None
+        if classes > MAX_CLASSES or not isinstance(span, list) or len(span) != 2:
+            return None
+        if not all(isinstance(end, float) and math.isfinite(end) for end in span) or not span[0] < span[1]:
+            return None
+        y = torch.empty(0, dtype=torch.int64) if classes else torch.empty(0, 1)
+        problem = cls(DataSet(path, torch.empty(0, inputs), y, header=False, classes=classes))
+        problem.missing = missing
+        if classes:
+            problem.area = (span[0], span[1])
+        else:
+            problem.x_range = (span[0], span[1])
+        return problem
 
     def samples(self, config: TrainingConfig) -> int:
         return self.data.rows
@@ -46,6 +81,8 @@ class OwnData(Problem):
         return mlp.mlp(self.inputs, self.classes or 1, config.width, config.depth)
 
     def make_data(self, config, generator):
+        if self.missing is not None:
+            raise self.missing
         return self.data.x, self.data.y
 
     def uses_generator(self, config: TrainingConfig) -> bool:

@@ -278,9 +278,10 @@ class CodePanel(QDockWidget):
 
     def save(self, path: str) -> bool:
         try:
-            write_atomically(path, lambda out: out.write(self.text()))
+            note = write_atomically(path, lambda out: out.write(self.text()))
         except OSError as error:
             self.stepLabel.setText(self.tr("Could not save {path}: {reason}").format(path=path, reason=error.strerror))
             return False
-        self.stepLabel.setText(self.tr("Saved {path}").format(path=path))
+        saved = self.tr("Saved {path}").format(path=path)
+        self.stepLabel.setText(saved if note is None else f"{saved}. {say(note)}")
         return True

@@ -6,19 +6,22 @@ what it did, or why it could not, goes to the status line, never a traceback.
 
 from __future__ import annotations
 
+import errno
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pyqtgraph as pg
 import pyqtgraph.exporters as exporters
-from PySide6.QtCore import QObject, QRect, QTimer, Slot
+from PySide6.QtCore import QBuffer, QIODevice, QObject, QRect, QTimer, Slot
 from PySide6.QtGui import QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QFileDialog, QMainWindow
 
 from gpudemo.core.errors import DataFileError
 from gpudemo.core.export import write_losses_csv
-from gpudemo.core.files import replaced_when_done
+from gpudemo.core.files import write_atomically
+from gpudemo.core.messages import Message
 from gpudemo.ui.base.i18n import epochs_text, name_text, say
 
 # Each view (by its object name) and the plot File > Export the shown plot exports from it.
@@ -53,17 +56,10 @@ class FileCommands(QObject):
         path = path or self._ask_save(self.tr("Export losses"), "gpudemo_losses.csv", self.tr("CSV files (*.csv)"))
         if not path:
             return False
-        try:
-            rows = write_losses_csv(path, runs)
-        except OSError as error:
-            return self._say(
-                self.tr("Could not write {path}: {reason}").format(path=path, reason=error.strerror), error=True
-            )
-        return self._say(
-            self.tr("Exported {rows} losses of {runs} runs to {path}.").format(
-                rows=f"{rows:,}", runs=len(runs), path=path
-            )
+        done = self.tr("Exported {rows} losses of {runs} runs to {path}.").format(
+            rows=f"{sum(run.count for run in runs):,}", runs=len(runs), path=path
         )
+        return self._write(path, lambda: write_losses_csv(path, runs)[1], done)
 
     # --- plots ----------------------------------------------------------------------------
 
@@ -92,21 +88,14 @@ class FileCommands(QObject):
                 self.tr("Export the plot as a .png or an .svg file, not {name}.").format(name=Path(path).name),
                 error=True,
             )
-        try:
-            with replaced_when_done(path) as temporary:  # a kill in the middle leaves no half picture
-                if suffix == ".svg":
-                    _write_svg(widget, temporary)
-                else:
-                    exporter = exporters.ImageExporter(widget.getPlotItem())
-                    exporter.parameters()["width"] = max(1200, int(widget.width()))  # crisp on a slide
-                    exporter.export(temporary)
-        except OSError as error:
-            return self._say(
-                self.tr("Could not write {path}: {reason}").format(path=path, reason=error.strerror), error=True
-            )
-        if not Path(path).exists():
-            return self._say(self.tr("Could not write {path}.").format(path=path), error=True)
-        return self._say(self.tr("Exported the plot to {path}.").format(path=path))
+        if not _drawn(widget):
+            return self._say(self.tr("This plot has nothing drawn yet: nothing exported."), error=True)
+        picture = _svg_bytes(widget) if suffix == ".svg" else _png_bytes(widget)
+        return self._write(
+            path,
+            lambda: write_atomically(path, lambda out: out.write(picture), binary=True),
+            self.tr("Exported the plot to {path}.").format(path=path),
+        )
 
     # --- models ---------------------------------------------------------------------------
 
@@ -123,17 +112,10 @@ class FileCommands(QObject):
             return False
         from gpudemo.core import checkpoint  # a model exists: PyTorch has loaded
 
-        try:
-            checkpoint.save(path, run.model, run.config, run.model_epochs)
-        except OSError as error:
-            return self._say(
-                self.tr("Could not write {path}: {reason}").format(path=path, reason=error.strerror), error=True
-            )
-        return self._say(
-            self.tr("Saved run #{number}'s model ({epochs}) to {path}.").format(
-                number=run.number, epochs=epochs_text(run.model_epochs), path=path
-            )
+        done = self.tr("Saved run #{number}'s model ({epochs}) to {path}.").format(
+            number=run.number, epochs=epochs_text(run.model_epochs), path=path
         )
+        return self._write(path, lambda: checkpoint.save(path, run.model, run.config, run.model_epochs), done)
 
     @Slot()
     def load_model(self, path: str | None = None) -> bool:
@@ -230,19 +212,72 @@ class FileCommands(QObject):
         path, _ = QFileDialog.getSaveFileName(self.window, title, name, filters)
         return path
 
+    def _write(self, path: str, write: Callable[[], Message | None], done: str) -> bool:
+        """`write()`, all or nothing (it goes through `files.write_atomically`, which checks every byte written):
+        `done` on the status line, with what the write has to tell (a hard link broken), or why it failed."""
+        try:
+            note = write()
+        except OSError as error:
+            return self._say(
+                self.tr("Could not write {path}: {reason}; what was there is as it was.").format(
+                    path=path, reason=error.strerror or str(error)
+                ),
+                error=True,
+            )
+        return self._say(f"{done} {say(note)}" if note is not None else done)
+
     def _say(self, text: str, error: bool = False) -> bool:
         self.window.runStatus.say(text, error=error)
         return not error
 
 
-def _write_svg(widget: pg.PlotWidget, path: str) -> None:
+def _drawn(widget: pg.PlotWidget) -> bool:
+    """Whether a plot shows anything: a curve, bars or a picture with data."""
+    for item in widget.getPlotItem().items:
+        data = getattr(item, "getData", None)
+        if data is not None:
+            x, _ = data()
+            if x is not None and len(x):
+                return True
+        elif isinstance(item, pg.ImageItem) and item.image is not None:
+            return True
+        elif isinstance(item, pg.BarGraphItem) and len(item.opts.get("height", ()) or ()):
+            return True
+    return False
+
+
+def _laid_out(widget: pg.PlotWidget) -> None:
+    """A plot never shown (its tab never opened) laid out as it would be: its axes and titles placed."""
+    if not widget.isVisible():
+        widget.resize(widget.size().expandedTo(widget.sizeHint()))
+        widget.getPlotItem().layout.activate()
+        widget.scene().update()
+
+
+def _png_bytes(widget: pg.PlotWidget) -> bytes:
+    """The plot as a PNG picture, at least 1200 px wide (crisp on a slide)."""
+    _laid_out(widget)
+    exporter = exporters.ImageExporter(widget.getPlotItem())
+    exporter.parameters()["width"] = max(1200, int(widget.width()))
+    image = exporter.export(toBytes=True)
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buffer, "PNG"):
+        raise OSError(errno.EIO, "the picture could not be made")
+    return bytes(buffer.data())
+
+
+def _svg_bytes(widget: pg.PlotWidget) -> bytes:
     """The plot as drawn, painted onto an SVG drawing (vector lines and text).
 
     Not pyqtgraph's SVGExporter: with Qt 6.11 its rewriting of Qt's path data fails
     ("not enough values to unpack"), on every plot.
     """
+    _laid_out(widget)
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     generator = QSvgGenerator()
-    generator.setFileName(str(path))
+    generator.setOutputDevice(buffer)
     generator.setSize(widget.size())
     generator.setViewBox(QRect(0, 0, widget.width(), widget.height()))
     generator.setTitle(widget.objectName())
@@ -253,3 +288,4 @@ def _write_svg(widget: pg.PlotWidget, path: str) -> None:
         widget.render(painter)
     finally:
         painter.end()
+    return bytes(buffer.data())

@@ -262,13 +262,14 @@ class GuessLesson(LessonCourse):
         """The table as CSV at `path` (all or nothing); says so in the status line."""
         outcomes = [self._shown_now(step, self.outcomes[step.key]) for step in self.steps if step.key in self.outcomes]
         try:
-            write_atomically(path, lambda out: out.write(guesses.to_csv(outcomes)))
+            note = write_atomically(path, lambda out: out.write(guesses.to_csv(outcomes)))
         except OSError as error:
             self.window.runStatus.say(
                 self.tr("Could not write {path}: {reason}").format(path=path, reason=error.strerror), error=True
             )
             return False
-        self.window.runStatus.say(self.tr("Exported {count} guesses to {path}.").format(count=len(outcomes), path=path))
+        done = self.tr("Exported {count} guesses to {path}.").format(count=len(outcomes), path=path)
+        self.window.runStatus.say(done if note is None else f"{done} {say(note)}")
         return True
 
     @Slot()

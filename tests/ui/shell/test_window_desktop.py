@@ -1,6 +1,7 @@
 """The window as a desktop app: actions and menus, any screen, export, models in files, remembered settings."""
 
 import csv
+import os
 
 import pytest
 import torch
@@ -279,3 +280,41 @@ def test_the_lesson_fits_a_small_screen(qtbot, size, beside, app_font):
     assert window.viewTabs.currentWidget().height() > 150
     window.lessonPanel.leaveButton.click()
     assert not window.lessonPanel.isVisible()
+
+
+def test_an_export_on_a_full_disk_keeps_the_good_pictures_and_says_why(qtbot, small_disk):
+    from tests.disks import fill
+
+    window = open_window(qtbot)
+    run_to_end(qtbot, window)
+    png, svg = small_disk / "good.png", small_disk / "good.svg"
+    assert window.files.export_plot(window.lossPlot, str(png)) and window.files.export_plot(window.lossPlot, str(svg))
+    before = png.read_bytes(), svg.read_bytes()
+    fill(small_disk, leave=8192)
+    for path in (png, svg):
+        assert not window.files.export_plot(window.lossPlot, str(path))
+        assert window.statusLabel.text() == (
+            f"Could not write {path}: No space left on device; what was there is as it was."
+        )
+    assert (png.read_bytes(), svg.read_bytes()) == before and not QImage(str(png)).isNull()
+
+
+def test_a_plot_with_nothing_drawn_is_not_exported_as_an_empty_picture(qtbot, tmp_path):
+    window = open_window(qtbot)
+    assert not window.files.export_plot(window.sweepPlot, str(tmp_path / "sweep.png"))
+    assert window.statusLabel.text() == "This plot has nothing drawn yet: nothing exported."
+    assert not (tmp_path / "sweep.png").exists()
+
+
+def test_a_hard_linked_picture_is_replaced_and_the_status_says_its_link_keeps_the_old_one(qtbot, tmp_path):
+    window = open_window(qtbot)
+    run_to_end(qtbot, window)
+    first, second = tmp_path / "a.png", tmp_path / "b.png"
+    first.write_bytes(b"old")
+    os.link(first, second)
+    assert window.files.export_plot(window.lossPlot, str(first))
+    assert second.read_bytes() == b"old" and not QImage(str(first)).isNull()
+    assert window.statusLabel.text() == (
+        f"Exported the plot to {first}. {first} had 1 other hard link(s): they keep the old content, and {first} is"
+        " now a file of its own"
+    )
