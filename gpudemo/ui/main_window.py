@@ -123,6 +123,7 @@ class MainWindow(QMainWindow):
         # Not given: PyTorch loads after the first paint (ui/jobs/loader.py), the CPU listed meanwhile.
         self.loading = devices is None
         self.torch_error = ""  # why PyTorch could not be loaded, where it could not
+        self.torch_failure = ""  # the import's own error then (About shows it)
         if devices is None:
             devices = DeviceList((cpu_device(),))
         elif not isinstance(devices, DeviceList):

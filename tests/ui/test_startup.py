@@ -25,7 +25,7 @@ GPU = DeviceInfo("cuda:0", "cuda", "NVIDIA H100", 80 * 2**30, None, (9, 0), 132,
 WITHOUT_TORCH = textwrap.dedent(
     """
     import json, sys
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtWidgets import QApplication, QLabel
 
     import gpudemo.ui.main_window  # the first paint's modules, as run_app imports them
     imported = "torch" in sys.modules
@@ -57,6 +57,11 @@ WITHOUT_TORCH = textwrap.dedent(
     window.startButton.click()
     after = {"note": window.devicePanel.note.text(), "status": window.statusLabel.text()}
     after["training"] = window.is_training()
+    after["about"] = window.actions.about.isEnabled()
+    from gpudemo.ui.shell.dialogs import show_about
+    about = show_about(window)
+    after["versions"] = about.findChild(QLabel, "aboutVersions").text()
+    about.close()
     window.close()
     print(json.dumps({"imported": imported, "painted": painted, "after": after, "torch": "torch" in sys.modules}))
     """
@@ -78,6 +83,8 @@ def test_the_window_paints_whole_without_torch_and_says_so_when_torch_cannot_loa
     after = seen["after"]
     assert "PyTorch could not be loaded" in after["note"] and "No module named 'torch'" in after["note"]
     assert "PyTorch could not be loaded" in after["status"] and after["training"] is False
+    assert after["about"]  # the dialog a person with a broken install needs: open, and saying why
+    assert "torch: could not be imported (ImportError: No module named 'torch' (blocked by the test))" in after["versions"]
     assert seen["torch"] is False
 
 

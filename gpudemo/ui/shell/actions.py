@@ -28,6 +28,7 @@ class State:
     held: bool = False  # the paused run has stopped before its next epoch: a step can be asked for
     loading: bool = False  # PyTorch is loading (ui/jobs/loader.py): only Start, which waits for it
     queued: bool = False  # Start was pressed while loading: the run begins when PyTorch has loaded
+    torch_failed: bool = False  # PyTorch could not be imported: loading for good, About says why
 
 
 def plain(text: str) -> str:
@@ -202,7 +203,9 @@ def update_actions(actions: Actions, state: State) -> None:
         action.setEnabled(idle and not state.loading)
     actions.start.setEnabled(idle and not state.queued)  # taken while loading, run when PyTorch is there
     actions.stop.setEnabled(not idle or state.queued)
-    actions.about.setEnabled(not state.loading)  # it asks torch its versions
+    # it asks torch its versions: not while torch loads (the import would block the window), but where torch
+    # could not be imported, when the versions and the reason are what a person needs for a bug report
+    actions.about.setEnabled(not state.loading or state.torch_failed)
     actions.pause.setEnabled(training)
     actions.pause.setText(
         QCoreApplication.translate("Actions", "&Resume")

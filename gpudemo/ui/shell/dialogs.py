@@ -25,25 +25,18 @@ from gpudemo.ui.base.resources import icon_path
 from gpudemo.ui.shell.actions import plain
 
 
-def versions() -> str:
-    """Every version a bug report needs, one per line."""
+def versions(torch_failure: str = "") -> str:
+    """Every version a bug report needs, one per line; where PyTorch could not be imported (`torch_failure`,
+    its error), that, without importing it again."""
     import pyqtgraph
     import PySide6
-    import torch
 
     from gpudemo import __version__
 
-    lines = [f"gpudemo {__version__}", f"torch {torch.__version__}"]
-    if torch.version.cuda:
-        lines.append(f"CUDA runtime {torch.version.cuda}")
-        if torch.cuda.is_available():
-            lines += [f"GPU {index}: {torch.cuda.get_device_name(index)}" for index in range(torch.cuda.device_count())]
-        driver = _driver_version()
-        if driver:
-            lines.append(f"NVIDIA driver {driver}")
-    else:
-        lines.append("CUDA: none (a CPU-only build of torch)")
-    lines += [
+    torch_lines = [f"torch: could not be imported ({torch_failure})"] if torch_failure else _torch_versions()
+    lines = [
+        f"gpudemo {__version__}",
+        *torch_lines,
         f"Qt {qVersion()}",
         f"PySide6 {PySide6.__version__}",
         f"pyqtgraph {pyqtgraph.__version__}",
@@ -52,6 +45,21 @@ def versions() -> str:
         f"log file {current_log() or log_path()}",
     ]
     return "\n".join(lines)
+
+
+def _torch_versions() -> list[str]:
+    import torch
+
+    lines = [f"torch {torch.__version__}"]
+    if not torch.version.cuda:
+        return [*lines, "CUDA: none (a CPU-only build of torch)"]
+    lines.append(f"CUDA runtime {torch.version.cuda}")
+    if torch.cuda.is_available():
+        lines += [f"GPU {index}: {torch.cuda.get_device_name(index)}" for index in range(torch.cuda.device_count())]
+    driver = _driver_version()
+    if driver:
+        lines.append(f"NVIDIA driver {driver}")
+    return lines
 
 
 def _driver_version() -> str | None:
@@ -73,7 +81,7 @@ def show_about(window: QMainWindow) -> QDialog:
     dialog = QDialog(window, objectName="aboutDialog")
     dialog.setWindowTitle(QCoreApplication.translate("Dialogs", "About gpudemo"))
     dialog.setWindowIcon(QIcon(str(icon_path())))
-    text = versions()
+    text = versions(getattr(window, "torch_failure", ""))
     title = QLabel(
         QCoreApplication.translate(
             "Dialogs", "<b>gpudemo</b>: watch PyTorch train a model on a GPU, one epoch at a time."

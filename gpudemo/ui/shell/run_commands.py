@@ -233,6 +233,7 @@ class RunCommands(QObject):
             held=w.job.is_paused(),
             loading=w.loading,
             queued=self.queued,
+            torch_failed=bool(w.torch_failure),
         )
 
     def cancel_queued(self) -> None:

@@ -95,7 +95,9 @@ class TorchLoading(QObject):
         w.devicePanel.set_devices(w.devices, note=w.torch_error)
         w.codePanel.say("# " + w.torch_error)
         w.runStatus.say(w.torch_error, error=True)
+        w.torch_failure = error
         w.run_commands.cancel_queued()
+        w.run_commands.update_actions()  # About opens: the versions and the reason, for a bug report
 
     @Slot()
     def _list_late(self) -> None:
