@@ -20,6 +20,12 @@ class Parser(argparse.ArgumentParser):
     exit 2, without the usage block argparse prints above it (`--help` shows that). Every command's parser is
     one (add_subparsers makes its parsers of the parent's class)."""
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Every negative number is a value, not an option: argparse's own pattern takes -4 and -0.5 but not
+        # -1e5 or -inf, which it read as unknown options ("the following arguments are required: X").
+        self._negative_number_matcher = re.compile(rf"^-(?:{rules.NUMBER.pattern.replace('[+-]?', '')})$", re.I)
+
     def error(self, message: str):
         self.exit(2, f"{self.prog}: error: {message}\n")
 

@@ -229,10 +229,12 @@ def _classification(path: Path, values: np.ndarray, body: str, skipped: int, hea
     bad = (labels != np.round(labels)) | (labels < 0) | (labels >= MAX_CLASSES)
     if bad.any():
         index = int(bad.argmax())
+        line = _line_of_row(body, index)
+        fields = body.splitlines()[line - 1].split(",") if line <= len(body.splitlines()) else []
         raise _refuse(
             QT_TRANSLATE_NOOP("core", "line {line}: the label {value} is not a whole number from 0 to {high}"),
-            line=_line_of_row(body, index) + skipped,
-            value=quoted(f"{labels[index]:g}"),
+            line=line + skipped,
+            value=quoted(fields[2].strip() if len(fields) == 3 else f"{labels[index]:g}"),  # as written in the file
             high=MAX_CLASSES - 1,
         )
     if len(np.unique(labels)) < 2:

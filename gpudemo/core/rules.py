@@ -129,8 +129,11 @@ def _integer(text: str) -> int:
 
 
 def _shown(number: int, text: str, grouped: bool = True) -> str:
-    """An out-of-range number as typed: 12,000,000 (or what was typed, cut, when it is too long to show)."""
+    """An out-of-range number as typed: 12,000,000 (or what was typed, cut, when it is too long to show, and
+    '-0' as typed, not 0)."""
     shown = f"{number:,}" if grouped else str(number)
+    if number == 0 and text.startswith("-"):
+        return quoted(text)
     return shown if len(shown) <= SHOWN_MAX and len(text) <= DIGITS_MAX else quoted(text)
 
 
@@ -317,7 +320,7 @@ def parse_seed(value: object) -> int:
     text = _text(value)
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
-    elif isinstance(value, str) and re.fullmatch(r"\+?[0-9]+", text):
+    elif isinstance(value, str) and re.fullmatch(r"[+-]?[0-9]+", text):  # -0 is 0, as for every whole number
         number = _integer(text)
     else:
         raise _refuse(
@@ -344,12 +347,27 @@ def parse_step(value: object) -> str:
     return _choice("step", value, STEP_KEYS)
 
 
+FLOAT32_MAX = 3.4028234663852886e38  # the model computes in float32: a larger input is inf to it
+
+
+def _model_input(setting: str, token: str) -> float:
+    """A number a model is asked about: finite, and finite in float32 too (1e39 is inf there: no answer)."""
+    number = _finite_float(setting, token)
+    if abs(number) > FLOAT32_MAX:
+        raise _refuse(
+            setting,
+            QT_TRANSLATE_NOOP("core", "{setting} {value} is too large for the model (float32 holds up to 3.4e38)"),
+            value=quoted(_text(token)),
+        )
+    return number
+
+
 def parse_values(text: str) -> list[float]:
-    """Values to predict for: finite numbers separated by commas, semicolons or spaces."""
+    """Values to predict for: numbers separated by commas, semicolons or spaces, finite in float32."""
     tokens = [token for token in re.split(r"[,;\s]+", text.strip()) if token]
     if not tokens:
         raise _refuse("value", QT_TRANSLATE_NOOP("core", "type at least one number to predict for, for example 4"))
-    return [_finite_float("value", token) for token in tokens]
+    return [_model_input("value", token) for token in tokens]
 
 
 POINTS_MAX = 10_000  # points a person may ask a prediction for at once
@@ -378,7 +396,7 @@ def parse_points(text: str) -> list[tuple[float, float]]:
             high=f"{POINTS_MAX:,}",
             count=f"{len(tokens) // 2:,}",
         )
-    numbers = [_finite_float("point", token) for token in tokens]
+    numbers = [_model_input("point", token) for token in tokens]
     return list(zip(numbers[0::2], numbers[1::2], strict=True))
 
 

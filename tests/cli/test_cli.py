@@ -102,7 +102,7 @@ def test_divergence_exits_1_with_a_reason_and_still_prints_json():
         (["--device", "cuda:9"], "'cuda:9'"),
         (["--device", "tpu"], "'tpu'"),
         (["--device", ""], "the device is empty"),
-        (["--seed", "-1"], "'-1'"),
+        (["--seed", "-1"], "not -1"),
         (["--predict", "4", "x"], "'x'"),
         (["--loss-csv", "/no/such/folder/loss.csv"], "/no/such/folder/loss.csv"),
         (["--problem", "circle"], "'circle'"),

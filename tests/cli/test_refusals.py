@@ -66,3 +66,33 @@ def test_a_negative_intercept_reads_as_a_subtraction():
     out = gpudemo("train", "--device", "cpu", "--epochs", "100")
     learned = next(line for line in out.stdout.splitlines() if line.startswith("learned"))
     assert "+ -" not in learned and (" + " in learned or " - " in learned)
+
+
+def test_numbers_read_the_same_whatever_their_sign_or_size(tmp_path):
+    model = tmp_path / "t.pt"
+    assert gpudemo("train", "--device", "cpu", "--epochs", "3", "--save", str(model)).returncode == 0
+    said = {
+        ("predict", "--model", str(model), "1e39"): "gpudemo predict: error: argument X: value '1e39' is too large"
+        " for the model (float32 holds up to 3.4e38)\n",  # it answered "y = -"
+        ("predict", "--model", str(model), "-inf"): "gpudemo predict: error: argument X: value must be a finite"
+        " number, not '-inf'\n",  # argparse read -inf as an option
+        ("train", "--device", "cpu", "--predict", "-1e39"): "gpudemo train: error: argument --predict: value"
+        " '-1e39' is too large for the model (float32 holds up to 3.4e38)\n",
+        ("train", "--device", "cpu", "--epochs", "-0"): "gpudemo train: error: argument --epochs: epochs must be"
+        " from 1 to 10,000,000, not '-0'\n",  # said "not 0"
+        ("train", "--device", "cpu", "--seed", "-1"): "gpudemo train: error: argument --seed: seed must be from 0"
+        " to 2**63-1, not -1\n",
+    }
+    for args, line in said.items():
+        out = gpudemo(*args)
+        assert (out.returncode, out.stderr) == (2, line), args
+    negative = gpudemo("predict", "--model", str(model), "-1e5", "--json")  # a value, not an unknown option
+    assert negative.returncode == 0 and json.loads(negative.stdout)["predictions"][0]["x"] == -1e5
+    assert gpudemo("train", "--device", "cpu", "--epochs", "1", "--seed", "-0").returncode == 0  # -0 is 0, as for --depth
+
+
+def test_a_refused_label_is_quoted_as_the_file_writes_it(tmp_path):
+    data = tmp_path / "l.csv"
+    data.write_text("1,1,0\n2,2,1\n3,3,1000000\n")
+    out = gpudemo("train", "--device", "cpu", "--data", str(data))
+    assert out.returncode == 2 and "line 3: the label '1000000' is not a whole number from 0 to 99" in out.stderr
