@@ -3,6 +3,7 @@ before, so `gpudemo --help` stays quick. Above the window: only the command line
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from collections.abc import Callable
@@ -38,6 +39,22 @@ def build_app(argv: list[str] | None = None):
     return app, ShownWindow(MainWindow(preferences=preferences))
 
 
+def _close_or_end(window, signum: int) -> None:
+    """The first Ctrl-C or TERM closes the window; one after it has closed ends the process at once, as the
+    command line's second Ctrl-C does: what it still waits for cannot be stopped (an import of PyTorch that
+    hangs on a stalled disk, a compile), and a person who asks twice wants it gone."""
+    try:
+        open_ = window.isVisible()
+    except RuntimeError:  # the window's C++ object is gone already
+        open_ = False
+    if open_:
+        window.close()
+        return
+    sys.stderr.write("gpudemo: ended at once (the window had closed; something it waited for did not end)\n")
+    sys.stderr.flush()
+    os._exit(128 + signum)
+
+
 def run_app(argv: list[str] | None = None, on_shown: Callable[[object], None] | None = None) -> int:
     """Run the program's window until it closes; its exit status. `on_shown(window)` is called once the
     window is shown (drivers of the real program: the tests, the benchmarks, the screenshots)."""
@@ -48,7 +65,7 @@ def run_app(argv: list[str] | None = None, on_shown: Callable[[object], None] | 
     # button does: the run stops and its thread is waited for. Python runs signal
     # handlers only between bytecodes, so a slow timer lets it look in now and then.
     for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda *_: shown.window.close())
+        signal.signal(signum, lambda signum, _frame: _close_or_end(shown.window, signum))
     wake = QTimer(app)
     wake.timeout.connect(lambda: None)
     wake.start(250)

@@ -61,3 +61,38 @@ def test_ctrl_c_closes_the_window_cleanly():
 
 def test_quitting_the_application_while_training_exits_cleanly():
     assert_clean_exit(run_app("__import__('PySide6.QtWidgets').QtWidgets.QApplication.quit"))
+
+
+def test_a_second_signal_ends_the_process_when_pytorch_hangs_in_its_import(tmp_path):
+    """A torch on a stalled disk: its import never ends. The first Ctrl-C closes the window (the loader thread
+    still waits in the import); the next signal ends the process, not only SIGKILL."""
+    import signal
+    import time
+
+    fake = tmp_path / "torch"
+    fake.mkdir()
+    started = tmp_path / "import-started"
+    (fake / "__init__.py").write_text(f"import pathlib, time\npathlib.Path({str(started)!r}).touch()\ntime.sleep(600)\n")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": f"{tmp_path}{os.pathsep}{root}"}
+    child = subprocess.Popen([sys.executable, "-m", "gpudemo"], env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not started.exists() and child.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # the window is painted: PyTorch loads after its first paint
+        assert started.exists() and child.poll() is None
+        child.send_signal(signal.SIGINT)  # closes the window; the import goes on
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            try:
+                child.wait(timeout=20 if signum == signal.SIGTERM else 3)
+                break
+            except subprocess.TimeoutExpired:
+                child.send_signal(signum)
+        returncode = child.wait(timeout=20)
+    finally:
+        child.kill()
+        child.wait()
+        stderr = child.stderr.read()
+        child.stderr.close()
+    assert returncode in (128 + signal.SIGINT, 128 + signal.SIGTERM), stderr
+    assert "gpudemo: ended at once" in stderr and "Traceback" not in stderr
