@@ -191,6 +191,7 @@ def _summary(result, predictions: list[dict]) -> str:
 
 def run_train(args: argparse.Namespace) -> int:
     from gpudemo.core.errors import TrainingError
+    from gpudemo.core.training.growth import growth_warning
 
     try:
         plan = resolve_plan(args)
@@ -241,6 +242,9 @@ def run_train(args: argparse.Namespace) -> int:
         print("gpudemo: stopped by the user", file=sys.stderr)
         return EXIT_INTERRUPTED
     assert result.status == COMPLETED
+    growing = growth_warning(result.losses, config.lr)
+    if growing is not None:  # completed, but its loss was not minimised
+        print(f"gpudemo: warning: {growing}", file=sys.stderr)
     return EXIT_OK if outputs_ok else EXIT_FAILED
 
 

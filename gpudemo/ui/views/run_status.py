@@ -14,6 +14,7 @@ from gpudemo.core.messages import Message
 from gpudemo.core.modes import mode_of
 from gpudemo.core.runs import Run
 from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TrainingResult
+from gpudemo.core.training.growth import LossWatch, growth_warning
 from gpudemo.ui.base.i18n import epochs_text, say
 from gpudemo.ui.base.style import set_style_flag
 
@@ -35,6 +36,8 @@ class RunStatus(QObject):
         self.rateLabel.setFixedWidth(self._rate_width)
         self.resultLabel = QLabel(objectName="resultLabel")
         self.resultLabel.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._watched: Run | None = None  # the run whose losses `_watch` has seen
+        self._watch = LossWatch()
         self.progress_row = QHBoxLayout()
         self.progress_row.addWidget(self.progressBar, 1)
         self.progress_row.addWidget(self.rateLabel)
@@ -102,8 +105,9 @@ class RunStatus(QObject):
         )
 
     def counters(self, run: Run) -> None:
-        """The bar and the rate as the run stands."""
+        """The bar and the rate as the run stands; a loss growing by orders of magnitude, said once as it does."""
         self._bar(run.count)
+        self._watch_losses(run)
         if run.rate > 0:
             eta = run.eta
             self.rateLabel.setText(
@@ -111,6 +115,18 @@ class RunStatus(QObject):
                     rate=fmt.rate(run.rate), eta=fmt.duration(eta) if math.isfinite(eta) else "?"
                 )
             )
+
+    def _watch_losses(self, run: Run) -> None:
+        """Feed the run's new losses to its watch (each epoch once); say when the loss grows by GROWTH."""
+        if self._watched is not run:
+            self._watched, self._watch = run, LossWatch()
+        if run.count <= self._watch.seen:
+            return
+        was_growing = self._watch.growing()
+        self._watch.feed(run.history.head(run.count)[self._watch.seen :])
+        warning = self._watch.warning(run.config.lr)
+        if warning is not None and not was_growing:
+            self.say(say(warning)[:1].upper() + say(warning)[1:] + ".", error=True)
 
     def metering(self, device: str) -> None:
         self.say(
@@ -149,7 +165,9 @@ class RunStatus(QObject):
         if result.status == COMPLETED:
             self._bar(self.progressBar.maximum())
             text = self.tr("Completed: {summary}").format(summary=summary)
-            self.say(text if energy is None else f"{text} · {self.energy_text(energy)}")
+            text = text if energy is None else f"{text} · {self.energy_text(energy)}"
+            growing = growth_warning(result.losses, result.config.lr)  # completed, but not minimised
+            self.say(text if growing is None else f"{text}. {say(growing)}", error=growing is not None)
         elif result.status == STOPPED:
             self.say(
                 self.tr("Stopped at epoch {epoch} of {total}: {summary}").format(

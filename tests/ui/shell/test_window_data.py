@@ -46,3 +46,18 @@ def test_a_file_gone_before_start_is_named_not_raised(qtbot, tmp_path):
     window.startButton.click()
     assert window.session.current is None
     assert "cannot read line.csv" in window.settingsError.text()
+
+
+def test_a_growing_loss_is_said_while_the_run_goes_and_at_its_end(qtbot, tmp_path):
+    path = tmp_path / "tutorial.csv"
+    path.write_text("x,y\n1,2\n2,4\n3,6\n")  # the tutorial's points, the default MLP at lr 0.1: 1e20 in 20 epochs
+    window = open_window(qtbot)
+    open_data(qtbot, window, path)
+    window.epochsSpin.setValue(20)
+    said = []
+    original = window.runStatus.say
+    window.runStatus.say = lambda text, error=False: (said.append((text, error)), original(text, error))[1]
+    run_to_end(qtbot, window)
+    growing = [text for text, error in said if error and text.startswith("The loss is growing:")]
+    assert window.session.current.status == "completed" and growing  # said as it grew, not only at the end
+    assert "the loss is growing:" in window.statusLabel.text() and "try a smaller one" in window.statusLabel.text()
