@@ -620,10 +620,6 @@
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <source>Could not write {path}: {reason}</source>
-        <translation>无法写入 {path}：{reason}</translation>
-    </message>
-    <message>
         <source>Exported {rows} losses of {runs} runs to {path}.</source>
         <translation>已将 {runs} 次训练的 {rows} 个损失导出到 {path}。</translation>
     </message>
@@ -642,10 +638,6 @@
     <message>
         <source>Export the plot as a .png or an .svg file, not {name}.</source>
         <translation>请把图导出为 .png 或 .svg 文件，而不是 {name}。</translation>
-    </message>
-    <message>
-        <source>Could not write {path}.</source>
-        <translation>无法写入 {path}。</translation>
     </message>
     <message>
         <source>Exported the plot to {path}.</source>
@@ -674,6 +666,10 @@
     <message>
         <source>Load model</source>
         <translation>载入模型</translation>
+    </message>
+    <message>
+        <source>This plot has nothing drawn yet: nothing exported.</source>
+        <translation>此图尚未绘制任何内容：未导出。</translation>
     </message>
     <message>
         <source>gpudemo checkpoints (*.pt);;All files (*)</source>
@@ -710,6 +706,10 @@
     <message>
         <source>Loaded {path}: {rows} rows, {kind}. Start trains on it.</source>
         <translation>已载入 {path}：{rows} 行，{kind}。点击开始即可在其上训练。</translation>
+    </message>
+    <message>
+        <source>Could not write {path}: {reason}; what was there is as it was.</source>
+        <translation>无法写入 {path}：{reason}；原有文件保持不变。</translation>
     </message>
 </context>
 <context>
@@ -2323,6 +2323,10 @@ digit</source>
         <translation>{path} 训练所用的数据文件现在无法读取：{reason}</translation>
     </message>
     <message>
+        <source>its data file {data} cannot be read now ({reason}); the model predicts as trained</source>
+        <translation>其数据文件 {data} 现在无法读取（{reason}）；模型按训练时的状态进行预测</translation>
+    </message>
+    <message>
         <source>{path}&apos;s weights do not fit the {problem} model its settings describe: {reason}</source>
         <translation>{path} 的权重与其设置所描述的 {problem} 模型不符：{reason}</translation>
     </message>
@@ -2333,6 +2337,10 @@ digit</source>
     <message>
         <source>{data} has changed since this model was trained on it; it predicts as trained</source>
         <translation>{data} 在训练这个模型之后已经改变；模型按训练时的样子预测</translation>
+    </message>
+    <message>
+        <source>{path} is damaged: its part {part} is not what was written (its checksum differs)</source>
+        <translation>{path} 已损坏：其中的 {part} 与写入时不同（校验和不符）</translation>
     </message>
     <message>
         <source>the device is empty; choose one of: {choices}</source>
@@ -2489,6 +2497,10 @@ digit</source>
     <message>
         <source>{setting} must be a finite number, not {value}</source>
         <translation>{setting}必须是有限的数，而不是 {value}</translation>
+    </message>
+    <message>
+        <source>{setting} {value} is too large for the model (float32 holds up to 3.4e38)</source>
+        <translation>{setting} {value} 对模型来说太大（float32 最大约为 3.4e38）</translation>
     </message>
     <message>
         <source>type at least one number to predict for, for example 4</source>
@@ -2683,6 +2695,10 @@ digit</source>
         <translation>没有给出文件：路径为空</translation>
     </message>
     <message>
+        <source>{path} had {count} other hard link(s): they keep the old content, and {path} is now a file of its own</source>
+        <translation>{path} 另有 {count} 个硬链接：它们保留旧内容，{path} 现在是一个独立的文件</translation>
+    </message>
+    <message>
         <source>eager: op by op</source>
         <translation>eager：逐个算子</translation>
     </message>
@@ -2821,6 +2837,10 @@ digit</source>
     <message>
         <source>stopped while it was metered</source>
         <translation>计量时被停止</translation>
+    </message>
+    <message>
+        <source>the loss is growing: {latest} at epoch {epoch}, {times} times its lowest ({lowest} at epoch {low_epoch}); the learning rate {lr} is too large for this data: try a smaller one</source>
+        <translation>损失正在增大：第 {epoch} 轮为 {latest}，是其最低值（第 {low_epoch} 轮的 {lowest}）的 {times} 倍；学习率 {lr} 对这些数据来说太大：请尝试更小的学习率</translation>
     </message>
 </context>
 <context>
