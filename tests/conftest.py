@@ -166,4 +166,3 @@ def small_disk(tmp_path):
         yield folder
     finally:
         subprocess.run(["umount", "-l", str(folder)], capture_output=True)
-

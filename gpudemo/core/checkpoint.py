@@ -230,10 +230,14 @@ def _damaged(path: Path) -> CheckpointError | None:
         with zipfile.ZipFile(path) as archive:
             bad = archive.testzip()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError, NotImplementedError):
-        return _refuse(QT_TRANSLATE_NOOP("core", "{path} is not a gpudemo checkpoint, or it is damaged or cut short"), path)
+        return _refuse(
+            QT_TRANSLATE_NOOP("core", "{path} is not a gpudemo checkpoint, or it is damaged or cut short"), path
+        )
     if bad is not None:
         return _refuse(
-            QT_TRANSLATE_NOOP("core", "{path} is damaged: its part {part} is not what was written (its checksum differs)"),
+            QT_TRANSLATE_NOOP(
+                "core", "{path} is damaged: its part {part} is not what was written (its checksum differs)"
+            ),
             path,
             part=bad,
         )

@@ -342,7 +342,16 @@ def generate_script(
         generator += [say["shuffle"], f"shuffle = torch.Generator(device=device).manual_seed({config.seed})"]
     optimizer = OPTIMIZERS[config.optimizer].line(config.lr, capturable=mode_of(config).captures)
     sections: list[tuple[str | None, list[str]]] = [
-        (None, [say["title"], say["run"].format(filename=printable(filename)), *problem.script_imports(), "import torch", ""]),
+        (
+            None,
+            [
+                say["title"],
+                say["run"].format(filename=printable(filename)),
+                *problem.script_imports(),
+                "import torch",
+                "",
+            ],
+        ),
         (
             TO_DEVICE,
             [

@@ -88,7 +88,9 @@ def test_numbers_read_the_same_whatever_their_sign_or_size(tmp_path):
         assert (out.returncode, out.stderr) == (2, line), args
     negative = gpudemo("predict", "--model", str(model), "-1e5", "--json")  # a value, not an unknown option
     assert negative.returncode == 0 and json.loads(negative.stdout)["predictions"][0]["x"] == -1e5
-    assert gpudemo("train", "--device", "cpu", "--epochs", "1", "--seed", "-0").returncode == 0  # -0 is 0, as for --depth
+    assert (
+        gpudemo("train", "--device", "cpu", "--epochs", "1", "--seed", "-0").returncode == 0
+    )  # -0 is 0, as for --depth
 
 
 def test_a_refused_label_is_quoted_as_the_file_writes_it(tmp_path):

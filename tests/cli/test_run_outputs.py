@@ -201,7 +201,10 @@ def test_a_hard_linked_target_is_replaced_whole_and_its_other_names_keep_the_old
     os.link(first, second)
     note = write_atomically(first, lambda out: out.write("new"))
     assert first.read_text() == "new" and second.read_text() == "old" and leftovers(first) == []
-    assert str(note) == f"{first} had 1 other hard link(s): they keep the old content, and {first} is now a file of its own"
+    assert (
+        str(note)
+        == f"{first} had 1 other hard link(s): they keep the old content, and {first} is now a file of its own"
+    )
     assert write_atomically(first, lambda out: out.write("newer")) is None  # a file of its own now: nothing to say
 
 

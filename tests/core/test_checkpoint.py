@@ -164,5 +164,8 @@ def test_a_bare_pickle_is_refused_before_torch_reads_it_and_without_its_warning(
     path = tmp_path / "p4.pt"
     path.write_bytes(pickle.dumps({"weights": [1.0]}, protocol=4))
     out = gpudemo("predict", "--model", str(path), "4")
-    assert out.returncode == 1 and out.stderr == f"gpudemo: {path} is not a gpudemo checkpoint, or it is damaged or cut short\n"
+    assert (
+        out.returncode == 1
+        and out.stderr == f"gpudemo: {path} is not a gpudemo checkpoint, or it is damaged or cut short\n"
+    )
     assert not recwarn.list

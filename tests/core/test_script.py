@@ -246,8 +246,18 @@ def test_the_fp16_and_tf32_scripts_scale_the_loss_and_set_tf32():
 # script that crashed for every MLP (autograd's saved weights changed in place by the update) passed the
 # tutorial's test alone.
 COMPILED = [
-    TrainingConfig(problem=problem, optimizer=optimizer, batch_size=batch, samples=50, width=8, depth=2,
-                   epochs=10, lr=0.01 if optimizer == "adam" else 0.05, seed=3, step="compiled")  # fmt: skip
+    TrainingConfig(
+        problem=problem,
+        optimizer=optimizer,
+        batch_size=batch,
+        samples=50,
+        width=8,
+        depth=2,
+        epochs=10,
+        lr=0.01 if optimizer == "adam" else 0.05,
+        seed=3,
+        step="compiled",
+    )  # fmt: skip
     for problem, (optimizer, batch) in zip(
         PROBLEMS, itertools.cycle([("sgd", 0), ("momentum", 16), ("adam", 64), ("adam", 0), ("sgd", 16)])
     )

@@ -84,7 +84,9 @@ def test_the_window_paints_whole_without_torch_and_says_so_when_torch_cannot_loa
     assert "PyTorch could not be loaded" in after["note"] and "No module named 'torch'" in after["note"]
     assert "PyTorch could not be loaded" in after["status"] and after["training"] is False
     assert after["about"]  # the dialog a person with a broken install needs: open, and saying why
-    assert "torch: could not be imported (ImportError: No module named 'torch' (blocked by the test))" in after["versions"]
+    assert (
+        "torch: could not be imported (ImportError: No module named 'torch' (blocked by the test))" in after["versions"]
+    )
     assert seen["torch"] is False
 
 

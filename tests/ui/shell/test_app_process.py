@@ -72,7 +72,9 @@ def test_a_second_signal_ends_the_process_when_pytorch_hangs_in_its_import(tmp_p
     fake = tmp_path / "torch"
     fake.mkdir()
     started = tmp_path / "import-started"
-    (fake / "__init__.py").write_text(f"import pathlib, time\npathlib.Path({str(started)!r}).touch()\ntime.sleep(600)\n")
+    (fake / "__init__.py").write_text(
+        f"import pathlib, time\npathlib.Path({str(started)!r}).touch()\ntime.sleep(600)\n"
+    )
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": f"{tmp_path}{os.pathsep}{root}"}
     child = subprocess.Popen([sys.executable, "-m", "gpudemo"], env=env, stderr=subprocess.PIPE, text=True)
