@@ -60,6 +60,7 @@ def rebuild_in(old, language: str):
     current = old.session.current
     if current is not None and current.result is not None:
         new.runStatus.show_result(current.result)
+    new.runStatus.take_over(old.runStatus, current)
     new.runStatus.say(
         QCoreApplication.translate("MainWindow", "The window is in English now.")
         if language == i18n.ENGLISH

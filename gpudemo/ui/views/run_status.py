@@ -116,6 +116,13 @@ class RunStatus(QObject):
                 )
             )
 
+    def take_over(self, old: RunStatus, current: Run | None) -> None:
+        """The bar where `old`'s stood, and the rate of the current run, in this window's language (a new
+        language's window showed an empty bar beside the old rate)."""
+        self._bar(old.progressBar.value(), old.progressBar.maximum())
+        if current is not None and old.rateLabel.text():
+            self.counters(current)
+
     def _watch_losses(self, run: Run) -> None:
         """Feed the run's new losses to its watch (each epoch once); say when the loss grows by GROWTH."""
         if self._watched is not run:

@@ -207,6 +207,8 @@ def test_the_language_menu_switches_at_once_and_keeps_the_runs(qtbot):
         assert i18n.current() == i18n.CHINESE
         assert new.windowTitle() == "gpudemo — 看 PyTorch 在 GPU 上训练"
         assert new.isVisible() and new.epochsSpin.value() == 37
+        bar = new.progressBar
+        assert (bar.value(), bar.maximum()) == (20, 20) and "轮/秒" in new.rateLabel.text()  # the bar was empty
         assert new.viewTabs.currentWidget() is new.landscapeView
         assert new.runsTable.rowCount() == 1 and new.runsTable.item(0, 7).text() == "已完成"
         assert new.trainingView.chosen() is window.session.runs[0]
