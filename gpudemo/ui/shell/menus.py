@@ -101,6 +101,32 @@ def fit_to_screen(window: QMainWindow, available: QRect | None = None) -> None:
     widen_code_panel(window)
 
 
+def keep_on_screen(window: QMainWindow, available: QRect | None = None) -> None:
+    """A restored window fitted to the screen it opens on: a window saved on a 1366-px laptop with the Code
+    panel open reopened 1350 px wide on a 1024-px projector (its docks' minimum), its right end (the runs
+    table, Leave the lesson) off the screen. The Code panel closes where it does not fit, as on a first start."""
+    if available is None:
+        screen = window.screen()
+        if screen is None:
+            return
+        available = screen.availableGeometry()
+    window.layout().activate()
+    if window.codePanel.isVisibleTo(window) and window.minimumSizeHint().width() > available.width():
+        window.codePanel.setVisible(False)
+        window.layout().activate()
+    frame = window.frameGeometry()
+    extra_width, extra_height = frame.width() - window.width(), frame.height() - window.height()
+    width = min(window.width(), available.width() - extra_width)
+    height = min(window.height(), available.height() - extra_height)
+    if (width, height) != (window.width(), window.height()):
+        window.resize(width, height)
+    frame = window.frameGeometry()
+    x = min(max(frame.x(), available.x()), available.right() + 1 - frame.width())
+    y = min(max(frame.y(), available.y()), available.bottom() + 1 - frame.height())
+    if (x, y) != (frame.x(), frame.y()):
+        window.move(x, y)
+
+
 def widen_code_panel(window: QMainWindow) -> None:
     """Room for the script's lines where the Code panel is open (takes effect on a shown window)."""
     if window.codePanel.isVisibleTo(window):

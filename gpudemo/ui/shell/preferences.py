@@ -12,6 +12,7 @@ from PySide6.QtCore import QByteArray, QCoreApplication, QSettings
 
 from gpudemo.core import config as settings
 from gpudemo.ui.base import i18n, theme
+from gpudemo.ui.shell.menus import keep_on_screen
 
 VERSION = 1  # bump when a key changes meaning; a store of another version is ignored
 
@@ -77,6 +78,7 @@ class Preferences:
             window.restoreGeometry(geometry)
         if isinstance(state, QByteArray):
             window.restoreState(state, VERSION)
+        keep_on_screen(window)  # saved on another screen: fitted to this one
         if skipped:
             return QCoreApplication.translate(
                 "Preferences", "Some saved settings were not valid and kept their defaults: {names}."

@@ -21,7 +21,8 @@ from gpudemo.ui.shell.actions import (
 )
 from gpudemo.ui.shell.menus import fit_to_screen
 from gpudemo.ui.shell.preferences import Preferences
-from tests.ui.windows import open_window, run_to_end
+from gpudemo.ui import MainWindow
+from tests.ui.windows import CPU_ONLY, open_window, run_to_end
 
 
 def choose(combo, key):
@@ -318,3 +319,22 @@ def test_a_hard_linked_picture_is_replaced_and_the_status_says_its_link_keeps_th
         f"Exported the plot to {first}. {first} had 1 other hard link(s): they keep the old content, and {first} is"
         " now a file of its own"
     )
+
+
+def test_a_window_saved_on_a_wider_screen_reopens_inside_a_smaller_one(qtbot, tmp_path, monkeypatch):
+    from functools import partial
+
+    from gpudemo.ui.shell import menus, preferences
+
+    store = QSettings(str(tmp_path / "gpudemo.conf"), QSettings.Format.IniFormat)
+    first = open_window(qtbot, preferences=Preferences(store))
+    first.codePanel.setVisible(True)  # a 1366 x 768 laptop where the lesson opened the Code panel
+    first.resize(1347, 740)
+    first.close()
+    projector = QRect(0, 0, 1024, 768)
+    monkeypatch.setattr(preferences, "keep_on_screen", partial(menus.keep_on_screen, available=projector))
+    second = MainWindow(devices=CPU_ONLY, preferences=Preferences(QSettings(str(tmp_path / "gpudemo.conf"),
+                                                                             QSettings.Format.IniFormat)))  # fmt: skip
+    qtbot.addWidget(second, before_close_func=lambda w: w.close())
+    # It opened 1,350 px wide (the docks' minimum with the Code panel), its right end off the projector.
+    assert projector.contains(second.frameGeometry()) and not second.codePanel.isVisibleTo(second)
