@@ -61,7 +61,7 @@ class LessonCommands(LessonCourse):
 
     def _show_panel(self) -> None:
         """Tall enough for a step's text."""
-        self._dock(self.window.height() // 3)
+        self._dock(self.window.height() // 3, with_code=True)
 
     def take_over(self, other: LessonCommands) -> None:
         """Go on with `other`'s lesson (the window rebuilt in another language): its step, its run, and

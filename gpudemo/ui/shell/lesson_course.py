@@ -38,6 +38,7 @@ class LessonCourse(QObject):
         self.index = -1  # the step shown; -1: no lesson
         self._saved: tuple[dict, str, int] | None = None  # the person's form, predict text and view
         self._beside = True  # the panel docks beside the views (else under them)
+        self._code_moved = False  # the Code panel moved under the views beside the lesson, closed before
         panel.hide()
         panel.backRequested.connect(self.back)
         panel.nextRequested.connect(self.next)
@@ -79,6 +80,7 @@ class LessonCourse(QObject):
         self.index = -1
         self.highlighter.clear()
         self.panel.hide()
+        self._put_code_back()
         if self._saved is not None:
             form, predict_text, view = self._saved
             w = self.window
@@ -98,9 +100,11 @@ class LessonCourse(QObject):
         other.highlighter.clear()
         return True
 
-    def _dock(self, beside_height: int) -> None:
+    def _dock(self, beside_height: int, with_code: bool = False) -> None:
         """The panel above the Code panel, `beside_height` tall; on a screen too narrow for a dock beside the
-        views (where the Code panel starts closed), under them instead."""
+        views (where the Code panel starts closed), under them instead, and there, for a lesson that marks the
+        script's lines (`with_code`), the Code panel beside it: at 1024 x 768 every marked line pointed at a
+        panel that was not shown."""
         w = self.window
         room = w.width() - w.centralWidget().minimumSizeHint().width()
         self._beside = room >= max(self.panel.minimumSizeHint().width(), w.codePanel.minimumWidth())
@@ -113,7 +117,21 @@ class LessonCourse(QObject):
         else:
             w.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.panel)
             self.panel.show()
+            if with_code and not self._code_moved:
+                self._code_moved = True
+                w.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, w.codePanel)
+                w.splitDockWidget(self.panel, w.codePanel, Qt.Orientation.Horizontal)
+                w.codePanel.show()
+                w.resizeDocks([self.panel, w.codePanel], [w.width() // 2] * 2, Qt.Orientation.Horizontal)
             w.resizeDocks([self.panel], [BOTTOM_HEIGHT], Qt.Orientation.Vertical)
+
+    def _put_code_back(self) -> None:
+        """The Code panel where it was before the lesson moved it under the views: on the right, closed."""
+        if self._code_moved:
+            self._code_moved = False
+            w = self.window
+            w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, w.codePanel)
+            w.codePanel.hide()
 
     def _show_view_and_frames(self, step: lesson.Step) -> None:
         """The view `step` talks about, and a frame around each widget it names."""

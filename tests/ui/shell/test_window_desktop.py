@@ -271,16 +271,18 @@ def test_the_lesson_fits_a_small_screen(qtbot, size, beside, app_font):
     fit_to_screen(window, QRect(0, 0, *size))
     window.lessonButton.click()
     QApplication.processEvents()
-    # Beside the tabs, above the Code panel, where there is room for a dock; else under the tabs.
-    assert window.lessonPanel.isVisible() and window.codePanel.isVisible() == beside
-    assert window.dockWidgetArea(window.lessonPanel) == (
-        Qt.DockWidgetArea.RightDockWidgetArea if beside else Qt.DockWidgetArea.BottomDockWidgetArea
-    )
+    # Beside the tabs, above the Code panel, where there is room for a dock; else under the tabs, the Code panel
+    # beside it: the lesson marks the script's lines at every size.
+    area = Qt.DockWidgetArea.RightDockWidgetArea if beside else Qt.DockWidgetArea.BottomDockWidgetArea
+    assert window.lessonPanel.isVisible() and window.codePanel.isVisible()
+    assert window.dockWidgetArea(window.lessonPanel) == window.dockWidgetArea(window.codePanel) == area
+    assert window.codePanel.view.viewport().width() > (250 if beside else 400)  # its marked lines readable
     hint = window.minimumSizeHint()
     assert window.width() <= size[0] and hint.width() <= size[0] and hint.height() <= size[1]
     assert window.viewTabs.currentWidget().height() > 150
     window.lessonPanel.leaveButton.click()
-    assert not window.lessonPanel.isVisible()
+    assert not window.lessonPanel.isVisible() and window.codePanel.isVisible() == beside  # as it was before
+    assert window.dockWidgetArea(window.codePanel) == Qt.DockWidgetArea.RightDockWidgetArea
 
 
 def test_an_export_on_a_full_disk_keeps_the_good_pictures_and_says_why(qtbot, small_disk):
