@@ -10,6 +10,7 @@ from PySide6.QtGui import QGuiApplication, QImage, QKeySequence
 from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QTextBrowser
 
 from gpudemo.core.prediction import predict
+from gpudemo.ui import MainWindow
 from gpudemo.ui.shell.actions import (
     IDLE,
     MEASURING,
@@ -21,7 +22,6 @@ from gpudemo.ui.shell.actions import (
 )
 from gpudemo.ui.shell.menus import fit_to_screen
 from gpudemo.ui.shell.preferences import Preferences
-from gpudemo.ui import MainWindow
 from tests.ui.windows import CPU_ONLY, open_window, run_to_end
 
 
