@@ -75,9 +75,10 @@ class TrainingJob(QObject):
         """The run holds (Pause was pressed and the loop got to hold)."""
         return self.pause_asked and self.run is not None and self.run.status == PAUSED
 
-    def start(self, plan: Plan, energy: bool = False) -> None:
+    def start(self, plan: Plan, energy: bool = False, hold_after: int | None = None) -> None:
         """Train the run `plan` checked (core/plan.py): the loop takes it, with no second preflight; with
-        `energy`, its step is then metered on the device's energy counter (core/measure/joules.py)."""
+        `energy`, its step is then metered on the device's energy counter (core/measure/joules.py); with
+        `hold_after`, held (paused) once that many epochs are done, as if Pause were pressed then."""
         self._dirty = False
         self.phase = None
         self.energy = None
@@ -86,6 +87,9 @@ class TrainingJob(QObject):
 
         self.status.preparing(plan.config, is_warm())
         self.controller.start(plan, self.run.history, self.run.path, self.run.accuracy, energy)
+        if hold_after is not None:
+            self.pause_asked = True
+            self.controller.pause_after(hold_after)
         self._refresh.start()
 
     def stop(self) -> None:

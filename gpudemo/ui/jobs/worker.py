@@ -220,6 +220,11 @@ class TrainingController(_ThreadOwner):
         if self._worker is not None:
             self._worker.control.pause()
 
+    def pause_after(self, epochs: int) -> None:
+        """Hold the run once `epochs` epochs are done (the first lesson's run: held after its first epoch)."""
+        if self._worker is not None:
+            self._worker.control.pause_after(epochs)
+
     def resume(self) -> None:
         if self._worker is not None:
             self._worker.control.resume()

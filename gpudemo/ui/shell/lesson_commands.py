@@ -195,9 +195,15 @@ class LessonCommands(LessonCourse):
         self.render()
 
     def _train(self) -> None:
+        """The tutorial's run. At the training step it holds after its first epoch: the run takes 0.06 s, too
+        short for the Pause and Step one epoch the step invites; elsewhere (a step that needs a run) it runs
+        through."""
         w = self.window
         w.trainingPanel.set_values(form_values(TUTORIAL))
-        w.run_commands.start_training()
+        if self.steps[self.index].action == TRAIN:
+            w.run_commands.start_training_held(1)
+        else:
+            w.run_commands.start_training()
         if w.is_training():
             self._run = w.session.current
 

@@ -67,6 +67,14 @@ class RunCommands(QObject):
 
     @Slot()
     def start_training(self) -> None:
+        """The form's run."""
+        self._start_training(None)
+
+    def start_training_held(self, epochs: int) -> None:
+        """The form's run, held once `epochs` epochs are done (the first lesson's: Pause and Step can be tried)."""
+        self._start_training(epochs)
+
+    def _start_training(self, hold_after: int | None) -> None:
         w = self.window
         if w.loading:  # taken now, run when PyTorch is there (start_queued); not lost
             if w.torch_error:
@@ -84,7 +92,7 @@ class RunCommands(QObject):
         if w.viewTabs.currentWidget().objectName() not in ("trainingView", "landscapeView"):
             w.viewTabs.setCurrentWidget(w.trainingView)
         self.set_running(True)
-        w.job.start(plan, energy=w.trainingPanel.meters_energy())
+        w.job.start(plan, energy=w.trainingPanel.meters_energy(), hold_after=hold_after)
         self.update_actions()
         w.memory.start(plan.config.device)
 

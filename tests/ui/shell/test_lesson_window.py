@@ -153,3 +153,22 @@ def test_the_last_steps_compare_at_a_million_samples_and_profile_a_step(qtbot):
     )
     window.lessonPanel.leaveButton.click()
     assert window.problemCombo.currentData() == "tutorial" and window.samplesSpin.value() == 1000
+
+
+def test_the_training_step_holds_its_run_after_one_epoch_so_pause_and_step_can_be_pressed(qtbot):
+    window = open_window(qtbot)
+    window.lessonButton.click()
+    panel = window.lessonPanel
+    for _ in range(5):  # to "Training", which invites Pause and Step one epoch (the run takes 0.06 s)
+        panel.nextButton.click()
+    assert window.lesson.steps[window.lesson.index].key == "train"
+    with qtbot.waitSignal(window.job.pausedAt, timeout=60_000) as held:
+        panel.actionButton.click()
+    assert held.args == [1] and window.is_paused() and window.stepButton.isEnabled()
+    assert window.statusLabel.text().startswith("Paused at epoch 1 of 100")
+    with qtbot.waitSignal(window.job.pausedAt, timeout=10_000) as stepped:
+        window.stepButton.click()
+    assert stepped.args == [2] and window.session.current.count == 2
+    with qtbot.waitSignal(window.runFinished, timeout=60_000):
+        window.actions.pause.trigger()  # Resume: the other 98
+    assert window.session.current.status == "completed" and window.session.current.count == 100
