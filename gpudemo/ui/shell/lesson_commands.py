@@ -117,6 +117,8 @@ class LessonCommands(LessonCourse):
                 + text
             )
             action = self._action_text(TRAIN)
+        elif step.no_gpu_in(language) and all(device.kind == "cpu" for device in self.window.devices):
+            text += "<p><i>" + step.no_gpu_in(language) + "</i></p>"  # what the step would show, measured elsewhere
         self.panel.show_step(
             self.index + 1, len(self.steps), step.title_in(language), text, action, not self.window.is_busy()
         )

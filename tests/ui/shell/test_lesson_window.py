@@ -172,3 +172,18 @@ def test_the_training_step_holds_its_run_after_one_epoch_so_pause_and_step_can_b
     with qtbot.waitSignal(window.runFinished, timeout=60_000):
         window.actions.pause.trigger()  # Resume: the other 98
     assert window.session.current.status == "completed" and window.session.current.count == 100
+
+
+def test_the_gpu_step_says_where_its_answer_was_measured_when_only_the_cpu_is_here(qtbot):
+    from tests.ui.windows import TWO_GPUS
+
+    window = open_window(qtbot)
+    window.lessonButton.click()
+    for _ in range(8):
+        window.lessonPanel.nextButton.click()
+    assert window.lesson.steps[window.lesson.index].key == "gpu"
+    text = window.lessonPanel.textLabel.text()
+    assert "This machine has no GPU" in text and "NVIDIA H200 (4 December 2026" in text
+    window.devices = TWO_GPUS  # where GPUs are listed, the comparison itself shows the answer
+    window.lesson.render()
+    assert "This machine has no GPU" not in window.lessonPanel.textLabel.text()
