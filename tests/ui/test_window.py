@@ -302,3 +302,27 @@ def test_every_gui_update_runs_on_the_gui_thread(qtbot, window, monkeypatch):
     run_to_end(qtbot, window)
     assert window.progressBar.value() == 20_000
     assert off_thread == []
+
+
+def test_after_a_run_on_a_laptop_screen_its_prediction_is_in_view(qtbot, app_font):
+    from PySide6.QtCore import QPoint, QRect
+
+    from gpudemo.ui.shell.menus import fit_to_screen
+    from tests.ui.windows import open_window
+
+    window = open_window(qtbot)
+    fit_to_screen(window, QRect(0, 0, 1366, 768))
+    qtbot.waitUntil(lambda: window.height() <= 768)
+    window.left.verticalScrollBar().setValue(0)  # the form at the top, where Start training is
+    assert not window.predictionTable.viewport().visibleRegion().contains(QPoint(20, 12))  # below the fold
+    run_to_end(qtbot, window)
+    qtbot.waitUntil(lambda: window.predictionTable.rowCount() == 1)
+    row = window.predictionTable.visualItemRect(window.predictionTable.item(0, 1))
+    assert window.predictionTable.viewport().visibleRegion().contains(row.center())  # 7.92072, the tutorial's answer
+
+
+def test_the_loss_starts_on_a_log_axis_where_every_epoch_of_the_tutorial_shows(qtbot, window):
+    assert window.logScaleCheck.isChecked() and window.actions.log_scale.isChecked()
+    run_to_end(qtbot, window)
+    low, high = window.lossView.plot.getViewBox().viewRange()[1]
+    assert low < -2 < 1 < high  # 0.0016 to 15, as powers of ten: the last 98 epochs are not a flat line at 0

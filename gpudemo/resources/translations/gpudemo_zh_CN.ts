@@ -1551,7 +1551,7 @@ digit</source>
         <translation>（{prepared}，不计入）</translation>
     </message>
     <message>
-        <source>(busy machine: too slow)</source>
+        <source>(other programs held the cores: this rate is too low)</source>
         <translation>（机器繁忙：数字偏慢）</translation>
     </message>
     <message>

@@ -37,6 +37,14 @@ class LeftColumn(QScrollArea):
         self._fit()
         column.installEventFilter(self)  # a row that grows later (a style sheet, a button's text) widens it
 
+    def show_predictions(self) -> None:
+        """Scroll the column to the predictions, when they are below its fold (a 1366 x 768 laptop)."""
+        table = self.predictionPanel.table
+        top = table.mapTo(self.widget(), table.rect().topLeft())
+        rows = min(table.height(), table.verticalHeader().length() + table.horizontalHeader().height() + 4)
+        self.ensureVisible(top.x(), top.y() + rows, 0, 16)  # the table's header and its rows, whole
+        self.ensureWidgetVisible(self.predictionPanel.input, 0, 8)  # and the values asked, above them
+
     def _fit(self) -> None:
         width = max(MIN_WIDTH, self.widget().minimumSizeHint().width()) + self.verticalScrollBar().sizeHint().width()
         if width != self.width():

@@ -200,8 +200,11 @@ class RunCommands(QObject):
 
     @Slot(object)
     def _on_ended(self, result) -> None:
-        if self.window.predictInput.text().strip():
-            self.window.predictionPanel.predict()
+        w = self.window
+        if w.predictInput.text().strip():
+            w.predictionPanel.predict()
+            if not w.lesson.is_active():  # the run's punch line in view (a lesson frames its own widgets)
+                w.left.show_predictions()
 
     @Slot()
     def _on_finished(self) -> None:

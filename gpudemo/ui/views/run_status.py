@@ -196,7 +196,7 @@ class RunStatus(QObject):
 
     def show_result(self, result: TrainingResult) -> None:
         """The rate and the learned model of a finished run, under the plots."""
-        busy = " " + self.tr("(busy machine: too slow)") if result.busy else ""
+        busy = " " + self.tr("(other programs held the cores: this rate is too low)") if result.busy else ""
         text = (
             self.tr("{rate} epochs/s").format(rate=fmt.rate(result.epochs_per_second)) + busy + self._preparing(result)
         )

@@ -66,6 +66,7 @@ def test_a_circles_run_draws_its_boundary_and_records_its_accuracy(qtbot):
 
 def test_the_metric_combo_draws_accuracy_instead_of_loss(qtbot):
     window = classes_run(qtbot, epochs=40)
+    window.logScaleCheck.setChecked(False)  # from a linear axis (the default is log)
     run = window.session.current
     curve = window.lossView.front(run)
     assert np.array_equal(curve.yData, run.history.values)

@@ -137,6 +137,7 @@ def test_clear_removes_every_run_but_the_one_going(qtbot, window):
 
 
 def test_the_log_axis_after_a_diverged_run_was_cleared_counts_powers_of_ten(qtbot, window):
+    window.logScaleCheck.setChecked(False)  # from a linear axis (the default is log)
     window.lrInput.setText("1.5")  # diverges: its last finite losses reach 1e37
     window.epochsSpin.setValue(300)
     run_to_end(qtbot, window)
@@ -196,7 +197,10 @@ def test_a_rate_taken_on_a_busy_machine_is_marked_and_shown_whole(qtbot, window,
     window.epochsSpin.setValue(50)
     run_to_end(qtbot, window)
     label = window.rateLabel
-    assert "(busy machine: too slow)" in label.text() and "close them and train again" in label.toolTip()
+    assert (
+        "(other programs held the cores: this rate is too low)" in label.text()
+        and "close them and train again" in label.toolTip()
+    )
     assert label.width() >= label.fontMetrics().horizontalAdvance(label.text())  # the whole text, not cut
 
 
