@@ -762,8 +762,8 @@
         <translation>整个步骤交给 torch.compile</translation>
     </message>
     <message>
-        <source>nothing here</source>
-        <translation>这里没有测到</translation>
+        <source>nothing</source>
+        <translation>没有测到</translation>
     </message>
     <message>
         <source>{value} %</source>

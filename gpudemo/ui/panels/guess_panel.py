@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -65,13 +66,22 @@ class GuessPanel(LessonPanel):
         self.exportButton.clicked.connect(self.exportRequested)
         self.guessInput.returnPressed.connect(self.actionRequested)
 
+        # The guess on one line, its Measure button under it: side by side, "Measure again" after the first
+        # measurement widened the dock's minimum by 45 px, and the window past a 1366-px screen.
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
-        for widget in (self.guessLabel, self.guessCombo, self.guessInput, self.unitLabel, self.actionButton):
+        for widget in (self.guessLabel, self.guessCombo, self.guessInput, self.unitLabel):
             row.addWidget(widget)
         row.addStretch(1)
+        button_row = QHBoxLayout()
+        button_row.addWidget(self.actionButton)
+        button_row.addStretch(1)
+        rows = QVBoxLayout()
+        rows.setContentsMargins(0, 0, 0, 0)
+        rows.addLayout(row)
+        rows.addLayout(button_row)
         self.guessRow = QWidget(objectName="guessRow")
-        self.guessRow.setLayout(row)
+        self.guessRow.setLayout(rows)
         # the words scroll; the guess, its Measure button, the table and its export stay in sight under them
         self.lay_out(
             [(self.stepLabel, 0), (self.titleLabel, 0), (self.textLabel, 0)],

@@ -93,23 +93,27 @@ class GuessLesson(LessonCourse):
         step = self.steps[self.index]
         language = i18n.current()
         values = self._values(step)
-        text = lesson.fill(step.text_in(language), values)
+        question = lesson.fill(step.text_in(language), values)
         outcome = self.outcomes.get(step.key)
+        news = ""  # what the measurement brought: on top, where the eye is when Measure was pressed, the question under
         if self._pending is not None and self._pending[0] == step.key:
-            text += "<p><i>" + self.tr("Measuring on this machine… (Stop ends it)") + "</i></p>"
+            news = "<p><i>" + self.tr("Measuring on this machine… (Stop ends it)") + "</i></p>"
         elif outcome is not None and outcome.note == STOPPED_NOTE:  # nothing to explain: say so, no units
             stopped = self.tr(
                 "You guessed {guess}. Stopped before the measurement ended: nothing measured; press Measure again."
             )
-            text += "<p>" + stopped.format(guess=self._shown(step.guess, outcome.guess)) + "</p>"
+            news = "<p>" + stopped.format(guess=self._shown(step.guess, outcome.guess)) + "</p>"
         elif outcome is not None:
             values.update(self._outcome_values(step, outcome))
-            text += "<p>" + lesson.fill(step.explain_in(language), values) + "</p>"
+            news = "<p>" + lesson.fill(step.explain_in(language), values) + "</p>"
+        text = f"{news}<hr>{question}" if news else question
         action = None
         if step.measure is not None:
             action = self.tr("Measure again") if outcome is not None else self.tr("Measure")
         busy = self.window.is_busy()
         self.panel.show_step(self.index + 1, len(self.steps), step.title_in(language), text, action, not busy)
+        if news:
+            self.panel.scroll.verticalScrollBar().setValue(0)  # the news at the top of the panel, in sight
         self.panel.show_table(self._rows() if step.measure is None else None)
 
     def _values(self, step: lesson.Step) -> dict[str, str]:
@@ -128,7 +132,7 @@ class GuessLesson(LessonCourse):
         }
 
     def _outcome_values(self, step: lesson.Step, outcome: guesses.Outcome) -> dict[str, str]:
-        measured = self.tr("nothing here") if outcome.measured is None else self._said(step.guess, outcome.measured)
+        measured = self.tr("nothing") if outcome.measured is None else self._said(step.guess, outcome.measured)
         return {
             "guess": self._said(step.guess, outcome.guess),
             "measured": measured,

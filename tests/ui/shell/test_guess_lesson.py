@@ -100,15 +100,20 @@ def test_every_measurement_runs_here_fills_its_row_and_the_table_exports(qtbot, 
     guesses_typed = {"crossover": None, "busy": "40", "doubling": "2", "modes": "3", "bf16": "0.5",
                      "pinned": "2", "parallel": "1.5", "energy": "2"}  # fmt: skip
     began = time.perf_counter()
+    narrowest = panel.minimumSizeHint().width()
     for step in STEPS[:-1]:
         measure(qtbot, window, guesses_typed[step.key])
         outcome = window.gpu_lesson.outcomes[step.key]
         text = panel.textLabel.text()
         assert outcome.guess is not None and "{" not in text, step.key
+        # The news on top of the panel, in sight, the question under it; the panel no wider for it ("Measure
+        # again" beside the guess took the window past a 1366-px screen).
+        assert text.startswith("<p>You guessed") and panel.scroll.verticalScrollBar().value() == 0, step.key
+        assert panel.minimumSizeHint().width() <= narrowest, step.key
         if step.key in ("crossover", "pinned", "energy"):  # they need a GPU: nothing measured, the note says why
             note = window.gpu_lesson.note_of(step, outcome)
             assert outcome.measured is None and note and note in text, step.key
-            assert "nothing here (" in text and "nothing here×" not in text, step.key  # no unit after nothing
+            assert "nothing (" in text and "nothing×" not in text, step.key  # no unit after nothing
         else:
             assert outcome.measured is not None and outcome.measured > 0, step.key
         panel.nextButton.click()
@@ -151,7 +156,7 @@ def test_stop_ends_a_step_s_measurements_and_says_nothing_was_measured(qtbot):
     assert outcome.measured is None and "stopped" in outcome.note
     text = window.guessPanel.textLabel.text()
     assert "Stopped before the measurement ended: nothing measured; press Measure again." in text
-    assert "nothing here" not in text and "(-)" not in text  # a sentence, no unit or off-by of nothing
+    assert "measured: nothing" not in text and "(-)" not in text  # a sentence, no unit or off-by of nothing
     assert window.statusLabel.text().startswith("Sweep stopped")  # not "Sweep done"
 
 
