@@ -55,6 +55,7 @@ class RunStatus(QObject):
     def clear(self, progress_format: str | None = None) -> None:
         """A new job: no rate, no result; the bar counts in `progress_format` (Qt's %v, %m, %p)."""
         self.rateLabel.setText("")
+        self.rateLabel.setWordWrap(False)
         self.rateLabel.setFixedWidth(self._rate_width)
         self.resultLabel.setText("")
         if progress_format is not None:
@@ -200,9 +201,14 @@ class RunStatus(QObject):
         text = (
             self.tr("{rate} epochs/s").format(rate=fmt.rate(result.epochs_per_second)) + busy + self._preparing(result)
         )
+        # Once, at the end: as wide as the finished run's words (a compile's seconds, a busy mark), the bar gives
+        # way; but no wider than half as much again as while it ran, the rest on a second line: a whole
+        # "(compiling the step 4.2 s, not counted)" on one line widened the window past a 1024-px screen.
+        widest = self._rate_width * 3 // 2
+        needed = self.rateLabel.fontMetrics().horizontalAdvance(text) + 16
+        self.rateLabel.setWordWrap(needed > widest)
+        self.rateLabel.setFixedWidth(min(widest, max(self._rate_width, needed)))
         self.rateLabel.setText(text)
-        # Once, at the end: as wide as the finished run's words (a compile's seconds, a busy mark), the bar gives way.
-        self.rateLabel.setFixedWidth(max(self._rate_width, self.rateLabel.fontMetrics().horizontalAdvance(text) + 16))
         self.rateLabel.setToolTip(
             self.tr(
                 "Not in this figure: moving the model and the data to {device} took {moving}, and a warm-up step before"
