@@ -305,14 +305,20 @@ def run_profile(args: argparse.Namespace, config: TrainingConfig) -> int:
         )
     else:
         print(
-            f"per step: {profile.wall_us:,.1f} us on the CPU, {profile.device_us:,.1f} us of it inside"
-            f" {profile.kernels:,.0f} PyTorch operator calls ({profile.per_kernel_us:,.1f} us each)"
+            f"per step: {profile.wall_us:,.1f} us on the CPU, timed alone; under the profiler, {profile.device_us:,.1f}"
+            f" us inside {profile.kernels:,.0f} PyTorch operator calls ({profile.per_kernel_us:,.1f} us each, the"
+            " profiler's own cost included)"
         )
     print(explain(profile))
-    print(
-        f"launches: {profile.launches:,.1f} a step, {profile.host_us_per_launch:,.2f} us of the host's time each"
-        + (" (a graph's replay is one launch for all its epochs)" if mode_of(config).captures else "")
-    )
+    if profile.on_gpu:
+        print(
+            f"launches: {profile.launches:,.1f} a step, {profile.host_us_per_launch:,.2f} us of the host's time each"
+            + (" (a graph's replay is one launch for all its epochs)" if mode_of(config).captures else "")
+        )
+    else:  # a CPU launches nothing: it runs each operator itself
+        print(
+            f"operator calls: {profile.launches:,.0f} a step, {profile.host_us_per_launch:,.2f} us of the CPU's time each"
+        )
     if profile.on_gpu:
         print(
             f"timed without torch.cuda.synchronize(): {profile.cpu_us:,.1f} us a step; with it: {profile.wall_us:,.1f}"

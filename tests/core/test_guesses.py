@@ -132,3 +132,17 @@ def test_the_energy_ratio_is_the_gpus_joules_over_the_cpus_where_both_were_meter
     assert guesses.energy_ratio([timing("cuda:0", 0.5), timing("cpu", 0.25)], "cuda:0") == 2.0
     assert guesses.energy_ratio([timing("cuda:0"), timing("cpu", 0.25)], "cuda:0") is None  # no GPU counter
     assert guesses.energy_ratio([timing("cuda:0", 0.5), timing("cpu", 0.25, "failed")], "cuda:0") is None
+
+
+def test_how_busy_is_the_share_the_profiled_steps_timeline_shows():
+    from gpudemo.core.measure.profile import StepProfile
+    from gpudemo.core.measure.timeline import Span, Timeline
+
+    # A step of 270 us on the CPU, 108 us of it inside operators (40 %, what the Profile tab says); the
+    # operators' time under the profiler against the step timed alone was another figure (142 of 1,938 us: 7 %).
+    timeline = Timeline("cpu", 270.0, (Span("aten::addmm", 10.0, 60.0), Span("aten::mse_loss", 100.0, 48.0)))
+    profile = StepProfile("cpu", 50, 1900.0, 1938.0, 142.0, 66.0, (), timeline=timeline)
+    assert guesses.busy_percent(profile) == pytest.approx(100 * timeline.operator_share) == pytest.approx(40.0)
+    assert guesses.busy_percent(StepProfile("cpu", 50, 1900.0, 1938.0, 142.0, 66.0, ())) == pytest.approx(
+        100 * 142 / 1938
+    )  # no timeline: the profile's own figure

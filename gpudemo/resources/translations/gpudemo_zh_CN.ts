@@ -1413,8 +1413,12 @@ digit</source>
         <translation>诚实的计时：不调用 torch.cuda.synchronize() 时，一步看起来要 {unsynced} µs，调用后是 {synced} µs。不同步时，时钟在 CPU 把工作排进队列时就停了，而不是在 GPU 做完时：快了 {times} 倍，是假的。</translation>
     </message>
     <message>
-        <source>Per step: {wall} µs on the CPU, {device} µs of it inside {kernels} PyTorch operator calls ({each} µs each).</source>
-        <translation>每步：CPU 上 {wall} µs，其中 {device} µs 花在 {kernels} 次 PyTorch 算子调用里（每次 {each} µs）。</translation>
+        <source>Per step: {wall} µs on the CPU, timed alone; under the profiler, {device} µs inside {kernels} PyTorch operator calls ({each} µs each, the profiler&apos;s own cost included).</source>
+        <translation>每一步：单独计时，CPU 上 {wall} µs；在剖析器下，{kernels} 次 PyTorch 算子调用内共 {device} µs（每次 {each} µs，含剖析器自身的开销）。</translation>
+    </message>
+    <message>
+        <source>The timeline of one step ({step} µs) on the CPU, which has no device row: the CPU spent {share} of it inside PyTorch&apos;s operators (nested ones drawn higher) and the rest between them: Python, PyTorch&apos;s dispatch, and whatever else held the cores (another program, the profiler itself).</source>
+        <translation>CPU 上一步（{step} µs）的时间线，没有设备行：CPU 把其中 {share} 的时间花在 PyTorch 的算子内部（嵌套的画得更高），其余时间在算子之间：Python、PyTorch 的分派，以及占用这些核心的其他事情（别的程序、剖析器本身）。</translation>
     </message>
     <message>
         <source>An operator takes {each} µs: its fixed cost, not arithmetic. A GPU&apos;s kernel launch costs about as much, so a GPU cannot make this step faster.</source>
@@ -1429,16 +1433,16 @@ digit</source>
         <translation>{mode}：每步启动 {launches} 次，每次花费主机 {each} µs。</translation>
     </message>
     <message>
+        <source>{mode}: {calls} operator calls a step, {each} µs of the CPU&apos;s time each.</source>
+        <translation>{mode}：每步 {calls} 次算子调用，每次占 CPU {each} µs。</translation>
+    </message>
+    <message>
         <source>Compiled regions entered a step: {regions}; graph breaks: {breaks}.</source>
         <translation>每步进入的编译区域：{regions}；图中断：{breaks}。</translation>
     </message>
     <message>
         <source>The timeline of one step ({step} µs): operators on the CPU above, the kernels they launched on the GPU below, a line from each operator to its kernel. The GPU was busy {share} of the step; in the gaps it waited for the CPU&apos;s next launch.</source>
         <translation>一步的时间线（{step} µs）：上方是 CPU 上的算子，下方是它们在 GPU 上启动的核函数，每个算子与它的核函数之间连一条线。GPU 在这一步中有 {share} 的时间在忙；空隙中它在等待 CPU 的下一次启动。</translation>
-    </message>
-    <message>
-        <source>The timeline of one step ({step} µs) on the CPU, which has no device row: the CPU spent {share} of it inside PyTorch&apos;s operators (nested ones drawn higher) and the rest in Python between them.</source>
-        <translation>CPU 上一步的时间线（{step} µs），没有设备行：CPU 把其中 {share} 的时间花在 PyTorch 的算子内部（嵌套的算子画得更高），其余时间花在算子之间的 Python 上。</translation>
     </message>
 </context>
 <context>

@@ -111,8 +111,8 @@ class ProfileView(QWidget, Replayable):
         else:
             lines.append(
                 self.tr(
-                    "Per step: {wall} µs on the CPU, {device} µs of it inside {kernels} PyTorch operator calls"
-                    " ({each} µs each)."
+                    "Per step: {wall} µs on the CPU, timed alone; under the profiler, {device} µs inside {kernels}"
+                    " PyTorch operator calls ({each} µs each, the profiler's own cost included)."
                 ).format(
                     wall=f"{profile.wall_us:,.1f}",
                     device=f"{profile.device_us:,.1f}",
@@ -149,9 +149,14 @@ class ProfileView(QWidget, Replayable):
     def _launches(self, profile: StepProfile) -> str:
         """The step mode profiled, and what the host paid per launch in it (a graph: one launch per replay)."""
         mode = say(MODES[profile.step].heading())
-        text = self.tr("{mode}: {launches} launches a step, {each} µs of the host's time each.").format(
-            mode=mode, launches=f"{profile.launches:,.2f}", each=f"{profile.host_us_per_launch:,.2f}"
-        )
+        if profile.on_gpu:
+            text = self.tr("{mode}: {launches} launches a step, {each} µs of the host's time each.").format(
+                mode=mode, launches=f"{profile.launches:,.2f}", each=f"{profile.host_us_per_launch:,.2f}"
+            )
+        else:  # a CPU launches nothing: it runs each operator itself
+            text = self.tr("{mode}: {calls} operator calls a step, {each} µs of the CPU's time each.").format(
+                mode=mode, calls=f"{profile.launches:,.0f}", each=f"{profile.host_us_per_launch:,.2f}"
+            )
         if profile.graph_breaks is not None:  # a compiled step: one graph, or the regions it breaks into
             text += " " + self.tr("Compiled regions entered a step: {regions}; graph breaks: {breaks}.").format(
                 regions=f"{profile.regions:,.1f}", breaks=f"{profile.graph_breaks:,}"
@@ -174,6 +179,7 @@ class ProfileView(QWidget, Replayable):
         else:
             text = self.tr(
                 "The timeline of one step ({step} µs) on the CPU, which has no device row: the CPU spent {share} of"
-                " it inside PyTorch's operators (nested ones drawn higher) and the rest in Python between them."
+                " it inside PyTorch's operators (nested ones drawn higher) and the rest between them: Python,"
+                " PyTorch's dispatch, and whatever else held the cores (another program, the profiler itself)."
             ).format(step=f"{timeline.step_us:,.1f}", share=f"{timeline.operator_share:.0%}")
         self.timeline_note.setText(text)
