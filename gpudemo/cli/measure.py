@@ -317,7 +317,8 @@ def run_profile(args: argparse.Namespace, config: TrainingConfig) -> int:
         )
     else:  # a CPU launches nothing: it runs each operator itself
         print(
-            f"operator calls: {profile.launches:,.0f} a step, {profile.host_us_per_launch:,.2f} us of the CPU's time each"
+            f"operator calls: {profile.launches:,.0f} a step,"
+            f" {profile.host_us_per_launch:,.2f} us of the CPU's time each"
         )
     if profile.on_gpu:
         print(
