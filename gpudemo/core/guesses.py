@@ -71,14 +71,25 @@ DOUBLING_OVERHEAD = 1.4  # twice the samples in less than this many times the ti
 OVERHEAD, MEMORY, COMPUTE = "overhead", "memory", "compute"  # what bounds a step
 
 
+FIXED_COSTS_S = 2e-3  # a step's fixed costs (launches, dispatch, Python) stay far below this on any device
+
+
+def timing_doubtful(result: SweepResult, device: str) -> bool:
+    """Whether twice the samples barely took longer for a step far too long to be its fixed costs: a step of
+    150 ms cannot be overhead-bound, so another program held the cores while one of the two was timed."""
+    rows = sorted((row for row in result.rows if row.device == device), key=lambda row: row.size)
+    return len(rows) >= 2 and rows[1].seconds / rows[0].seconds < DOUBLING_OVERHEAD and rows[0].seconds > FIXED_COSTS_S
+
+
 def doubling(result: SweepResult, device: str) -> tuple[float | None, str | None]:
     """The time of `device`'s step at the sweep's second size over its first (twice as many samples), and
-    what bounds it: overhead (the time barely grows), else memory or compute by the roofline's ridge."""
+    what bounds it: overhead (the time barely grows, and the step is short enough for its fixed costs to be
+    most of it), else memory or compute by the roofline's ridge."""
     rows = sorted((row for row in result.rows if row.device == device), key=lambda row: row.size)
     if len(rows) < 2:
         return None, None
     ratio = rows[1].seconds / rows[0].seconds
-    if ratio < DOUBLING_OVERHEAD:
+    if ratio < DOUBLING_OVERHEAD and not timing_doubtful(result, device):
         return ratio, OVERHEAD
     peak, work = result.peaks.get(device), rows[1].work
     if peak is None or work is None:

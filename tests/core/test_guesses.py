@@ -67,8 +67,14 @@ def test_each_measurement_read_in_its_question_s_units():
     assert guesses.crossover(sweep) == 1000
     assert guesses.crossover(SweepResult("step", "float32", [_row("cpu", 10, 1e-4)])) is None  # no GPU
     peak = Peak(1e12, 1e11, "measured")  # the ridge at 10 FLOP/byte
-    slow = SweepResult("step", "float32", [_row("cpu", 100, 1.0, Work(1, 1)), _row("cpu", 200, 1.1, Work(2, 2))])
-    assert guesses.doubling(slow, "cpu") == (pytest.approx(1.1), guesses.OVERHEAD)
+    small = SweepResult("step", "float32", [_row("cpu", 100, 1e-4, Work(1, 1)), _row("cpu", 200, 1.1e-4, Work(2, 2))])
+    assert guesses.doubling(small, "cpu") == (pytest.approx(1.1), guesses.OVERHEAD)
+    assert not guesses.timing_doubtful(small, "cpu")
+    # 150 ms a step cannot be fixed costs: a busy machine timed one of the two; the roofline says the bound
+    busy = SweepResult("step", "float32", [_row("cpu", 100, 0.15), _row("cpu", 200, 0.162, Work(2, 20))],
+                       peaks={"cpu": peak})  # fmt: skip
+    assert guesses.doubling(busy, "cpu") == (pytest.approx(1.08), guesses.MEMORY)
+    assert guesses.timing_doubtful(busy, "cpu")
     memory = SweepResult("step", "float32", [_row("cpu", 100, 1.0), _row("cpu", 200, 2.0, Work(2, 20))],
                          peaks={"cpu": peak})  # fmt: skip
     assert guesses.doubling(memory, "cpu") == (2.0, guesses.MEMORY)

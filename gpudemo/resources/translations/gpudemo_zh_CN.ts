@@ -794,6 +794,10 @@
         <translation>计算</translation>
     </message>
     <message>
+        <source>Mind the figure: a step this long is far more than fixed costs, yet twice the samples took barely longer, so another program probably held the cores while one of the two was timed; the bound given is the roofline&apos;s. Close other programs and measure again.</source>
+        <translation>注意这个数字：这么长的一步远不止固定开销，而样本翻倍后用时却几乎没变，所以很可能在其中一次计时时有别的程序占用了核心；这里给出的限制类型来自屋顶线。关掉其他程序后再测一次。</translation>
+    </message>
+    <message>
         <source>Could not write {path}: {reason}</source>
         <translation>无法写入 {path}：{reason}</translation>
     </message>

@@ -32,7 +32,7 @@ DTYPES = ("float32", "bfloat16")  # the bf16 step: its matmul in each
 ENERGY_SIZE = 100_000  # the energy step's samples: where a GPU first beat the CPU on an H200 (the crossover's note)
 ENERGY_EPOCHS = 200
 # An outcome's note, kept as a key and said in the language shown (a switch after measuring follows it).
-NO_GPU, STOPPED_NOTE, NO_WIN = "no_gpu", "stopped", "no_win"
+NO_GPU, STOPPED_NOTE, NO_WIN, DOUBTFUL = "no_gpu", "stopped", "no_win", "doubtful"
 
 Start = Callable[[], None]
 Reading = tuple[float | None, dict[str, str], str]  # the figure measured, the explanation's extra fields, a note
@@ -98,7 +98,8 @@ def _doubling(here: Here) -> list[Start]:
 
 def _read_doubling(results: list, here: Here) -> Reading:
     measured, bound = guesses.doubling(results[0], here.device)
-    return measured, {"bound": bound or "-"}, here.no_gpu()
+    note = DOUBTFUL if guesses.timing_doubtful(results[0], here.device) else here.no_gpu()
+    return measured, {"bound": bound or "-"}, note
 
 
 def _modes(here: Here) -> list[Start]:
