@@ -57,7 +57,10 @@ def _close_or_end(window, signum: int) -> None:
 
 def run_app(argv: list[str] | None = None, on_shown: Callable[[object], None] | None = None) -> int:
     """Run the program's window until it closes; its exit status. `on_shown(window)` is called once the
-    window is shown (drivers of the real program: the tests, the benchmarks, the screenshots)."""
+    window is shown (drivers of the real program: the tests, the benchmarks, the screenshots), before the
+    event loop starts: it must return at once and act later through timers and signals. A driver that
+    waits inside it (QTest.qWait) holds the GIL between events and starves PyTorch's loading and every run
+    (the loader took 44-75 s instead of 2.5 s under one), so what it then times is not the app's."""
     from PySide6.QtCore import QTimer
 
     app, shown = build_app(argv)  # PyTorch loads once the window is shown (ui/jobs/loader.py)
