@@ -6,8 +6,8 @@ and the others wait for it at each barrier: on a 2-core machine a 64 x 64 produc
 takes under 10 µs took 16 ms. Two ways to see it, both cheap:
 - `contended`: time the same small step on one thread; when all threads are much slower
   than one, they waited for each other;
-- `OtherLoad`: how many cores other processes used while we measured (Linux's /proc/stat,
-  less this process's own CPU time).
+- `OtherLoad`: how many cores other processes used while we measured (the system's CPU times,
+  less this process's own CPU time: core/oscalls.py).
 """
 
 from __future__ import annotations
@@ -16,27 +16,16 @@ import os
 import time
 from collections.abc import Callable
 
+from gpudemo.core import oscalls
+
 CONTENDED_RATIO = 2.0  # all threads this many times slower than one: they waited at barriers
 BUSY_CORES = 0.5  # other processes used at least this many cores while we measured
-MIN_WINDOW_S = 0.1  # /proc/stat counts in 10 ms ticks: shorter windows say nothing
+MIN_WINDOW_S = 0.1  # the system counts CPU time in 10 ms ticks (Linux): shorter windows say nothing
 
 
 def contended(all_threads_s: float, one_thread_s: float) -> bool:
     """Whether a timing on all of torch's threads shows them waiting for each other."""
     return all_threads_s > CONTENDED_RATIO * one_thread_s
-
-
-def _machine_busy_seconds() -> float | None:
-    """CPU seconds all processes have used since boot (every core), or None where unknown."""
-    try:
-        with open("/proc/stat", encoding="ascii") as stat:
-            fields = stat.readline().split()
-    except OSError:
-        return None
-    if not fields or fields[0] != "cpu":
-        return None
-    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(v) for v in fields[1:9])
-    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
 
 
 class OtherLoad:
@@ -49,7 +38,7 @@ class OtherLoad:
     def __init__(
         self,
         threads: int | None = None,
-        machine: Callable[[], float | None] = _machine_busy_seconds,
+        machine: Callable[[], float | None] = oscalls.machine_busy_seconds,
         own: Callable[[], float] = time.process_time,
         clock: Callable[[], float] = time.perf_counter,
     ):

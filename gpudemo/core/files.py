@@ -6,6 +6,9 @@ renamed over it, so a kill, a full disk or an error in the middle leaves the old
 none), never half a file. The target is respected, as `cp` or a shell's `>` would:
 - a symlink is written through to the file it points to (the link stays a link);
 - an existing file keeps its permissions; a new one gets the usual ones (0666 less the umask);
+- on Windows a target another program holds open (Excel, OneDrive, a scan) is tried again for a moment;
+  if it is still held, it stays as it was and the new content is kept beside it (`NAME (new).ext`),
+  which the write says (`held_note`);
 - a file this user may not write (read-only, another user's) is refused, never renamed over;
 - a file with other hard links is replaced like any other (its old bytes stay whole until the new ones
   are): the name written gets the new file and the other names keep the old one, which the write says
@@ -38,6 +41,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
+from gpudemo.core import oscalls
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, PersonError, message
 
 PARTIAL = ".gpudemo-partial-"  # in the name of every temporary file of a write
@@ -46,20 +50,6 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"  # tempfile's own, for the ra
 
 class CannotWrite(PersonError, OSError):
     """A path the app cannot write to, and why (for a person: the path and the reason)."""
-
-
-def _umask() -> int:
-    """This process's umask, read without changing it where the system says (Linux 4.7+)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
-    mask = os.umask(0o022)  # elsewhere: the only way to read it is to set it, then put it back at once
-    os.umask(mask)
-    return mask
 
 
 def _reason(error: OSError) -> str:
@@ -104,13 +94,6 @@ def printable(name: str | os.PathLike) -> str:
     return os.fsencode(name).decode("utf-8", "backslashreplace")
 
 
-def _name_max(folder: Path) -> int:
-    try:
-        return os.pathconf(folder, "PC_NAME_MAX")
-    except (OSError, ValueError, AttributeError):
-        return 255
-
-
 def check_writable(path: str | os.PathLike) -> Path:
     """The file a write to `path` would land in, after checking that it can be written; CannotWrite names
     the path and the reason (an empty path, a missing or read-only folder, a folder, a symlink loop, a file
@@ -121,7 +104,7 @@ def check_writable(path: str | os.PathLike) -> Path:
     if descriptor is not None:
         try:
             mode = os.fstat(descriptor).st_mode
-            writable = _open_for_writing(descriptor)
+            writable = oscalls.open_for_writing(descriptor)
         except OSError as error:
             raise _cannot(path, _reason(error)) from None
         if not writable or stat.S_ISDIR(mode):
@@ -148,24 +131,18 @@ def check_writable(path: str | os.PathLike) -> Path:
     return target
 
 
-def _open_for_writing(descriptor: int) -> bool:
-    import fcntl  # POSIX only, as are the paths that lead here
-
-    return fcntl.fcntl(descriptor, fcntl.F_GETFL) & os.O_ACCMODE in (os.O_WRONLY, os.O_RDWR)
-
-
 def same_file(first: str | os.PathLike, second: str | os.PathLike) -> bool:
     """Whether two paths name one file (through links, hard links too), existing or not."""
     one, other = target_of(first), target_of(second)
     try:
         return os.path.samefile(one, other)
-    except OSError:  # one of them does not exist yet: compare where they would be
-        return os.path.abspath(one) == os.path.abspath(other)
+    except OSError:  # one of them does not exist yet: compare where they would be, as the file system does
+        return oscalls.same_path_text(one) == oscalls.same_path_text(other)
 
 
 def _partial_prefix(target: Path, suffix: str) -> str:
     """`.NAME.gpudemo-partial-`, NAME cut (at a character) so that a whole temporary name fits the folder."""
-    room = _name_max(target.parent) - len(f".{PARTIAL}{os.getpid()}-XXXXXXXX{suffix}".encode())
+    room = oscalls.name_max(target.parent) - len(f".{PARTIAL}{os.getpid()}-XXXXXXXX{suffix}".encode())
     name = os.fsencode(target.name)[: max(room, 1)]  # the bytes of the name, undecodable ones included
     return f".{os.fsdecode(name)}{PARTIAL}"
 
@@ -191,15 +168,7 @@ def _writer_alive(partial: Path) -> bool:
     if found is None:  # named before writers put their process in the name
         return False
     pid = int(found.group(1))
-    if pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # alive, another user's
-        return True
-    return True
+    return pid != os.getpid() and oscalls.process_alive(pid)
 
 
 def write_atomically(path: str | os.PathLike, write: Callable[[IO], None], binary: bool = False) -> Message | None:
@@ -214,6 +183,28 @@ def write_atomically(path: str | os.PathLike, write: Callable[[IO], None], binar
     return notes[0] if notes else None
 
 
+def held_note(path: str | os.PathLike, kept: Path) -> Message:
+    """What a write says when another program held its target open (Windows): where the new content is."""
+    return message(
+        QT_TRANSLATE_NOOP(
+            "core",
+            "{path} is held open by another program (close it there), so it is as it was; the new content is in {kept}",
+        ),
+        path=str(path),
+        kept=str(kept),
+    )
+
+
+def _beside(target: Path) -> Path:
+    """A free name beside `target` for the content that could not replace it: NAME (new).pt, NAME (new 2).pt."""
+    for number in range(1, 1000):
+        label = "new" if number == 1 else f"new {number}"
+        candidate = target.with_name(f"{target.stem} ({label}){target.suffix}")
+        if not os.path.lexists(candidate):
+            return candidate
+    raise FileExistsError(errno.EEXIST, "no free name beside it", str(target))
+
+
 def links_note(path: str | os.PathLike, others: int) -> Message:
     """What a write over a file with `others` more hard links tells: they keep the old content."""
     return message(
@@ -224,16 +215,6 @@ def links_note(path: str | os.PathLike, others: int) -> Message:
         path=str(path),
         count=others,
     )
-
-
-def sync(path: str | os.PathLike) -> None:
-    """Flush a closed file's bytes to the disk. Through a descriptor open for writing: Windows' FlushFileBuffers
-    (behind os.fsync there) refuses a read-only handle, and POSIX takes either."""
-    descriptor = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
 
 
 def _copy_into(temporary: str, sink: IO) -> None:
@@ -285,9 +266,18 @@ def replaced_when_done(
             with open(target, "wb") as sink:
                 _copy_into(temporary, sink)
             return
-        os.chmod(temporary, stat.S_IMODE(existing.st_mode) if existing else 0o666 & ~_umask())
-        sync(temporary)
-        os.replace(temporary, target)
+        os.chmod(temporary, stat.S_IMODE(existing.st_mode) if existing else 0o666 & ~oscalls.umask())
+        oscalls.sync(temporary)
+        try:
+            oscalls.replace(temporary, target)
+        except PermissionError as error:
+            if not oscalls.held_open(error):
+                raise
+            kept = _beside(target)  # Windows: another program holds the target open, even after retries
+            oscalls.replace(temporary, kept)
+            if notes is not None:
+                notes.append(held_note(path, kept))
+            return
         if existing is not None and existing.st_nlink > 1 and notes is not None:
             notes.append(links_note(path, existing.st_nlink - 1))
     finally:

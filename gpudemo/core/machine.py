@@ -5,12 +5,10 @@ has loaded (core/devices.py finds them with torch), and what this machine's CPU 
 from __future__ import annotations
 
 import os
-import platform
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 
+from gpudemo.core import oscalls
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, message
 from gpudemo.core.nvml import GpuMetrics
 from gpudemo.core.rules import InvalidSetting
@@ -88,48 +86,16 @@ class DeviceList:
         )
 
 
-def _cpu_name() -> str:
-    system = platform.system()
-    try:
-        if system == "Linux":
-            with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as cpuinfo:
-                for line in cpuinfo:
-                    key, _, value = line.partition(":")
-                    if key.strip() in ("model name", "Hardware", "Processor") and value.strip():
-                        return value.strip()
-        elif system == "Darwin":
-            out = subprocess.run(
-                ["sysctl", "-n", "machdep.cpu.brand_string"], capture_output=True, text=True, timeout=2
-            )
-            if out.returncode == 0 and out.stdout.strip():
-                return out.stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        pass
-    return platform.processor() or platform.machine() or "CPU"
-
-
 def cpu_memory() -> tuple[int | None, int | None]:
     """(total, available) bytes of the machine's memory; None where the system does not say."""
-    total = free = None
-    try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):
-        pass
-    try:
-        with open("/proc/meminfo", encoding="ascii") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    free = int(line.split()[1]) * 1024
-                    break
-    except (OSError, ValueError, IndexError):
-        pass
-    return total, free
+    found = oscalls.memory()
+    return found.total, found.available
 
 
 def cpu_device() -> DeviceInfo:
     total, free = cpu_memory()
     return DeviceInfo(
-        id="cpu", kind="cpu", name=_cpu_name(), total_memory=total, free_memory=free, threads=os.cpu_count()
+        id="cpu", kind="cpu", name=oscalls.cpu_name(), total_memory=total, free_memory=free, threads=os.cpu_count()
     )
 
 
@@ -146,16 +112,5 @@ class MemoryReading:
 
 
 def process_resident_bytes() -> int | None:
-    """This process's resident memory (Linux: /proc; elsewhere the peak, from getrusage)."""
-    try:
-        with open("/proc/self/statm", encoding="ascii") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        import resource
-
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        return peak if sys.platform == "darwin" else peak * 1024
-    except (ImportError, OSError):
-        return None
+    """This process's resident memory (where the system does not say it, its peak)."""
+    return oscalls.process_memory() or oscalls.peak_process_memory()

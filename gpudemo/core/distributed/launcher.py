@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from gpudemo.core import config as settings
-from gpudemo.core import pace, precision
+from gpudemo.core import oscalls, pace, precision
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.control import STOPPED, never
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, PersonError, message
@@ -189,7 +189,7 @@ class _Workers:
                     stderr=self.errors[rank],
                     stdin=subprocess.DEVNULL,
                     text=True,
-                    start_new_session=True,
+                    **oscalls.worker_options(),  # the terminal's Ctrl-C reaches the launcher, not the workers
                 )
             )
         self.lines: queue.Queue[str | None] = queue.Queue()
@@ -232,18 +232,16 @@ class _Workers:
         return (errors or lines or [f"exit status {code}"])[-1][:300]
 
     def end(self) -> None:
-        """Every worker gone: SIGTERM, then SIGKILL for any still there."""
+        """Every worker gone: asked to end (SIGTERM; on Windows, terminate), then made to (SIGKILL; kill)."""
         for process in self.processes:
             if process.poll() is None:
-                with contextlib.suppress(ProcessLookupError, PermissionError):  # it ended meanwhile
-                    os.killpg(process.pid, signal.SIGTERM)
+                oscalls.end_worker(process)
         deadline = time.monotonic() + KILL_GRACE_S
         for process in self.processes:
             try:
                 process.wait(max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(process.pid, signal.SIGKILL)
+                oscalls.end_worker(process, force=True)
                 process.wait()
         for process in self.processes:
             if process.stdout is not None:
