@@ -130,3 +130,42 @@ def test_the_time_a_new_grid_takes_is_left_out_of_the_runs(monkeypatch):
     monkeypatch.setattr(training.run, "evaluate", slow_evaluate)
     result = train(TrainingConfig(epochs=100), path=PathHistory(100))
     assert len(made) >= 2 and result.seconds < 1.0
+
+
+class _NoFloat64(torch.utils._python_dispatch.TorchDispatchMode):
+    """A device without float64, as Apple's MPS is: any operation that makes or takes a float64 tensor fails."""
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        seen = [a for a in torch.utils._pytree.tree_leaves((args, kwargs)) if isinstance(a, torch.Tensor)]
+        if kwargs.get("dtype") == torch.float64 or any(t.dtype == torch.float64 for t in seen):
+            raise TypeError(f"{func}: MPS framework doesn't support float64")
+        out = func(*args, **kwargs)
+        if any(t.dtype == torch.float64 for t in torch.utils._pytree.tree_leaves(out) if isinstance(t, torch.Tensor)):
+            raise TypeError(f"{func}: MPS framework doesn't support float64")
+        return out
+
+
+@pytest.mark.parametrize("method", [BATCHED, MOMENTS])
+def test_emulated_mps_the_landscape_and_its_minimum_need_no_float64(monkeypatch, method):
+    """The window's default first run draws the loss landscape on the run's device; on a Mac that is MPS,
+    which has no float64: it failed there. Here the CPU stands in for MPS, refusing float64."""
+    from gpudemo.core import loss_grid
+
+    monkeypatch.setattr(loss_grid, "wide", lambda device: torch.float32)  # what wide(mps) gives
+    x, y = torch.tensor([[1.0], [2.0], [3.0]]), torch.tensor([[2.0], [4.0], [6.0]])
+    with _NoFloat64():
+        with pytest.raises(TypeError, match="float64"):  # the emulation refuses what MPS refuses
+            torch.zeros(2, dtype=torch.float64)
+        minimum = least_squares(x, y)
+        grid = evaluate(
+            x, y, bounds_around(np.array([0.0, -1.0]), np.array([3.0, 1.0]), minimum), minimum, method=method
+        )
+    assert minimum == pytest.approx((2.0, 0.0), abs=1e-5)
+    exact = evaluate(
+        x, y, bounds_around(np.array([0.0, -1.0]), np.array([3.0, 1.0]), minimum), minimum, method=method
+    )  # float64 here, on the CPU
+    np.testing.assert_allclose(grid.loss, exact.loss, rtol=1e-4, atol=1e-4)
+    assert loss_grid.wide(torch.device("cpu")) is torch.float32  # (patched) and MPS's is, unpatched:
+    monkeypatch.undo()
+    assert loss_grid.wide(torch.device("mps")) is torch.float32 and loss_grid.wide(torch.device("cpu")) is torch.float64

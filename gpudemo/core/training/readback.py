@@ -103,7 +103,7 @@ class Readback:
         hits = None
         if self.pending_hits:  # one copy back for both: the hits ride with the losses
             both = torch.cat((self.join(self.pending).float(), self.join(self.pending_hits).float()))
-            values, hits = np.split(both.to("cpu", torch.float64).numpy(), 2)
+            values, hits = np.split(both.to("cpu").double().numpy(), 2)  # float64 on the CPU: MPS has none
             values, hits = values.astype(np.float32), hits[: len(values)] / self.run.samples
             self.pending_hits.clear()
         else:
