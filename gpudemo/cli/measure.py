@@ -360,12 +360,17 @@ def run_parallel_command(args: argparse.Namespace, config: TrainingConfig) -> in
         ParallelError,
         check,
         max_workers,
+        nccl_built,
         run_parallel,
         uneven_split,
         worker_device,
     )
     from gpudemo.core.errors import RunRefused
 
+    if args.backend == "nccl" and not nccl_built():
+        args.parser.error(
+            "argument --backend: this PyTorch has no NCCL (Windows' and macOS's builds never do): use gloo"
+        )
     if args.workers > max_workers(args.backend):
         where = "GPUs" if args.backend == "nccl" else "CPUs"
         args.parser.error(

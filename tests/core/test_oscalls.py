@@ -186,3 +186,25 @@ def test_liveness_here_tells_a_running_process_from_an_ended_one():
     while oscalls.process_alive(child.pid) and time.monotonic() < deadline:
         time.sleep(0.01)
     assert not oscalls.process_alive(child.pid)
+
+
+def test_emulated_no_nccl_the_workers_use_gloo_and_nccl_is_refused_in_one_line(monkeypatch):
+    """Windows' and macOS's PyTorch have no NCCL: the window chose it for a CUDA device all the same."""
+    import torch
+
+    from gpudemo.core.distributed import launcher
+    from tests.commands import gpudemo
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
+    monkeypatch.setattr(torch.distributed, "is_nccl_available", lambda: True)
+    assert launcher.max_workers("nccl") == 2 and launcher.backend_for("cuda:0") == "nccl"  # Linux's CUDA build
+    monkeypatch.setattr(torch.distributed, "is_nccl_available", lambda: False)  # Windows, macOS
+    assert launcher.max_workers("nccl") == 0 and launcher.backend_for("cuda:0") == "gloo"
+    assert launcher.backend_for("cpu") == "gloo"
+    out = gpudemo("parallel", "--device", "cpu", "--backend", "nccl")
+    assert (out.returncode, out.stderr) == (
+        2,
+        "gpudemo parallel: error: argument --backend: this PyTorch has no NCCL (Windows' and macOS's builds never"
+        " do): use gloo\n",
+    )

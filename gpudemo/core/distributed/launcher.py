@@ -87,13 +87,26 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def nccl_built() -> bool:
+    """Whether this PyTorch has NCCL: Linux's CUDA builds do; Windows' and macOS's never do."""
+    import torch.distributed
+
+    return torch.distributed.is_available() and torch.distributed.is_nccl_available()
+
+
 def max_workers(backend: str) -> int:
-    """How many workers this machine can run: its GPUs for nccl, its CPUs for gloo."""
+    """How many workers this machine can run: its GPUs for nccl (none where this PyTorch has no NCCL), its
+    CPUs for gloo."""
     if backend == "nccl":
         import torch
 
-        return torch.cuda.device_count() if torch.cuda.is_available() else 0
+        return torch.cuda.device_count() if torch.cuda.is_available() and nccl_built() else 0
     return os.cpu_count() or 1
+
+
+def backend_for(device: str) -> str:
+    """The backend for workers on `device`'s kind: nccl between CUDA GPUs where this PyTorch has it, else gloo."""
+    return "nccl" if device.startswith("cuda") and max_workers("nccl") > 0 else "gloo"
 
 
 def worker_device(backend: str) -> str:

@@ -157,12 +157,13 @@ class CodePanel(QDockWidget):
     def show_settings(self, config: TrainingConfig, values_text: str) -> None:
         """The script for `config`, predicting for the values typed (4 while they are not valid), or
         classifying the points typed (none while they are not); a digits script recognises test images."""
+        from gpudemo.core.distributed.launcher import backend_for
         from gpudemo.core.distributed.script import generate_parallel_script  # made by the problems, in torch
         from gpudemo.core.script import Script, generate_script
 
         self._config, self._values_text = config, values_text
         if self.kindCombo.currentData() == PARALLEL:
-            backend = "nccl" if config.device.startswith("cuda") else "gloo"
+            backend = backend_for(config.device)  # nccl where this PyTorch has it (never on Windows, macOS)
             text = generate_parallel_script(
                 config,
                 PARALLEL_WORKERS,
