@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from gpudemo.core import oscalls
 from gpudemo.core.config import TrainingConfig
 from gpudemo.core.errors import RunRefused
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, message
@@ -117,6 +118,26 @@ class Compiled(StepMode):
             ),
             device=device,
         )
+
+    def refuse(self, config: TrainingConfig) -> None:
+        """What torch.compile builds with must be here: a C++ compiler for the CPU, Triton for a CUDA GPU (a
+        missing one ended the compile in a long traceback from inductor)."""
+        if config.device == "cpu" and oscalls.cpp_compiler() is None:
+            raise StepRefused(
+                QT_TRANSLATE_NOOP(
+                    "core",
+                    "the compiled step needs a C++ compiler for the CPU, and none was found here (on Windows,"
+                    " Visual Studio's Build Tools; on macOS, xcode-select --install; on Linux, g++): use eager",
+                )
+            )
+        if config.device.startswith("cuda") and not oscalls.has_module("triton"):
+            raise StepRefused(
+                QT_TRANSLATE_NOOP(
+                    "core",
+                    "the compiled step needs Triton for a CUDA GPU, and this PyTorch has none (on Windows, pip"
+                    " install triton-windows): use graph or eager",
+                )
+            )
 
     def interrupting(self) -> Message:
         return Message(QT_TRANSLATE_NOOP("core", "the compile (torch.compile cannot be interrupted)"))
@@ -306,8 +327,11 @@ def mode_of(config: TrainingConfig) -> StepMode:
 
 def fastest_for(device: str) -> str:
     """The mode that takes the most epochs a second at the tutorial's size on `device`, where it can: the
-    graph step on a CUDA GPU (one launch a replay), the compiled step elsewhere."""
-    return GRAPH if device.startswith("cuda") else COMPILED
+    graph step on a CUDA GPU (one launch a replay), the compiled step elsewhere (eager where nothing can
+    compile it: no C++ compiler)."""
+    if device.startswith("cuda"):
+        return GRAPH
+    return COMPILED if device != "cpu" or oscalls.cpp_compiler() is not None else EAGER
 
 
 def check(config: TrainingConfig) -> None:

@@ -154,6 +154,32 @@ def name_max(folder: Path) -> int:
         return 255
 
 
+def cpp_compiler() -> str | None:
+    """The C++ compiler torch.compile's inductor would build a CPU step with, where one is found: $CXX, else
+    MSVC's cl on Windows, else g++, clang++ or c++ (most Windows PCs and Macs have none until Visual
+    Studio's Build Tools, or Xcode's command line tools, are installed)."""
+    import shutil
+
+    named = os.environ.get("CXX")
+    if named:
+        return shutil.which(named)
+    for name in ("cl",) if WINDOWS else ("g++", "clang++", "c++"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def has_module(name: str) -> bool:
+    """Whether `name` can be imported (found, not imported: Triton is heavy)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
 def cpu_name() -> str:
     """The processor's name as its maker gives it: /proc/cpuinfo on Linux, sysctl on macOS, the registry's
     through platform on Windows."""

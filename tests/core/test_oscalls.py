@@ -208,3 +208,28 @@ def test_emulated_no_nccl_the_workers_use_gloo_and_nccl_is_refused_in_one_line(m
         "gpudemo parallel: error: argument --backend: this PyTorch has no NCCL (Windows' and macOS's builds never"
         " do): use gloo\n",
     )
+
+
+def test_emulated_no_cpp_compiler_the_compiled_step_is_refused_with_what_to_install(monkeypatch):
+    """Most Windows PCs and Macs have no C++ compiler: torch.compile's inductor then failed in a traceback,
+    and the second lesson chose the compiled step for the CPU all the same."""
+    import shutil
+
+    from gpudemo.core import modes
+    from gpudemo.core.config import TrainingConfig
+    from tests.commands import gpudemo
+
+    assert oscalls.cpp_compiler() is not None and modes.fastest_for("cpu") == modes.COMPILED  # g++ here
+    monkeypatch.delenv("CXX", raising=False)
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    out = gpudemo("train", "--device", "cpu", "--step", "compiled")
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr == (
+        "gpudemo train: error: argument --step: the compiled step needs a C++ compiler for the CPU, and none was"
+        " found here (on Windows, Visual Studio's Build Tools; on macOS, xcode-select --install; on Linux, g++):"
+        " use eager\n"
+    )
+    assert modes.fastest_for("cpu") == modes.EAGER  # the lesson compares what can run here
+    monkeypatch.setattr(oscalls, "has_module", lambda name: False)  # a CUDA build without Triton (Windows)
+    with pytest.raises(modes.StepRefused, match="needs Triton for a CUDA GPU"):
+        modes.mode_of(TrainingConfig(step="compiled")).refuse(TrainingConfig(device="cuda:0", step="compiled"))

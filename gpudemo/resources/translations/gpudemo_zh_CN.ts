@@ -2703,6 +2703,10 @@ digit</source>
         <translation>没有给出文件：路径为空</translation>
     </message>
     <message>
+        <source>{path} is held open by another program (close it there), so it is as it was; the new content is in {kept}</source>
+        <translation>{path} 正被另一个程序打开（请在那里关闭它），所以它保持原样；新内容在 {kept} 中</translation>
+    </message>
+    <message>
         <source>{path} had {count} other hard link(s): they keep the old content, and {path} is now a file of its own</source>
         <translation>{path} 另有 {count} 个硬链接：它们保留旧内容，{path} 现在是一个独立的文件</translation>
     </message>
@@ -2725,6 +2729,14 @@ digit</source>
     <message>
         <source>Compiling the step (torch.compile) on {device} before the clock starts: seconds, more the first time…</source>
         <translation>计时开始前，正在 {device} 上编译这一步（torch.compile）：需要几秒，第一次更久……</translation>
+    </message>
+    <message>
+        <source>the compiled step needs a C++ compiler for the CPU, and none was found here (on Windows, Visual Studio&apos;s Build Tools; on macOS, xcode-select --install; on Linux, g++): use eager</source>
+        <translation>编译的一步在 CPU 上需要 C++ 编译器，而这里没有找到（Windows 上请安装 Visual Studio 生成工具；macOS 上运行 xcode-select --install；Linux 上安装 g++）：请使用 eager</translation>
+    </message>
+    <message>
+        <source>the compiled step needs Triton for a CUDA GPU, and this PyTorch has none (on Windows, pip install triton-windows): use graph or eager</source>
+        <translation>编译的一步在 CUDA GPU 上需要 Triton，而这个 PyTorch 没有（Windows 上运行 pip install triton-windows）：请使用 graph 或 eager</translation>
     </message>
     <message>
         <source>the compile (torch.compile cannot be interrupted)</source>
