@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable
 
 from gpudemo.cli.output import EXIT_FAILED
+from gpudemo.core import oscalls
 
 
 def run_window(on_shown: Callable[[object], None] | None = None) -> int:
@@ -22,6 +23,7 @@ def run_window(on_shown: Callable[[object], None] | None = None) -> int:
         print(chosen.note, file=sys.stderr)
     if chosen.name:
         os.environ["QT_QPA_PLATFORM"] = chosen.name
+    oscalls.preload_torch_libraries()  # Windows: PyTorch's runtime before Qt's (WinError 1114 otherwise)
     try:
         from gpudemo.ui.base.qt_import import narrow_source_scan
 

@@ -1,6 +1,8 @@
 """The science of gpudemo, with no Qt, ever: the command line and the window are two thin faces on it.
 
 Its rooms, from the ground up (pyproject.toml's import contracts keep imports going down):
+- oscalls: every call whose behaviour differs by operating system (files synced and replaced, processes
+  alive and ended, memory, compilers, PyTorch's DLLs on Windows), the one place that asks which runs;
 - messages, errors, units, files, control, pace, busy: sentences to translate, failures for a person,
   numbers for a person, all-or-nothing writes, stop and pause, rate and ETA, a CPU figure taken while
   other processes took its cores;

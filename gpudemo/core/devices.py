@@ -15,13 +15,28 @@ import warnings
 
 import torch
 
+from gpudemo.core import oscalls
 from gpudemo.core.machine import DeviceInfo, DeviceList, MemoryReading, cpu_device, cpu_memory, process_resident_bytes
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, message
 from gpudemo.core.nvml import read_gpu_metrics
 
+# PyTorch's own index for CUDA 12.6 builds (pytorch.org's install selector): drivers from 560 on (Windows and
+# Linux) run them. pip on Windows takes a CPU-only build from PyPI whatever card is there.
+CUDA_BUILD = "pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu126"
+
 
 def _cuda_devices() -> tuple[list[DeviceInfo], Message | None]:
     if torch.version.cuda is None and getattr(torch.version, "hip", None) is None:
+        if oscalls.nvidia_driver():  # pip's choice on Windows, whatever card is there: say what fixes it
+            return [], message(
+                QT_TRANSLATE_NOOP(
+                    "core",
+                    "No GPU listed: this PyTorch ({version}) is a CPU-only build, and an NVIDIA driver is here."
+                    " For the CUDA build: {command}",
+                ),
+                version=torch.__version__,
+                command=CUDA_BUILD,
+            )
         return [], message(
             QT_TRANSLATE_NOOP("core", "No GPU listed: this PyTorch ({version}) is a CPU-only build."),
             version=torch.__version__,

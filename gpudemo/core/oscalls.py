@@ -170,6 +170,34 @@ def cpp_compiler() -> str | None:
     return None
 
 
+def nvidia_driver() -> bool:
+    """Whether an NVIDIA driver is installed: its nvidia-smi is on the PATH (Windows, Linux)."""
+    import shutil
+
+    return shutil.which("nvidia-smi") is not None
+
+
+def preload_torch_libraries() -> None:
+    """Windows: load PyTorch's c10.dll before Qt, without importing torch. torch 2.9 and later is built with an
+    MSVC runtime whose std::mutex needs msvcp140.dll 14.40 or newer; the first msvcp140.dll loaded stays, and
+    a Qt that loaded an older one first makes c10.dll fail with WinError 1114 (pytorch#166628). Loaded first,
+    the system's own runtime wins. Nothing elsewhere, and nothing where torch is not installed."""
+    if not WINDOWS:
+        return
+    import ctypes
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec("torch")
+        if found is None or not found.submodule_search_locations:
+            return
+        library = Path(next(iter(found.submodule_search_locations))) / "lib" / "c10.dll"
+        if library.exists():
+            ctypes.WinDLL(str(library))
+    except (OSError, ImportError, ValueError):
+        pass  # it fails again, with its reason, when torch is imported: the window says what fixes it
+
+
 def has_module(name: str) -> bool:
     """Whether `name` can be imported (found, not imported: Triton is heavy)."""
     import importlib.util

@@ -233,3 +233,39 @@ def test_emulated_no_cpp_compiler_the_compiled_step_is_refused_with_what_to_inst
     monkeypatch.setattr(oscalls, "has_module", lambda name: False)  # a CUDA build without Triton (Windows)
     with pytest.raises(modes.StepRefused, match="needs Triton for a CUDA GPU"):
         modes.mode_of(TrainingConfig(step="compiled")).refuse(TrainingConfig(device="cuda:0", step="compiled"))
+
+
+def test_emulated_windows_pytorchs_runtime_is_loaded_before_qt(monkeypatch):
+    """torch >= 2.9 on Windows fails with WinError 1114 when Qt loaded an older msvcp140.dll first: its c10.dll
+    is loaded before Qt (without importing torch, which stays after the first paint)."""
+    import ctypes
+
+    import gpudemo.cli.window as window
+
+    loaded = []
+    monkeypatch.setattr(oscalls, "WINDOWS", True)
+    monkeypatch.setattr(ctypes, "WinDLL", lambda path: loaded.append(path), raising=False)
+    monkeypatch.setattr(Path, "exists", lambda self: True)
+    oscalls.preload_torch_libraries()
+    assert len(loaded) == 1 and loaded[0].replace("\\\\", "/").endswith("torch/lib/c10.dll")
+    source = Path(window.__file__).read_text(encoding="utf-8")
+    assert source.index("oscalls.preload_torch_libraries()") < source.index("from gpudemo.ui")  # before any Qt
+    monkeypatch.setattr(oscalls, "WINDOWS", False)
+    oscalls.preload_torch_libraries()
+    assert len(loaded) == 1  # nothing elsewhere
+
+
+def test_a_cpu_only_pytorch_beside_an_nvidia_driver_says_the_command_that_brings_the_cuda_build(monkeypatch):
+    import torch
+
+    from gpudemo.core import devices
+
+    monkeypatch.setattr(torch.version, "cuda", None)
+    monkeypatch.setattr(oscalls, "nvidia_driver", lambda: True)  # Windows' pip: a CPU build beside the card
+    _, note = devices._cuda_devices()
+    assert str(note).endswith(
+        "is a CPU-only build, and an NVIDIA driver is here. For the CUDA build: pip install --force-reinstall torch"
+        " --index-url https://download.pytorch.org/whl/cu126"
+    )
+    monkeypatch.setattr(oscalls, "nvidia_driver", lambda: False)
+    assert str(devices._cuda_devices()[1]).endswith("is a CPU-only build.")

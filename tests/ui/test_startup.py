@@ -236,3 +236,14 @@ def test_closing_while_a_probe_hangs_ends_the_loader_without_its_warm_up():
         assert not found._thread.is_alive() and warmed == []  # no 15 s wait for the probe, no warm-up
     finally:
         hang.set()
+
+
+def test_a_windows_dll_failure_names_the_visual_c_runtime_not_a_reinstall(qtbot):
+    window = _open(qtbot)
+    window.torch_loading._on_failed(
+        "OSError: [WinError 1114] A dynamic link library (DLL) initialization routine failed. Error loading"
+        ' "C:\\\\Python312\\\\Lib\\\\site-packages\\\\torch\\\\lib\\\\c10.dll" or one of its dependencies.'
+    )
+    note = window.devicePanel.note.text()
+    assert "Microsoft Visual C++ Redistributable" in note and "reinstalling PyTorch does not help" in note
+    window.loader.wait(30)

@@ -1921,6 +1921,10 @@ digit</source>
         <translation>未列出 GPU：查找设备失败（{error}）。由 CPU 训练。</translation>
     </message>
     <message>
+        <source>PyTorch could not be loaded ({error}): Windows could not start its libraries, which need a newer Microsoft Visual C++ runtime than the one loaded. Install the current Microsoft Visual C++ Redistributable (x64) and start gpudemo again; reinstalling PyTorch does not help.</source>
+        <translation>无法加载 PyTorch（{error}）：Windows 无法启动它的库，这些库需要比已加载的更新的 Microsoft Visual C++ 运行库。请安装最新的 Microsoft Visual C++ Redistributable (x64)，然后重新启动 gpudemo；重装 PyTorch 没有用。</translation>
+    </message>
+    <message>
         <source>PyTorch could not be loaded ({error}): nothing can train. Reinstall it (pip install torch) and start gpudemo again.</source>
         <translation>无法加载 PyTorch（{error}）：无法训练。请重新安装（pip install torch），然后重新启动 gpudemo。</translation>
     </message>
@@ -2357,6 +2361,10 @@ digit</source>
     <message>
         <source>device {value} is not available here; choose one of: {choices}</source>
         <translation>此处没有设备 {value}；请从以下选择一个：{choices}</translation>
+    </message>
+    <message>
+        <source>No GPU listed: this PyTorch ({version}) is a CPU-only build, and an NVIDIA driver is here. For the CUDA build: {command}</source>
+        <translation>未列出 GPU：这个 PyTorch（{version}）是只支持 CPU 的版本，而这里装有 NVIDIA 驱动。要安装 CUDA 版本：{command}</translation>
     </message>
     <message>
         <source>No GPU listed: this PyTorch ({version}) is a CPU-only build.</source>

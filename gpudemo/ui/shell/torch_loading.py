@@ -88,10 +88,17 @@ class TorchLoading(QObject):
     @Slot(str)
     def _on_failed(self, error: str) -> None:
         w = self.window
-        w.torch_error = self.tr(
-            "PyTorch could not be loaded ({error}): nothing can train. Reinstall it (pip install torch) and start"
-            " gpudemo again."
-        ).format(error=error)
+        if "WinError 1114" in error or "c10.dll" in error:  # an old MSVC runtime loaded first (pytorch#166628)
+            w.torch_error = self.tr(
+                "PyTorch could not be loaded ({error}): Windows could not start its libraries, which need a newer"
+                " Microsoft Visual C++ runtime than the one loaded. Install the current Microsoft Visual C++"
+                " Redistributable (x64) and start gpudemo again; reinstalling PyTorch does not help."
+            ).format(error=error)
+        else:
+            w.torch_error = self.tr(
+                "PyTorch could not be loaded ({error}): nothing can train. Reinstall it (pip install torch) and"
+                " start gpudemo again."
+            ).format(error=error)
         w.devicePanel.set_devices(w.devices, note=w.torch_error)
         w.codePanel.say("# " + w.torch_error)
         w.runStatus.say(w.torch_error, error=True)
