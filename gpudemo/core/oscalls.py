@@ -35,6 +35,9 @@ from pathlib import Path
 
 WINDOWS = sys.platform == "win32"
 MACOS = sys.platform == "darwin"
+# A worker thread's stack: a main thread's on Linux and macOS (a secondary thread gets 512 KiB on macOS and
+# 1 MiB on Windows by default, and torch.compile's tracing recurses deep).
+THREAD_STACK_BYTES = 8 << 20
 REPLACE_TRIES = 10  # Windows: a held file is tried again this many times, REPLACE_WAIT_S apart at first
 REPLACE_WAIT_S = 0.05
 _SHARING_ERRORS = {5, 32, 33}  # access denied, sharing violation, lock violation (Windows error codes)

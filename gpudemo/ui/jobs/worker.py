@@ -19,6 +19,7 @@ from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from gpudemo.core.control import COMPLETED, RunControl
 from gpudemo.core.history import LossHistory
 from gpudemo.core.landscape import PathHistory
+from gpudemo.core import oscalls
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, PersonError, message
 from gpudemo.core.training import METERING
 
@@ -149,6 +150,9 @@ class _ThreadOwner(QObject):
             raise RuntimeError("a job is already going")
         thread = QThread()
         thread.setObjectName(name)
+        # A compile recurses deep (dynamo, inductor): Qt's default stack is the platform's, 512 KiB for a
+        # secondary thread on macOS, where the main thread's 8 MiB is what torch.compile is tried with.
+        thread.setStackSize(oscalls.THREAD_STACK_BYTES)
         worker.moveToThread(thread)
         thread.started.connect(worker.run)
         worker.succeeded.connect(self._on_succeeded)

@@ -189,3 +189,14 @@ def test_a_compile_is_said_stop_waits_for_it_in_words_and_a_run_stopped_before_i
     qtbot.waitUntil(lambda: not window.is_busy(), timeout=60_000)
     assert window.statusLabel.text() == "Stopped before the first epoch: no run to keep."
     assert len(window.session.runs) == runs_before
+
+
+def test_a_jobs_thread_has_a_main_threads_stack_for_a_compile(qtbot, window):
+    """macOS gives a secondary thread 512 KiB (Windows 1 MiB): torch.compile's tracing recurses deep."""
+    from gpudemo.core.oscalls import THREAD_STACK_BYTES
+
+    window.epochsSpin.setValue(10_000_000)
+    window.startButton.click()
+    assert window.job.controller._thread.stackSize() == THREAD_STACK_BYTES == 8 * 2**20
+    with qtbot.waitSignal(window.runFinished, timeout=60_000):
+        window.stopButton.click()
