@@ -158,14 +158,20 @@ def list_devices() -> DeviceList:
 
 
 def free_bytes(device: str) -> int | None:
-    """What the device has free now: a CUDA GPU's free memory, the machine's available memory for the CPU."""
+    """What the device has free now: a CUDA GPU's free memory, the machine's available memory for the CPU (asked
+    of the OS on every platform: core/oscalls.py), what Metal recommends for MPS."""
     kind = torch.device(device).type
     if kind == "cuda":
         free, _total = torch.cuda.mem_get_info(torch.device(device))
         return int(free)
     if kind == "cpu":
         return cpu_memory()[1]
-    return None  # MPS and XPU: not known; the run is not refused beforehand
+    if kind == "mps":  # unified memory: what Metal recommends this process may hold, less what it holds
+        recommended = getattr(torch.mps, "recommended_max_memory", None)
+        if recommended is None:
+            return None
+        return max(0, int(recommended()) - int(torch.mps.driver_allocated_memory()))
+    return None  # XPU: not known; the run is not refused beforehand
 
 
 def read_memory(device: str) -> MemoryReading:

@@ -269,3 +269,13 @@ def test_a_cpu_only_pytorch_beside_an_nvidia_driver_says_the_command_that_brings
     )
     monkeypatch.setattr(oscalls, "nvidia_driver", lambda: False)
     assert str(devices._cuda_devices()[1]).endswith("is a CPU-only build.")
+
+
+def test_emulated_mps_a_run_is_checked_against_the_memory_metal_recommends(monkeypatch):
+    import torch
+
+    from gpudemo.core import devices
+
+    monkeypatch.setattr(torch.mps, "recommended_max_memory", lambda: 8 * 2**30, raising=False)
+    monkeypatch.setattr(torch.mps, "driver_allocated_memory", lambda: 2 * 2**30, raising=False)
+    assert devices.free_bytes("mps") == 6 * 2**30  # was None: an MPS run was never checked beforehand
