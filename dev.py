@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""Set gpudemo up in ./.venv and run it: `python3 dev.py app`, `test`, `lint` or `translations`.
+"""Set gpudemo up in ./.venv and run it: `python3 dev.py app`, `test`, `lint` or `translations`
+(on Windows, `py dev.py app`: python.org's installer puts the `py` launcher on the PATH, not `python3`).
 
-Needs nothing but Python 3.10+. The first call makes the virtual environment and
+Needs nothing but a 64-bit Python 3.10+ (it says so, and what to do, on any other). On Windows with an
+NVIDIA driver, PyTorch's CUDA build is installed first from PyTorch's own index (pip alone takes a
+CPU-only build there). The first call makes the virtual environment and
 installs the project with its test tools; later calls reinstall only when
 pyproject.toml changes. `test` alone runs the suite spread over every core
 (pytest-xdist's `-n auto`), then the tests marked `processes` (they start worker
@@ -22,6 +25,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import platform
+import shutil
+import struct
 import subprocess
 import sys
 import venv
@@ -34,17 +40,53 @@ PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".gpudemo-installed"
 
 
+# PyTorch's own index of CUDA 12.6 builds (pytorch.org's install selector): pip on Windows takes a CPU-only
+# build from PyPI whatever card is there; drivers from 560 on run these.
+CUDA_INDEX = "https://download.pytorch.org/whl/cu126"
+
+
+def python_problem(version=sys.version_info, bits: int = struct.calcsize("P") * 8, system: str = sys.platform,
+                   machine: str = platform.machine()) -> str | None:  # fmt: skip
+    """Why this Python cannot run gpudemo, in one sentence with what to do; None when it can."""
+    if version < (3, 10):
+        return f"gpudemo needs Python 3.10 or newer; this is {version[0]}.{version[1]}: install a newer one"
+    if bits != 64:
+        return "PyTorch has no 32-bit builds: install the 64-bit Python (python.org's Windows installer (64-bit))"
+    if system == "darwin" and machine.lower() in ("x86_64", "amd64", "i386"):
+        return (
+            "PyTorch stopped building for Intel Macs at 2.2 and gpudemo needs 2.4 or newer: on an Apple-silicon Mac"
+            " use an arm64 Python (not one under Rosetta); an Intel Mac can run gpudemo in Linux or Windows"
+        )
+    return None
+
+
+def torch_first(system: str = sys.platform, driver: bool | None = None) -> list[str] | None:
+    """pip's arguments that install PyTorch before the project, where pip alone would take the wrong build:
+    Windows with an NVIDIA driver (PyPI's Windows wheels have no CUDA); None elsewhere."""
+    driver = shutil.which("nvidia-smi") is not None if driver is None else driver
+    if system == "win32" and driver:
+        return ["torch", "--index-url", CUDA_INDEX]
+    return None
+
+
 def ensure_environment() -> None:
+    problem = python_problem()
+    if problem is not None:
+        print(f"dev.py: {problem}", file=sys.stderr)
+        sys.exit(1)
     if not PYTHON.exists():
         print(f"dev.py: creating {VENV}", flush=True)
         venv.create(VENV, with_pip=True)
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if STAMP.exists() and STAMP.read_text().strip() == wanted:
         return
+    pip = [str(PYTHON), "-m", "pip", "install", "--disable-pip-version-check"]
+    first = torch_first()
+    if first is not None:
+        print(f"dev.py: an NVIDIA driver is here: PyTorch's CUDA build first ({' '.join(first)})", flush=True)
+        subprocess.run([*pip, *first], cwd=ROOT, check=True)
     print("dev.py: installing gpudemo and its test tools into .venv", flush=True)
-    subprocess.run(
-        [str(PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "-e", ".[test]"], cwd=ROOT, check=True
-    )
+    subprocess.run([*pip, "-e", ".[test]"], cwd=ROOT, check=True)
     STAMP.write_text(wanted + "\n")
 
 

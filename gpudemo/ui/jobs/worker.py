@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
+from gpudemo.core import oscalls
 from gpudemo.core.control import COMPLETED, RunControl
 from gpudemo.core.history import LossHistory
 from gpudemo.core.landscape import PathHistory
-from gpudemo.core import oscalls
 from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, PersonError, message
 from gpudemo.core.training import METERING
 
