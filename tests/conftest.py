@@ -1,5 +1,6 @@
 import importlib.util
 import os
+import sys
 import tempfile
 import threading
 import traceback
@@ -53,6 +54,8 @@ def pytest_collection_modifyitems(config, items):
         skips.append(("cuda", pytest.mark.skip(reason="needs a CUDA GPU; torch sees none here")))
     if not HAS_QT:
         skips.append(("gui", pytest.mark.skip(reason="needs PySide6 and pytest-qt, missing here")))
+    if not sys.platform.startswith("linux"):
+        skips.append(("linux", pytest.mark.skip(reason=f"needs Linux's files and signals; this is {sys.platform}")))
     for item in items:
         for keyword, skip in skips:
             if keyword in item.keywords:

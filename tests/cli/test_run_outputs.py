@@ -88,6 +88,7 @@ def test_a_stopped_run_with_epochs_saves_them_and_says_so(tmp_path, monkeypatch)
     assert f"stopped at epoch 7: the model of those epochs is saved to {str(model)!r}" in out.stderr
 
 
+@pytest.mark.linux
 def test_the_checkpoint_is_saved_and_the_summary_printed_when_the_loss_csv_fails(tmp_path):
     model = tmp_path / "m.pt"
     out = gpudemo(*TRAIN, "--epochs", "30", "--loss-csv", "/dev/full", "--save", str(model))
@@ -147,6 +148,7 @@ def _as_nobody(code: str, folder: Path) -> subprocess.CompletedProcess | None:
     return None
 
 
+@pytest.mark.linux
 @pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX permissions")
 def test_a_file_the_person_may_not_write_is_refused_not_replaced():
     folder = Path(tempfile.mkdtemp(prefix="gpudemo-perm-"))
@@ -178,6 +180,7 @@ def test_a_file_the_person_may_not_write_is_refused_not_replaced():
         subprocess.run(["rm", "-rf", str(folder)], check=False)
 
 
+@pytest.mark.linux
 def test_standard_output_as_an_output_keeps_the_commands_own_output(tmp_path):
     file = tmp_path / "out.txt"
     with file.open("w") as stdout:
@@ -208,6 +211,7 @@ def test_a_hard_linked_target_is_replaced_whole_and_its_other_names_keep_the_old
     assert write_atomically(first, lambda out: out.write("newer")) is None  # a file of its own now: nothing to say
 
 
+@pytest.mark.linux
 def test_a_hard_linked_checkpoint_on_a_full_disk_stays_whole_under_both_names(small_disk):
     from tests.disks import fill
 
@@ -260,6 +264,7 @@ def test_a_live_writers_temporary_file_is_not_removed_by_another_write(tmp_path)
         sleeper.wait()
 
 
+@pytest.mark.linux
 def test_ctrl_c_is_acknowledged_at_once_and_a_second_one_quits(capsys):
     with output.stop_on_ctrl_c(lambda: "the compile") as stop:
         os.kill(os.getpid(), signal.SIGINT)
@@ -288,6 +293,7 @@ def test_ctrl_c_while_a_checkpoint_is_written_is_interrupted_not_a_traceback(tmp
     assert out.returncode == 130 and "Traceback" not in out.stderr and "gpudemo: interrupted" in out.stderr
 
 
+@pytest.mark.linux
 @pytest.mark.slow
 def test_ctrl_c_during_a_real_save_ends_as_interrupted(tmp_path):
     target = tmp_path / "big.pt"
@@ -314,6 +320,7 @@ def test_ctrl_c_during_a_real_save_ends_as_interrupted(tmp_path):
         assert not list(tmp_path.glob(f"*{PARTIAL}*"))
 
 
+@pytest.mark.linux
 def test_a_real_full_disk_during_a_checkpoint_write_is_one_line(small_disk):
     model = small_disk / "m.pt"  # 266 KB of weights onto a disk of 200 KiB: torch's zip writer fails mid-write
     out = gpudemo(*TRAIN, "--problem", "sine", "--width", "256", "--epochs", "3", "--save", str(model))

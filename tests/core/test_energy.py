@@ -33,6 +33,7 @@ def test_the_packages_are_summed_and_a_wrapped_counter_counts_on(tmp_path):
     assert meter.joules() == pytest.approx(9.5 + 1.0)
 
 
+@pytest.mark.linux
 def test_no_powercap_no_package_and_root_only_each_say_why(tmp_path, monkeypatch):
     with pytest.raises(EnergyUnavailable, match="no .*nowhere.*a virtual machine"):
         RaplMeter(tmp_path / "nowhere")

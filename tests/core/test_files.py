@@ -83,6 +83,7 @@ def whole(kind: str, path: Path) -> bool:
 @pytest.mark.parametrize(
     "kind", [pytest.param(kind, marks=[pytest.mark.gui] if kind == "settings" else []) for kind in WRITERS]
 )
+@pytest.mark.linux
 def test_a_kill_during_a_write_never_leaves_a_damaged_file(tmp_path, kind):
     path = tmp_path / {"checkpoint": "model.pt", "export": "losses.csv", "settings": "gpudemo.ini"}[kind]
     script = f"PATH = {str(path)!r}\n" + textwrap.dedent(WRITERS[kind])

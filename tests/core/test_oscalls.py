@@ -66,6 +66,7 @@ def _read_only(descriptor: int) -> bool:
     return fcntl.fcntl(descriptor, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY
 
 
+@pytest.mark.linux
 def test_emulated_windows_fsync_refuses_a_read_only_descriptor_and_every_save_still_works(tmp_path, monkeypatch):
     """Windows' FlushFileBuffers needs a writable handle: os.fsync of a read-only descriptor is EBADF there.
     Synced through one, `train --save` trained, then lost the model ("Bad file descriptor")."""

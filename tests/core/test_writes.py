@@ -24,6 +24,7 @@ def test_a_symlink_is_written_through_and_stays_a_link(tmp_path):
     assert link.is_symlink() and real.read_text() == "new"
 
 
+@pytest.mark.linux
 def test_an_existing_file_keeps_its_permissions_and_a_new_one_gets_the_umasks(tmp_path):
     kept = tmp_path / "kept.csv"
     kept.write_text("old")
@@ -39,6 +40,7 @@ def test_an_existing_file_keeps_its_permissions_and_a_new_one_gets_the_umasks(tm
         os.umask(mask)
 
 
+@pytest.mark.linux
 def test_a_fifo_is_written_to_and_stays_a_fifo(tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
@@ -50,6 +52,7 @@ def test_a_fifo_is_written_to_and_stays_a_fifo(tmp_path):
     assert received == ["through the pipe"] and stat.S_ISFIFO(fifo.stat().st_mode)
 
 
+@pytest.mark.linux
 def test_the_temporary_files_of_interrupted_writes_are_named_and_removed_by_the_next(tmp_path):
     target = tmp_path / "m.pt"
     left = tmp_path / f".m.pt{PARTIAL}k1ll3d.pt"  # what a SIGKILL mid-write leaves

@@ -94,6 +94,7 @@ def test_a_stop_ends_every_worker_at_the_same_read_back():
     assert all(gone(pid) for pid in pids)
 
 
+@pytest.mark.linux
 def test_a_killed_worker_ends_the_run_at_once_and_no_worker_is_left():
     pids = []
     killed = []
@@ -195,6 +196,7 @@ def test_the_cli_refuses_what_the_machine_cannot_run(args, says):
     assert out.returncode == 2 and says in out.stderr and "Traceback" not in out.stderr
 
 
+@pytest.mark.linux
 def test_two_torchrun_nodes_on_localhost_train_the_same_run():
     port = free_port()
     command = [

@@ -9,6 +9,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 DRIVER = textwrap.dedent(
     """
     import os, sys, time
@@ -55,6 +57,7 @@ def test_closing_the_window_while_training_stops_and_exits_cleanly():
     assert_clean_exit(run_app("self.close"))
 
 
+@pytest.mark.linux
 def test_ctrl_c_closes_the_window_cleanly():
     assert_clean_exit(run_app("lambda: os.kill(os.getpid(), __import__('signal').SIGINT)"))
 
@@ -63,6 +66,7 @@ def test_quitting_the_application_while_training_exits_cleanly():
     assert_clean_exit(run_app("__import__('PySide6.QtWidgets').QtWidgets.QApplication.quit"))
 
 
+@pytest.mark.linux
 def test_a_second_signal_ends_the_process_when_pytorch_hangs_in_its_import(tmp_path):
     """A torch on a stalled disk: its import never ends. The first Ctrl-C closes the window (the loader thread
     still waits in the import); the next signal ends the process, not only SIGKILL."""

@@ -285,6 +285,7 @@ def test_the_lesson_fits_a_small_screen(qtbot, size, beside, app_font):
     assert window.dockWidgetArea(window.codePanel) == Qt.DockWidgetArea.RightDockWidgetArea
 
 
+@pytest.mark.linux
 def test_an_export_on_a_full_disk_keeps_the_good_pictures_and_says_why(qtbot, small_disk):
     from tests.disks import fill
 
