@@ -56,11 +56,13 @@ def crossover(result: SweepResult) -> float | None:
     return float(min(sizes)) if sizes else None
 
 
-def busy_percent(profile: StepProfile) -> float:
+def busy_percent(profile: StepProfile) -> float | None:
     """The share of a step the device computed (on the CPU: the share inside PyTorch's operators), read off the
     profiled step's timeline where there is one: the figure its tab shows beside the lesson. (The profile's
     `busy_share` sets the operators' time under the profiler against a step timed without it: 7 % in the
     lesson beside 40 % in the tab it framed.)"""
+    if profile.device.startswith("mps"):  # the profiler sees Metal's encoding on the CPU, not the GPU's time
+        return None
     timeline = profile.timeline
     if timeline is not None:
         return 100 * (timeline.busy_share if timeline.on_gpu else timeline.operator_share)

@@ -103,6 +103,12 @@ def worker_options() -> dict:
     return {"start_new_session": True}
 
 
+def worker_env() -> dict[str, str]:
+    """What a data-parallel worker's environment needs on this system: on Windows, USE_LIBUV=0 (its PyTorch has
+    no libuv, which torch 2.4-2.6's TCPStore asked for by default: every worker died, pytorch#139990)."""
+    return {"USE_LIBUV": "0"} if WINDOWS else {}
+
+
 def end_worker(process: subprocess.Popen, force: bool = False) -> None:
     """Ask a worker started with `worker_options()` to end (SIGTERM), or make it (`force`: SIGKILL); one that
     has ended meanwhile is no error."""

@@ -280,3 +280,18 @@ def test_emulated_mps_a_run_is_checked_against_the_memory_metal_recommends(monke
     monkeypatch.setattr(torch.mps, "recommended_max_memory", lambda: 8 * 2**30, raising=False)
     monkeypatch.setattr(torch.mps, "driver_allocated_memory", lambda: 2 * 2**30, raising=False)
     assert devices.free_bytes("mps") == 6 * 2**30  # was None: an MPS run was never checked beforehand
+
+
+def test_emulated_windows_workers_ask_for_no_libuv(monkeypatch):
+    assert oscalls.worker_env() == {}
+    monkeypatch.setattr(oscalls, "WINDOWS", True)
+    assert oscalls.worker_env() == {"USE_LIBUV": "0"}  # torch 2.4-2.6 on Windows: every worker died without it
+
+
+def test_emulated_mps_how_busy_the_apple_gpu_was_is_not_read_off_the_cpus_encoding():
+    from gpudemo.core import guesses
+    from gpudemo.core.measure.profile import StepProfile
+
+    profile = StepProfile("mps", 50, 300.0, 900.0, 250.0, 20.0, ())  # ATen's self time: Metal's encoding, CPU side
+    assert guesses.busy_percent(profile) is None
+    assert guesses.busy_percent(StepProfile("cpu", 50, 300.0, 900.0, 250.0, 20.0, ())) == pytest.approx(250 / 9)

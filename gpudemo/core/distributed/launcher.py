@@ -193,6 +193,7 @@ class _Workers:
                 "PYTHONUNBUFFERED": "1",
                 "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
                 "OMP_NUM_THREADS": str(threads),
+                **oscalls.worker_env(),
             }
             self.processes.append(
                 subprocess.Popen(

@@ -22,6 +22,10 @@ from gpudemo.core.script import compiled_step_lines, precision_lines, take_step_
 COMMENTS = {
     "title": QT_TRANSLATE_NOOP("script", "# gpudemo: the data-parallel PyTorch script behind this run."),
     "run": QT_TRANSLATE_NOOP("script", "# Run it on {workers} workers: torchrun --nproc-per-node {workers} {filename}"),
+    "windows": QT_TRANSLATE_NOOP(
+        "script",
+        "# On Windows: set USE_LIBUV=0 first (its PyTorch has no libuv); torchrun there is best effort, WSL2 works.",
+    ),
     "group": QT_TRANSLATE_NOOP(
         "script", "# 1. torchrun starts one process per worker; each joins the group and learns its rank."
     ),
@@ -64,6 +68,7 @@ def generate_parallel_script(
     lines = [
         say["title"],
         say["run"].format(workers=workers, filename=filename),
+        say["windows"],
         *problem.script_imports(),
         "import math",
         "import os",

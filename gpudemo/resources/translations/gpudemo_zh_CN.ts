@@ -794,6 +794,10 @@
         <translation>计算</translation>
     </message>
     <message>
+        <source>on the Apple GPU (MPS) torch.profiler sees only the CPU encoding Metal&apos;s commands, not the GPU&apos;s time: how busy it was cannot be measured this way</source>
+        <translation>在 Apple GPU（MPS）上，torch.profiler 只能看到 CPU 编码 Metal 命令的时间，看不到 GPU 自己的时间：用这种方法测不出它有多忙</translation>
+    </message>
+    <message>
         <source>Mind the figure: a step this long is far more than fixed costs, yet twice the samples took barely longer, so another program probably held the cores while one of the two was timed; the bound given is the roofline&apos;s. Close other programs and measure again.</source>
         <translation>注意这个数字：这么长的一步远不止固定开销，而样本翻倍后用时却几乎没变，所以很可能在其中一次计时时有别的程序占用了核心；这里给出的限制类型来自屋顶线。关掉其他程序后再测一次。</translation>
     </message>
@@ -1399,6 +1403,10 @@ digit</source>
     <message>
         <source>{steps} steps of {problem} on {device}, after {warm} that were not profiled.</source>
         <translation>{problem} 在 {device} 上的 {steps} 步，之前有 {warm} 步未被剖析。</translation>
+    </message>
+    <message>
+        <source>On the Apple GPU (MPS), torch.profiler sees the CPU encoding Metal&apos;s commands, not the GPU&apos;s own time: the figures below are the CPU&apos;s side of the step, and say nothing of how busy the GPU was.</source>
+        <translation>在 Apple GPU（MPS）上，torch.profiler 看到的是 CPU 编码 Metal 命令的过程，而不是 GPU 自己的时间：下面的数字是这一步在 CPU 一侧的情况，说明不了 GPU 有多忙。</translation>
     </message>
     <message>
         <source>Per step: {cpu} µs on the CPU side to issue it, {device} µs of GPU work in {kernels} kernels; {wall} µs from start to the GPU done; {waiting} µs of it the CPU waited for the GPU (not work).</source>
@@ -2968,6 +2976,10 @@ digit</source>
     <message>
         <source># Run it on {workers} workers: torchrun --nproc-per-node {workers} {filename}</source>
         <translation># 在 {workers} 个工作进程上运行：torchrun --nproc-per-node {workers} {filename}</translation>
+    </message>
+    <message>
+        <source># On Windows: set USE_LIBUV=0 first (its PyTorch has no libuv); torchrun there is best effort, WSL2 works.</source>
+        <translation># 在 Windows 上：先设置 USE_LIBUV=0（那里的 PyTorch 没有 libuv）；torchrun 在那里只是尽力而为，WSL2 可以运行。</translation>
     </message>
     <message>
         <source># 1. torchrun starts one process per worker; each joins the group and learns its rank.</source>

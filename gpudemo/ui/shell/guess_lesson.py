@@ -22,7 +22,16 @@ from gpudemo.ui.base import i18n
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.panels.guess_panel import GuessPanel
 from gpudemo.ui.shell.lesson_course import LessonCourse
-from gpudemo.ui.shell.lesson_measures import DOUBTFUL, MEASURES, NO_GPU, NO_WIN, STOPPED_NOTE, Here, matmul_size
+from gpudemo.ui.shell.lesson_measures import (
+    DOUBTFUL,
+    MEASURES,
+    NO_GPU,
+    NO_WIN,
+    STOPPED_NOTE,
+    UNSEEN,
+    Here,
+    matmul_size,
+)
 
 NAME = "gpu_win"
 STORE = "lessons/gpu_win/"  # the preferences' group of remembered guesses
@@ -242,6 +251,10 @@ class GuessLesson(LessonCourse):
             NO_GPU: step.no_gpu_in(i18n.current()),
             STOPPED_NOTE: self.tr("stopped before it ended: nothing measured"),
             NO_WIN: self.tr("no GPU here beat the CPU at any size measured"),
+            UNSEEN: self.tr(
+                "on the Apple GPU (MPS) torch.profiler sees only the CPU encoding Metal's commands, not the GPU's"
+                " time: how busy it was cannot be measured this way"
+            ),
             DOUBTFUL: self.tr(
                 "Mind the figure: a step this long is far more than fixed costs, yet twice the samples took barely"
                 " longer, so another program probably held the cores while one of the two was timed; the bound"

@@ -32,7 +32,7 @@ DTYPES = ("float32", "bfloat16")  # the bf16 step: its matmul in each
 ENERGY_SIZE = 100_000  # the energy step's samples: where a GPU first beat the CPU on an H200 (the crossover's note)
 ENERGY_EPOCHS = 200
 # An outcome's note, kept as a key and said in the language shown (a switch after measuring follows it).
-NO_GPU, STOPPED_NOTE, NO_WIN, DOUBTFUL = "no_gpu", "stopped", "no_win", "doubtful"
+NO_GPU, STOPPED_NOTE, NO_WIN, DOUBTFUL, UNSEEN = "no_gpu", "stopped", "no_win", "doubtful", "unseen"
 
 Start = Callable[[], None]
 Reading = tuple[float | None, dict[str, str], str]  # the figure measured, the explanation's extra fields, a note
@@ -85,6 +85,11 @@ def _read_crossover(results: list, here: Here) -> Reading:
     if not [each for each in here.devices if each != "cpu"]:
         return measured, {}, NO_GPU
     return measured, {}, NO_WIN if measured is None else ""
+
+
+def _read_busy(results: list, here: Here) -> Reading:
+    measured = guesses.busy_percent(results[0])
+    return measured, {}, (UNSEEN if measured is None else here.no_gpu())  # MPS: the profiler cannot see it
 
 
 def _busy(here: Here) -> list[Start]:
@@ -166,7 +171,7 @@ def _read_parallel(results: list, here: Here) -> Reading:
 
 MEASURES: dict[str, LessonMeasure] = {
     "crossover": LessonMeasure(_crossover, _read_crossover),
-    "busy": LessonMeasure(_busy, lambda results, here: (guesses.busy_percent(results[0]), {}, here.no_gpu())),
+    "busy": LessonMeasure(_busy, _read_busy),
     "doubling": LessonMeasure(_doubling, _read_doubling, size=lambda device: DOUBLING_SIZE),
     "modes": LessonMeasure(
         _modes,

@@ -72,6 +72,14 @@ class ProfileView(QWidget, Replayable):
                 steps=profile.steps, problem=problem, device=profile.device, warm=WARM_UP_STEPS
             )
         ]
+        if profile.device.startswith("mps"):
+            lines.append(
+                self.tr(
+                    "On the Apple GPU (MPS), torch.profiler sees the CPU encoding Metal's commands, not the GPU's"
+                    " own time: the figures below are the CPU's side of the step, and say nothing of how busy the"
+                    " GPU was."
+                )
+            )
         if profile.on_gpu:
             lines.append(
                 self.tr(
