@@ -5,7 +5,9 @@ its reason on stderr and exit status 2, in the window's words."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import re
+import sys
 from collections.abc import Sequence
 
 from gpudemo import __version__
@@ -306,12 +308,16 @@ def resolve_config(args: argparse.Namespace, checked: bool = True) -> TrainingCo
         except RunRefused as refused:
             args.parser.error(f"argument --{refused.setting}: {refused}")
     if args.data:
-        from gpudemo.core.datafile import DataFileError, read_data
+        from gpudemo.core.datafile import DataFileError, read_data, starting_depth
 
         try:
-            read_data(args.data)  # read once here, with the reason on a bad file; the run finds it kept
+            data = read_data(args.data)  # read once here, with the reason on a bad file; the run finds it kept
         except DataFileError as error:
             args.parser.error(f"argument --data: {error}")
+        if getattr(args, "depth", None) is None and starting_depth(data) is not None:
+            config = dataclasses.replace(config, depth=starting_depth(data))
+            print(f"gpudemo: note: a regression of {data.rows:,} rows starts from the linear model, the tutorial's"
+                  " (--depth 0); give --depth for an MLP", file=sys.stderr)  # fmt: skip
     return config
 
 

@@ -708,6 +708,10 @@
         <translation>已载入 {path}：{rows} 行，{kind}。点击开始即可在其上训练。</translation>
     </message>
     <message>
+        <source>So few points start from the linear model, the tutorial&apos;s (depth 0).</source>
+        <translation>点这么少时，从线性模型（教程的模型，深度 0）开始。</translation>
+    </message>
+    <message>
         <source>Could not write {path}: {reason}; what was there is as it was.</source>
         <translation>无法写入 {path}：{reason}；原有文件保持不变。</translation>
     </message>

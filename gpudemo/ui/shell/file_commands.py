@@ -200,11 +200,16 @@ class FileCommands(QObject):
             if data.classes
             else self.tr("a regression of y on x")
         )
-        self._say(
-            self.tr("Loaded {path}: {rows} rows, {kind}. Start trains on it.").format(
-                path=Path(data.path).name, rows=f"{data.rows:,}", kind=kind
-            )
+        said = self.tr("Loaded {path}: {rows} rows, {kind}. Start trains on it.").format(
+            path=Path(data.path).name, rows=f"{data.rows:,}", kind=kind
         )
+        from gpudemo.core.datafile import starting_depth  # the file is read: PyTorch has loaded
+
+        depth = starting_depth(data)
+        if depth is not None and self.window.depthSpin.value() != depth:
+            self.window.depthSpin.setValue(depth)  # a small regression: the tutorial's linear model learns it
+            said += " " + self.tr("So few points start from the linear model, the tutorial's (depth 0).")
+        self._say(said)
 
     # --- inside -----------------------------------------------------------------------------
 

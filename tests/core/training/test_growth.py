@@ -1,6 +1,9 @@
 """A loss that grows by orders of magnitude is said while the run goes, not only once it is inf or NaN."""
 
+import json
+
 import numpy as np
+import pytest
 
 from gpudemo.core.training.growth import LossWatch, growth_warning
 from tests.commands import gpudemo
@@ -28,10 +31,15 @@ def test_a_falling_or_noisy_loss_is_not_growing():
     assert growth_warning(np.array([1.0, 0.0, 0.0]), 0.1) is None  # a loss of exactly 0 has nothing to grow from
 
 
-def test_the_tutorials_points_as_a_csv_at_the_default_settings_are_said_to_grow(tmp_path):
+def test_the_tutorials_points_as_a_csv_learn_from_the_linear_model_and_an_mlp_is_said_to_grow(tmp_path):
     data = tmp_path / "bom.csv"
     data.write_bytes(b"\xef\xbb\xbfx,y\n1,2\n2,4\n3,6\n")
-    out = gpudemo("train", "--device", "cpu", "--data", str(data), "--epochs", "20")
+    out = gpudemo("train", "--device", "cpu", "--data", str(data), "--epochs", "20", "--depth", "2")
     assert "gpudemo: warning: the loss is growing:" in out.stderr and "try a smaller one" in out.stderr
+    # Without --depth, so few points start from the tutorial's linear model, which learns them.
+    first = gpudemo("train", "--device", "cpu", "--data", str(data), "--json")
+    assert first.returncode == 0 and "warning" not in first.stderr
+    assert "gpudemo: note: a regression of 3 rows starts from the linear model" in first.stderr
+    assert json.loads(first.stdout)["predictions"][0]["y"] == pytest.approx(7.92072, abs=1e-4)
     calm = gpudemo("train", "--device", "cpu", "--epochs", "100")
     assert calm.returncode == 0 and "warning" not in calm.stderr

@@ -53,6 +53,8 @@ def test_a_growing_loss_is_said_while_the_run_goes_and_at_its_end(qtbot, tmp_pat
     path.write_text("x,y\n1,2\n2,4\n3,6\n")  # the tutorial's points, the default MLP at lr 0.1: 1e20 in 20 epochs
     window = open_window(qtbot)
     open_data(qtbot, window, path)
+    assert window.depthSpin.value() == 0 and "start from the linear model" in window.statusLabel.text()
+    window.depthSpin.setValue(2)  # the MLP, which these three points take to 1e20
     window.epochsSpin.setValue(20)
     said = []
     original = window.runStatus.say
