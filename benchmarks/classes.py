@@ -12,9 +12,9 @@ import time
 import torch
 
 from benchmarks.stats import median, percentile
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import PROBLEMS
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.step.optimizers import OPTIMIZERS
 from gpudemo.core.training import BOUNDARY_SIDE, prepared, train, warm_up
 
 DIGITS = TrainingConfig(problem="digits", width=32, depth=2, optimizer="adam", lr=0.01)

@@ -10,7 +10,7 @@ import torch
 
 from benchmarks.bare import bare_loop
 from benchmarks.stats import median
-from gpudemo.core.config import TrainingConfig
+from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.training import train
 
 

@@ -153,7 +153,7 @@ CUDA_ONLY = {"cli-sweep-step-graph"}
 # (torch 2.11 asserted there: PyTorch #123177), and what a compiled run leaves allocated after it.
 PROBES_COMPILED = r"""
 import json, threading, torch
-from gpudemo.core.config import TrainingConfig
+from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.training import train
 config = TrainingConfig(device="cuda:0", problem="line", samples=10000, epochs=50, step="compiled")
 found = {"torch": torch.__version__}
@@ -195,8 +195,8 @@ print(json.dumps(found, indent=2))
 
 LESSON_TIMING = r"""
 import dataclasses, json, sys
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.lesson_figures import time_move
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.lessons.figures import time_move
 print(json.dumps(dataclasses.asdict(time_move(TrainingConfig(device=sys.argv[1]))), indent=2))
 """
 
@@ -337,7 +337,7 @@ import json, sys, time, warnings
 import torch
 from benchmarks.gpu import syncs_per_read_back
 from gpudemo.core.measure.compare import compare_devices
-from gpudemo.core.config import TrainingConfig
+from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.training import TrainingError, train
 
 device = "cuda:0"
@@ -360,7 +360,7 @@ gpu, cpu = timings
 found["same_data"] = {"gpu_final_loss": gpu.final_loss, "cpu_final_loss": cpu.final_loss,
                       "relative": abs(gpu.final_loss - cpu.final_loss) / abs(cpu.final_loss),
                       "speedup_vs_cpu": gpu.speedup_vs_cpu}
-from gpudemo.core import budget
+from gpudemo.core.training import budget
 estimate_free, budget.free_bytes = budget.free_bytes, lambda device: 2**60  # past the estimate, to a real OOM
 try:
     train(TrainingConfig(device=device, problem="sine", samples=10_000_000, width=4096, depth=8, epochs=1))
@@ -386,7 +386,7 @@ for name, dtype, tf32 in MATMULS:
     del a, b
 torch.backends.cuda.matmul.allow_tf32 = False
 torch.cuda.empty_cache()
-from gpudemo.core.devices import read_memory
+from gpudemo.core.hardware.devices import read_memory
 metrics = read_memory(device).metrics
 found["nvml"] = None if metrics is None else metrics.__dict__
 found["seconds"] = time.perf_counter() - began
@@ -407,7 +407,7 @@ except ImportError:
 found = {"python": sys.version, "platform": platform.platform(), "torch": torch.__version__,
          "torch_cuda": torch.version.cuda, "numpy": numpy.__version__, "pytest": pytest_version,
          "cuda_available": torch.cuda.is_available(), "threads": torch.get_num_threads()}
-from gpudemo.core.devices import list_devices
+from gpudemo.core.hardware.devices import list_devices
 began = __import__("time").perf_counter()
 devices = list_devices()
 found["list_devices_seconds"] = __import__("time").perf_counter() - began

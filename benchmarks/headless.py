@@ -2,7 +2,7 @@
 
 from benchmarks.bare import bare_loop
 from benchmarks.stats import median
-from gpudemo.core.config import TrainingConfig
+from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.training import train, warm_up
 
 

@@ -3,7 +3,7 @@ batch, gpudemo's core loop against the bare PyTorch loop of the same model, inte
 
 from benchmarks.bare import bare_line_loop
 from benchmarks.stats import median
-from gpudemo.core.config import TrainingConfig
+from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.training import train, warm_up
 
 

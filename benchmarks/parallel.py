@@ -7,8 +7,8 @@ workers' own measure (a forward and backward with DDP's all-reduce against the s
 """
 
 from benchmarks.stats import median
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.distributed.launcher import run_parallel
+from gpudemo.core.settings.config import TrainingConfig
 
 CASES = {
     "tutorial": TrainingConfig(epochs=3000),

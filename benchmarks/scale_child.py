@@ -17,11 +17,11 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from gpudemo.core.config import TrainingConfig  # noqa: E402
-from gpudemo.core.devices import list_devices  # noqa: E402
-from gpudemo.core.landscape import bounds_around  # noqa: E402
-from gpudemo.core.loss_grid import evaluate  # noqa: E402
+from gpudemo.core.hardware.devices import list_devices  # noqa: E402
+from gpudemo.core.settings.config import TrainingConfig  # noqa: E402
 from gpudemo.core.training import LossBatch  # noqa: E402
+from gpudemo.core.training.landscape import bounds_around  # noqa: E402
+from gpudemo.core.training.loss_grid import evaluate  # noqa: E402
 from gpudemo.ui import MainWindow  # noqa: E402
 
 PER_FRAME = 1000  # new epochs a frame shows

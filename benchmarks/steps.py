@@ -6,7 +6,7 @@ difference of its losses from eager's. On a GPU also the profile of each mode (b
 launches per step), and at the line's largest size the memory floor: the bytes the step moves (counted op
 by op, core/measure/roofline.py) over the device's measured copy bandwidth.
 
-Targets: on the CPU, the compiled step (one graph, core/fullgraph.py) >= 1.5x eager at the tutorial's size
+Targets: on the CPU, the compiled step (one graph, core/step/fullgraph.py) >= 1.5x eager at the tutorial's size
 with SGD and >= 1.3x with momentum and Adam, >= 1.3x on the line at 10 and 10,000 samples, >= 1.5x at
 1,000,000; each optimizer's compiled losses within 1e-4 of eager's (the line, 1,000 samples, 200 epochs);
 the compile's seconds and the epochs it takes to pay them back shown apart. On a GPU, the graph step >= 4x
@@ -24,11 +24,11 @@ import time
 import numpy as np
 import torch
 
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.errors import RunRefused
+from gpudemo.core.base.errors import RunRefused
 from gpudemo.core.measure.profile import profile_steps
-from gpudemo.core.modes import check
-from gpudemo.core.rules import STEP_KEYS
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.settings.rules import STEP_KEYS
+from gpudemo.core.step.modes import check
 from gpudemo.core.training import train, warm_up
 
 CPU_SIZES = (3, 10, 10_000, 1_000_000)  # 3: the tutorial

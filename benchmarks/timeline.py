@@ -52,8 +52,8 @@ def _draw_seconds(events: int, repeats: int) -> list[float]:
 
 
 def run(events: int = 10_000, repeats: int = 5) -> list[dict]:
-    from gpudemo.core.config import TrainingConfig
     from gpudemo.core.measure.profile import profile_steps
+    from gpudemo.core.settings.config import TrainingConfig
 
     drawn = median(_draw_seconds(events, repeats))
     timeline = profile_steps(TrainingConfig(), steps=5).timeline

@@ -12,8 +12,8 @@ from PySide6.QtCore import QEventLoop, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from benchmarks.bare import bare_loop  # noqa: E402
-from gpudemo.core.config import TrainingConfig  # noqa: E402
-from gpudemo.core.devices import list_devices  # noqa: E402
+from gpudemo.core.hardware.devices import list_devices  # noqa: E402
+from gpudemo.core.settings.config import TrainingConfig  # noqa: E402
 from gpudemo.core.training import train, warm_up  # noqa: E402
 from gpudemo.ui import MainWindow  # noqa: E402
 

@@ -1,7 +1,7 @@
 """Device lists for tests: two GPUs that torch here does not have, and a CPU alone (no Qt)."""
 
-from gpudemo.core.machine import DeviceInfo, DeviceList
-from gpudemo.core.messages import Message
+from gpudemo.core.base.messages import Message
+from gpudemo.core.hardware.machine import DeviceInfo, DeviceList
 
 GIB = 2**30
 

@@ -1,8 +1,8 @@
-"""A fake energy counter for the tests (core/energy.py's Meter): a steady draw, nothing above it."""
+"""A fake energy counter for the tests (core/hardware/energy.py's Meter): a steady draw, nothing above it."""
 
 import time
 
-from gpudemo.core import energy
+from gpudemo.core.hardware import energy
 
 
 class Steady(energy.Meter):

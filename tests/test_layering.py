@@ -71,7 +71,8 @@ def test_every_module_of_the_window_lives_in_a_room():
 def test_importing_the_core_and_cli_loads_no_qt():
     code = (
         "import sys, gpudemo.cli, gpudemo.display, gpudemo.cli.measure, gpudemo.core.measure.compare,"
-        " gpudemo.core.measure.sweep, gpudemo.core.training, gpudemo.core.devices, gpudemo.core.prediction;"
+        " gpudemo.core.measure.sweep, gpudemo.core.training, gpudemo.core.hardware.devices,"
+        " gpudemo.core.training.prediction;"
         f"print([m for m in sys.modules if m.startswith({QT!r})])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -103,7 +103,7 @@ def test_without_qt_core_cli_and_cuda_tests_pass(tmp_path):
         _without_qt(tmp_path),
         "-q",
         "tests/core/training/test_control.py",
-        "tests/core/test_devices.py",
+        "tests/core/hardware/test_devices.py",
         "tests/core/training/test_training.py",
         "tests/cli/test_cli.py",
         "tests/test_display.py",

@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     if trained["status"] != "completed" or abs(trained["predictions"][0]["y"] - 8) > 1:
         fail("gpudemo train --json", json.dumps(trained))
     steps = run("the lesson file's loader", [str(bin_ / "python"), "-c",
-                "from gpudemo.core.lesson import load; print(len(load()))"], **options).stdout  # fmt: skip
+                "from gpudemo.core.lessons.lesson import load; print(len(load()))"], **options).stdout  # fmt: skip
     if int(steps) < 1:
         fail("the lesson file's loader", steps)
     run("the window opens and closes, offscreen", [str(bin_ / "python"), "-c", WINDOW], **options)

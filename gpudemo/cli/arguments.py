@@ -1,4 +1,4 @@
-"""The command line's words: every command's options (the training settings from core/config.py),
+"""The command line's words: every command's options (the training settings from core/settings/config.py),
 and the checks that turn them into a run's devices, config and inputs. A bad value ends with
 its reason on stderr and exit status 2, in the window's words."""
 
@@ -12,9 +12,9 @@ from collections.abc import Sequence
 
 from gpudemo import __version__
 from gpudemo.cli import desktop
-from gpudemo.core import config as settings
-from gpudemo.core import rules
-from gpudemo.core.config import TrainingConfig, argparse_type
+from gpudemo.core.settings import config as settings
+from gpudemo.core.settings import rules
+from gpudemo.core.settings.config import TrainingConfig, argparse_type
 
 
 class Parser(argparse.ArgumentParser):
@@ -257,7 +257,7 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
 
 def resolve_devices(args: argparse.Namespace) -> list[str]:
     """The listed devices `--device` names (each may be given more than once), or every listed one."""
-    from gpudemo.core.devices import list_devices
+    from gpudemo.core.hardware.devices import list_devices
 
     found = list_devices()
     if getattr(args, "many_devices", False):
@@ -300,15 +300,15 @@ def resolve_config(args: argparse.Namespace, checked: bool = True) -> TrainingCo
     config = settings.from_arguments(args, resolve_devices(args)[0])
     # compare and sweep mark each device that cannot; parallel's workers check their own device (cli/measure.py)
     if checked and not getattr(args, "many_devices", False) and getattr(args, "command", None) != "parallel":
-        from gpudemo.core.errors import RunRefused
-        from gpudemo.core.modes import check
+        from gpudemo.core.base.errors import RunRefused
+        from gpudemo.core.step.modes import check
 
         try:
-            check(config)
+            check(config, here=getattr(args, "command", None) != "code")  # a script may run on another machine
         except RunRefused as refused:
             args.parser.error(f"argument --{refused.setting}: {refused}")
     if args.data:
-        from gpudemo.core.datafile import DataFileError, read_data, starting_depth
+        from gpudemo.core.problems.datafile import DataFileError, read_data, starting_depth
 
         try:
             data = read_data(args.data)  # read once here, with the reason on a bad file; the run finds it kept
@@ -322,12 +322,12 @@ def resolve_config(args: argparse.Namespace, checked: bool = True) -> TrainingCo
 
 
 def resolve_plan(args: argparse.Namespace):
-    """The run `train` asks for, checked whole once (core/plan.py's preflight, which the loop then takes):
+    """The run `train` asks for, checked whole once (core/training/plan.py's preflight, which the loop then takes):
     a refused setting ends with exit status 2; a run larger than its device's free memory is a
     TrainingError (RunTooLarge) for the caller to report."""
     config = resolve_config(args, checked=False)
-    from gpudemo.core.errors import RunRefused
-    from gpudemo.core.plan import preflight
+    from gpudemo.core.base.errors import RunRefused
+    from gpudemo.core.training.plan import preflight
 
     try:
         return preflight(config)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from gpudemo import __version__
 from gpudemo.cli.output import EXIT_FAILED, EXIT_OK
-from gpudemo.core.files import CannotWrite, check_writable, write_atomically
+from gpudemo.core.base.files import CannotWrite, check_writable, write_atomically
 
 NAME = "gpudemo"
 ENTRY = f"applications/{NAME}.desktop"

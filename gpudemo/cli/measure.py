@@ -9,8 +9,8 @@ import sys
 
 from gpudemo.cli.arguments import precisions, step_modes
 from gpudemo.cli.output import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, number, stop_on_ctrl_c, table
-from gpudemo.core import units
-from gpudemo.core.config import TrainingConfig
+from gpudemo.core.base import units
+from gpudemo.core.settings.config import TrainingConfig
 
 PRECISIONS = {
     "float32": "float32 (TF32 off)",
@@ -20,7 +20,7 @@ PRECISIONS = {
 
 
 def run_compare(args: argparse.Namespace, devices: list[str], config: TrainingConfig) -> int:
-    from gpudemo.core.errors import RunRefused
+    from gpudemo.core.base.errors import RunRefused
     from gpudemo.core.measure.compare import FAILED, REFUSED, check_compare, compare_devices
     from gpudemo.core.training import DIVERGED
 
@@ -84,8 +84,8 @@ def _joules(energy) -> tuple[str, str]:
 
 def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConfig) -> int:
     from gpudemo.core.measure.sweep import STEP, check_sweep, sized, sweep
-    from gpudemo.core.modes import StepRefused
-    from gpudemo.core.precision import SWEEP_DTYPE
+    from gpudemo.core.step.modes import StepRefused
+    from gpudemo.core.step.precision import SWEEP_DTYPE
 
     if len(step_modes(args)) > 1:
         args.parser.error("argument --step: a sweep measures one step mode at a time: run it once for each")
@@ -205,8 +205,8 @@ def _roofline_cells(row, peak, flops: bool) -> tuple[str, ...]:
 
 def _one_step(config: TrainingConfig) -> tuple[str, str]:
     """What one profiled "step" is, and its "per": a full-batch step, or an epoch of minibatch steps."""
-    from gpudemo.core.budget import batch_size
     from gpudemo.core.problems import problem_for
+    from gpudemo.core.training.budget import batch_size
 
     samples, batch = problem_for(config).samples(config), batch_size(config)
     if batch < samples:
@@ -216,9 +216,9 @@ def _one_step(config: TrainingConfig) -> tuple[str, str]:
 
 def run_compare_steps(args: argparse.Namespace, config: TrainingConfig) -> int:
     """Every step mode profiled on the device: wall time, device time, kernels and launches per step."""
-    from gpudemo.core.errors import RunRefused, TrainingError
+    from gpudemo.core.base.errors import RunRefused, TrainingError
     from gpudemo.core.measure.profile import compare_steps
-    from gpudemo.core.rules import STEP_KEYS
+    from gpudemo.core.settings.rules import STEP_KEYS
 
     try:
         profiles = compare_steps(config, args.steps)
@@ -274,9 +274,9 @@ def run_compare_steps(args: argparse.Namespace, config: TrainingConfig) -> int:
 
 
 def run_profile(args: argparse.Namespace, config: TrainingConfig) -> int:
-    from gpudemo.core.errors import TrainingError
+    from gpudemo.core.base.errors import TrainingError
     from gpudemo.core.measure.profile import WARM_UP_STEPS, profile_steps
-    from gpudemo.core.modes import mode_of
+    from gpudemo.core.step.modes import mode_of
 
     if args.compare_steps:
         if args.step is not None:
@@ -355,7 +355,8 @@ def explain(profile) -> str:
 
 def run_parallel_command(args: argparse.Namespace, config: TrainingConfig) -> int:
     """N workers, then the same settings on one, both timed here: epochs/s, speedup, communication share."""
-    from gpudemo.core.control import DIVERGED
+    from gpudemo.core.base.control import DIVERGED
+    from gpudemo.core.base.errors import RunRefused
     from gpudemo.core.distributed.launcher import (
         ParallelError,
         check,
@@ -365,7 +366,6 @@ def run_parallel_command(args: argparse.Namespace, config: TrainingConfig) -> in
         uneven_split,
         worker_device,
     )
-    from gpudemo.core.errors import RunRefused
 
     if args.backend == "nccl" and not nccl_built():
         args.parser.error(

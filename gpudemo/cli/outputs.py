@@ -1,7 +1,7 @@
 """The files a command writes: checked before any work, written all or nothing after it, and never one
 that a failed, diverged or empty run would put over what the person had.
 
-- Before the run: every output can be written (core/files.py: the folder, the file's own permission, a
+- Before the run: every output can be written (core/base/files.py: the folder, the file's own permission, a
   name within the limit), and no two outputs, nor an output and an input, are one file.
 - After it: a run that diverged saves no checkpoint and writes its losses only to a file that is not
   there yet; a run stopped before its first epoch writes nothing; a stopped run with epochs saves them
@@ -16,7 +16,7 @@ import os
 import sys
 from collections.abc import Callable
 
-from gpudemo.core.files import CannotWrite, check_writable, same_file, write_atomically
+from gpudemo.core.base.files import CannotWrite, check_writable, same_file, write_atomically
 
 
 def check_outputs(
@@ -98,7 +98,7 @@ def write_run_outputs(args: argparse.Namespace, result) -> bool:
         else:
             ok = False
     if args.save is not None:
-        from gpudemo.core.checkpoint import save
+        from gpudemo.core.outputs.checkpoint import save
 
         epochs = result.epochs_run
         if result.status == DIVERGED:

@@ -11,8 +11,8 @@ import sys
 from gpudemo.cli.arguments import resolve_config, resolve_inputs, resolve_plan
 from gpudemo.cli.output import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, ProgressBar, stop_on_ctrl_c, table
 from gpudemo.cli.outputs import check_outputs, write_run_outputs, written
-from gpudemo.core import units
-from gpudemo.core.files import write_atomically
+from gpudemo.core.base import units
+from gpudemo.core.base.files import write_atomically
 
 
 def _finite(value: float | None) -> float | None:
@@ -20,12 +20,12 @@ def _finite(value: float | None) -> float | None:
 
 
 def run_devices(args: argparse.Namespace) -> int:
-    from gpudemo.core.devices import list_devices, with_free_memory
+    from gpudemo.core.hardware.devices import list_devices, with_free_memory
 
     found = list_devices()
     # Asked for: each GPU's free memory too (a CUDA context on each, for this short process only).
     described = [with_free_memory(device) if device.kind == "cuda" else device for device in found]
-    from gpudemo.core.energy import status
+    from gpudemo.core.hardware.energy import status
 
     energy = {device.id: status(device.id, device.pci_bus_id) for device in described}
     if args.json:
@@ -67,7 +67,7 @@ def _energy_status(reason) -> dict:
 
 def predictions_json(model, inputs: list) -> list[dict]:
     """Each prediction: {"x", "y"} for a value; {"x": [x1, x2], "class", "probabilities"} for a point."""
-    from gpudemo.core.prediction import classify, predict
+    from gpudemo.core.training.prediction import classify, predict
 
     if not inputs:
         return []
@@ -156,7 +156,7 @@ def _energy_line(energy: dict) -> str:
 
 
 def _summary(result, predictions: list[dict]) -> str:
-    from gpudemo.core.modes import mode_of
+    from gpudemo.core.step.modes import mode_of
 
     lines = [
         f"{result.status}: {result.epochs_run:,} of {units.epochs(result.config.epochs)} on {result.config.device}"
@@ -190,7 +190,7 @@ def _summary(result, predictions: list[dict]) -> str:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from gpudemo.core.errors import TrainingError
+    from gpudemo.core.base.errors import TrainingError
     from gpudemo.core.training.growth import growth_warning
 
     try:
@@ -249,7 +249,7 @@ def run_train(args: argparse.Namespace) -> int:
 
 
 def run_predict(args: argparse.Namespace) -> int:
-    from gpudemo.core.checkpoint import CheckpointError, load
+    from gpudemo.core.outputs.checkpoint import CheckpointError, load
 
     try:
         checkpoint = load(args.model)
@@ -280,8 +280,8 @@ def run_predict(args: argparse.Namespace) -> int:
 
 
 def run_code(args: argparse.Namespace) -> int:
-    from gpudemo.core.errors import RunRefused
-    from gpudemo.core.script import generate_script
+    from gpudemo.core.base.errors import RunRefused
+    from gpudemo.core.outputs.script import generate_script
 
     config = resolve_config(args)
     values = resolve_inputs(args, config, args.predict)

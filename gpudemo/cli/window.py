@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 
 from gpudemo.cli.output import EXIT_FAILED
-from gpudemo.core import oscalls
+from gpudemo.core.base import oscalls
 
 
 def run_window(on_shown: Callable[[object], None] | None = None) -> int:

@@ -13,10 +13,10 @@ from functools import partial
 from PySide6.QtCore import QEventLoop, QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QMainWindow, QVBoxLayout, QWidget
 
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.machine import DeviceInfo, DeviceList, cpu_device
-from gpudemo.core.rules import InvalidSetting
-from gpudemo.core.runs import Session
+from gpudemo.core.hardware.machine import DeviceInfo, DeviceList, cpu_device
+from gpudemo.core.session.runs import Session
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.settings.rules import InvalidSetting
 from gpudemo.core.training import PREDICTING
 from gpudemo.logfile import current_log
 from gpudemo.ui.base import i18n, theme

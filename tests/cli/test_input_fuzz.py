@@ -10,9 +10,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from gpudemo.cli import arguments as cli
-from gpudemo.core import rules
-from gpudemo.core.messages import Message
-from gpudemo.core.rules import InvalidSetting
+from gpudemo.core.base.messages import Message
+from gpudemo.core.settings import rules
+from gpudemo.core.settings.rules import InvalidSetting
 from tests.devices import TWO_GPUS
 
 # Text as people paste it: anything, and the awkward cases on purpose.

@@ -16,7 +16,7 @@ import pytest
 
 from gpudemo.cli import output, outputs
 from gpudemo.cli import train as train_command
-from gpudemo.core.files import PARTIAL, leftovers, replaced_when_done, write_atomically
+from gpudemo.core.base.files import PARTIAL, leftovers, replaced_when_done, write_atomically
 from tests.commands import gpudemo
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository
@@ -129,7 +129,7 @@ def test_two_outputs_or_an_output_on_the_data_are_refused_before_training(tmp_pa
 def _as_nobody(code: str, folder: Path) -> subprocess.CompletedProcess | None:
     """`code` in a child Python as the unprivileged user (root may write anything): this Python, or the
     system's where the user may not run this one (a venv on root's own interpreter); None where neither runs.
-    core/files.py needs nothing but the standard library."""
+    core/base/files.py needs nothing but the standard library."""
 
     def demote() -> None:
         os.setgid(65534)
@@ -161,12 +161,12 @@ def test_a_file_the_person_may_not_write_is_refused_not_replaced():
         others.chmod(0o644)
         if os.geteuid() != 0:
             pytest.skip("needs root to make another user's file")
-        probe = _as_nobody("import gpudemo.core.files", folder)
+        probe = _as_nobody("import gpudemo.core.base.files", folder)
         if probe is None or probe.returncode != 0:
             pytest.skip("the unprivileged user can run no Python that imports gpudemo here")
         for target in (readonly, others):
             done = _as_nobody(
-                "import sys\nfrom gpudemo.core.files import CannotWrite, check_writable, write_atomically\n"
+                "import sys\nfrom gpudemo.core.base.files import CannotWrite, check_writable, write_atomically\n"
                 f"try:\n    check_writable({str(target)!r})\nexcept CannotWrite as e:\n    print('check:', e)\n"
                 f"try:\n    write_atomically({str(target)!r}, lambda out: out.write('new'))\n"
                 "except OSError as e:\n    print('write:', e)\n",
@@ -286,7 +286,7 @@ def test_ctrl_c_while_a_checkpoint_is_written_is_interrupted_not_a_traceback(tmp
     with pytest.raises(KeyboardInterrupt):
         outputs.written(str(tmp_path / "m.pt"), "the checkpoint", torch_like)
     assert "interrupted while writing the checkpoint" in capsys.readouterr().err
-    from gpudemo.core import checkpoint
+    from gpudemo.core.outputs import checkpoint
 
     monkeypatch.setattr(checkpoint, "save", lambda *a: torch_like(None))
     out = gpudemo(*TRAIN, "--epochs", "3", "--save", str(tmp_path / "m.pt"))

@@ -6,8 +6,8 @@ an eager one says why their last digits may differ."""
 import json
 
 from gpudemo.core import training
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.distributed.launcher import uneven_split
+from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.training import train
 from tests.commands import gpudemo
 
@@ -51,7 +51,7 @@ def test_the_busy_check_covers_the_timed_loop_not_what_comes_before(monkeypatch)
 def test_a_compiles_seconds_count_loading_the_compiler(monkeypatch):
     import torch
 
-    from gpudemo.core import step as step_module
+    from gpudemo.core.step import step as step_module
 
     monkeypatch.setattr(torch, "compile", lambda fn, **options: fn)  # the compiler stays out of this process
     monkeypatch.setattr(step_module, "load_compiler", lambda: __import__("time").sleep(0.3))

@@ -22,12 +22,12 @@ def test_modules_outside_the_qt_users_are_not_read(monkeypatch):
 
 
 def test_the_qt_users_are_read_as_before():
-    import gpudemo.core.config
+    import gpudemo.core.settings.config
     import gpudemo.ui.main_window
 
     narrow_source_scan()
     assert feature_scan()(gpudemo.ui.main_window) is True  # it imports PySide6
-    assert feature_scan()(gpudemo.core.config) is False  # read, and it names no Qt
+    assert feature_scan()(gpudemo.core.settings.config) is False  # read, and it names no Qt
 
 
 def _sources_kept(before_torch: str) -> set[str]:

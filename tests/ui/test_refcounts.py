@@ -13,7 +13,7 @@ import sys
 import numpy as np
 from PySide6.QtWidgets import QLabel
 
-from gpudemo.core.history import LossHistory
+from gpudemo.core.training.history import LossHistory
 from gpudemo.ui.views.loss_plot import LossCurve
 from gpudemo.ui.views.plot_style import new_plot
 

@@ -15,7 +15,7 @@ import threading
 import pytest
 from PySide6.QtCore import QRect
 
-from gpudemo.core.machine import DeviceInfo, DeviceList, cpu_device
+from gpudemo.core.hardware.machine import DeviceInfo, DeviceList, cpu_device
 from gpudemo.ui import MainWindow
 from gpudemo.ui.jobs import loader
 from gpudemo.ui.shell.menus import fit_to_screen
@@ -103,7 +103,7 @@ def _texts(window):
 
 
 def test_the_devices_appear_when_the_import_completes(qtbot, monkeypatch):
-    from gpudemo.core import devices
+    from gpudemo.core.hardware import devices
 
     monkeypatch.setattr(loader, "_list_devices", lambda: DeviceList((GPU, cpu_device())))
     monkeypatch.setattr(devices, "with_free_memory", lambda device: device)  # no CUDA here to ask
@@ -138,7 +138,7 @@ def test_a_probe_that_raises_leaves_the_cpu_listed_with_the_reason(qtbot, monkey
 
 
 def test_a_probe_that_hangs_leaves_the_cpu_listed_and_the_gpus_come_if_it_answers(qtbot, monkeypatch):
-    from gpudemo.core import devices
+    from gpudemo.core.hardware import devices
 
     answer = threading.Event()
 

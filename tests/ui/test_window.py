@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QSpinBox,
 )
 
-from gpudemo.core.machine import DeviceInfo, DeviceList
+from gpudemo.core.hardware.machine import DeviceInfo, DeviceList
 from gpudemo.ui import MainWindow
 from gpudemo.ui.jobs.training_job import TrainingJob
 from gpudemo.ui.shell.run_commands import RunCommands
@@ -59,7 +59,7 @@ def test_real_discovery_lists_the_cpu_and_says_why_no_gpu(qtbot):
 
 
 def test_twin_gpus_show_their_bus_and_only_the_picked_one_is_asked_its_free_memory(make_window, monkeypatch):
-    from gpudemo.core import devices as found
+    from gpudemo.core.hardware import devices as found
 
     asked = []
 

@@ -35,12 +35,13 @@ from pathlib import Path
 
 import numpy as np
 
-from gpudemo.core import config as settings
-from gpudemo.core import oscalls, pace, precision
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.control import STOPPED, never
-from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, PersonError, message
-from gpudemo.core.modes import mode_of
+from gpudemo.core.base import oscalls, pace
+from gpudemo.core.base.control import STOPPED, never
+from gpudemo.core.base.messages import QT_TRANSLATE_NOOP, Message, PersonError, message
+from gpudemo.core.settings import config as settings
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.step import precision
+from gpudemo.core.step.modes import mode_of
 
 PREFIX = "GPUDEMO "  # rank 0's lines for the launcher: PREFIX, then one JSON object
 STOP_GRACE_S = 5.0  # a stopped run's workers get this long to reach their read-back, then are killed

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gpudemo.core.budget import batch_size
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.messages import QT_TRANSLATE_NOOP
-from gpudemo.core.modes import mode_of
-from gpudemo.core.optimizers import OPTIMIZERS
+from gpudemo.core.base.messages import QT_TRANSLATE_NOOP
+from gpudemo.core.outputs.script import COMMENTS as SCRIPT_COMMENTS
+from gpudemo.core.outputs.script import compiled_step_lines, precision_lines, take_step_lines
 from gpudemo.core.problems import problem_for
-from gpudemo.core.script import COMMENTS as SCRIPT_COMMENTS
-from gpudemo.core.script import compiled_step_lines, precision_lines, take_step_lines
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.step.modes import mode_of
+from gpudemo.core.step.optimizers import OPTIMIZERS
+from gpudemo.core.training.budget import batch_size
 
 COMMENTS = {
     "title": QT_TRANSLATE_NOOP("script", "# gpudemo: the data-parallel PyTorch script behind this run."),

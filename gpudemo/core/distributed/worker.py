@@ -37,15 +37,16 @@ import torch
 import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel
 
-from gpudemo.core import config as settings
-from gpudemo.core import precision, rules
-from gpudemo.core.budget import batch_size
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.control import COMPLETED, DIVERGED, STOPPED
+from gpudemo.core.base.control import COMPLETED, DIVERGED, STOPPED
 from gpudemo.core.distributed.launcher import PREFIX
-from gpudemo.core.optimizers import OPTIMIZERS
 from gpudemo.core.problems import problem_for
-from gpudemo.core.step import Step
+from gpudemo.core.settings import config as settings
+from gpudemo.core.settings import rules
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.step import precision
+from gpudemo.core.step.optimizers import OPTIMIZERS
+from gpudemo.core.step.step import Step
+from gpudemo.core.training.budget import batch_size
 
 FLUSH_EPOCHS_MAX = 256
 SHARE_STEPS = 20  # steps timed with and without DDP's all-reduce, for the communication share...

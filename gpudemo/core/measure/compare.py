@@ -21,15 +21,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpudemo.core import precision
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.control import never
-from gpudemo.core.devices import release_cache
-from gpudemo.core.errors import RunRefused, TrainingError
+from gpudemo.core.base.control import never
+from gpudemo.core.base.errors import RunRefused, TrainingError
+from gpudemo.core.base.messages import QT_TRANSLATE_NOOP, Message
+from gpudemo.core.hardware.devices import release_cache
 from gpudemo.core.measure.joules import RunEnergy, run_energy
-from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message
-from gpudemo.core.modes import MODES, check
-from gpudemo.core.step import EAGER
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.step import precision
+from gpudemo.core.step.modes import MODES, check
+from gpudemo.core.step.step import EAGER
 from gpudemo.core.training import COMPLETED, FAILED, STOPPED, LossBatch, train
 
 WARM_UP_SECONDS = 0.2

@@ -1,4 +1,4 @@
-"""Joules per epoch of a run's step, metered by the device's energy counter (core/energy.py).
+"""Joules per epoch of a run's step, metered by the device's energy counter (core/hardware/energy.py).
 
 An epoch of microseconds is far under the counters' ~100 ms tick, so the step is run again, as the run
 takes it (its mode prepared first, not metered), in batches of epochs until the window is long enough
@@ -12,12 +12,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.devices import synchronize
-from gpudemo.core.energy import EnergyPerEpoch, EnergyUnavailable, Meter, measure, meter_for
-from gpudemo.core.errors import TrainingError
-from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message
-from gpudemo.core.modes import Stopped
+from gpudemo.core.base.errors import TrainingError
+from gpudemo.core.base.messages import QT_TRANSLATE_NOOP, Message
+from gpudemo.core.hardware.devices import synchronize
+from gpudemo.core.hardware.energy import EnergyPerEpoch, EnergyUnavailable, Meter, measure, meter_for
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.step.modes import Stopped
 from gpudemo.core.training import not_prepared, prepared
 
 BATCH_S = 0.25  # each call of the work runs about this long, so a stop or the window's end comes soon
@@ -29,7 +29,7 @@ def bus_id(device: str) -> str | None:
         return None
     import torch
 
-    from gpudemo.core.devices import pci_bus_id
+    from gpudemo.core.hardware.devices import pci_bus_id
 
     return pci_bus_id(torch.cuda.get_device_properties(torch.device(device)))
 

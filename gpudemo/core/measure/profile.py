@@ -35,13 +35,13 @@ from dataclasses import dataclass
 
 import torch
 
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.devices import synchronize
-from gpudemo.core.errors import RunRefused
+from gpudemo.core.base.errors import RunRefused
+from gpudemo.core.hardware.devices import synchronize
 from gpudemo.core.measure.timeline import STEP_LABEL, Timeline, from_events
-from gpudemo.core.modes import check
-from gpudemo.core.rules import STEP_KEYS
-from gpudemo.core.step import EAGER
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.settings.rules import STEP_KEYS
+from gpudemo.core.step.modes import check
+from gpudemo.core.step.step import EAGER
 from gpudemo.core.training import not_prepared, prepared
 
 WARM_UP_STEPS = 5

@@ -27,9 +27,9 @@ from dataclasses import dataclass
 
 import torch
 
-from gpudemo.core.devices import synchronize
+from gpudemo.core.hardware.devices import synchronize
 from gpudemo.core.measure.timing import median_seconds
-from gpudemo.core.precision import STORAGE, matmul_precision
+from gpudemo.core.step.precision import STORAGE, matmul_precision
 
 PUBLISHED = "published"
 MEASURED = "measured"

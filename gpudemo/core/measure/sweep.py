@@ -20,7 +20,7 @@ cores (no effect on the CPU); `bfloat16` stores and multiplies in bfloat16.
 
 A CPU figure under 25 ms is also timed on one thread: when all threads are much
 slower than one, another process took a core and torch's threads waited for it at every
-operator (see core/busy.py). Such a row is marked `busy`, its one-thread time beside it.
+operator (see core/hardware/busy.py). Such a row is marked `busy`, its one-thread time beside it.
 """
 
 from __future__ import annotations
@@ -32,22 +32,22 @@ from dataclasses import dataclass, field, replace
 
 import torch
 
-from gpudemo.core.budget import estimate
-from gpudemo.core.busy import contended
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.control import never
-from gpudemo.core.devices import free_bytes, release_cache, synchronize
-from gpudemo.core.energy import EnergyPerEpoch, EnergyUnavailable, Meter, measure
+from gpudemo.core.base.control import never
+from gpudemo.core.base.messages import QT_TRANSLATE_NOOP, Message, message
+from gpudemo.core.hardware.busy import contended
+from gpudemo.core.hardware.devices import free_bytes, release_cache, synchronize
+from gpudemo.core.hardware.energy import EnergyPerEpoch, EnergyUnavailable, Meter, measure
 from gpudemo.core.measure.joules import BATCH_S, meter_of
 from gpudemo.core.measure.roofline import Peak, Work, count_work, matmul_work, peak_for
 from gpudemo.core.measure.timing import median_seconds
-from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, message
-from gpudemo.core.modes import StepRefused, Stopped, mode_of
-from gpudemo.core.optimizers import OPTIMIZERS
-from gpudemo.core.precision import STORAGE, matmul_precision
 from gpudemo.core.problems import problem_for
-from gpudemo.core.rules import SWEEP_KINDS
-from gpudemo.core.step import EAGER, Step
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.settings.rules import SWEEP_KINDS
+from gpudemo.core.step.modes import StepRefused, Stopped, mode_of, refuse
+from gpudemo.core.step.optimizers import OPTIMIZERS
+from gpudemo.core.step.precision import STORAGE, matmul_precision
+from gpudemo.core.step.step import EAGER, Step
+from gpudemo.core.training.budget import estimate
 
 STEP, MATMUL = SWEEP_KINDS
 ONE_THREAD_BELOW_S = 0.025  # CPU steps shorter than this are timed on one thread too (a busy 10 us op took 16 ms)
@@ -223,7 +223,7 @@ def check_sweep(kind: str, config: TrainingConfig, devices: Sequence[str]) -> No
     swept = list(dict.fromkeys([*devices, "cpu"]))
     for device in swept:
         try:
-            mode_of(config).refuse(sized(replace(config, device=device), 10))
+            refuse(sized(replace(config, device=device), 10))
         except StepRefused as refused:
             refusals.append(refused)
     if refusals and len(refusals) == len(swept):
@@ -234,7 +234,7 @@ def step_mode(config: TrainingConfig) -> str:
     """The mode `config`'s device runs the sweep's step in: the one asked, or eager where a graph cannot be
     captured (the CPU's, beside a GPU's graph)."""
     try:
-        mode_of(config).refuse(config)
+        refuse(config)
     except StepRefused:
         return EAGER
     return config.step
@@ -244,7 +244,7 @@ def _training_step(
     config: TrainingConfig, device: torch.device, dtype: torch.dtype
 ) -> tuple[Callable[[], object], int]:
     """A full-batch step of `config` stored in `dtype`, launched in its mode: (what to time, steps per call).
-    Prepared before it is handed back as its mode prepares a run's (core/modes.py: a compiled step warmed
+    Prepared before it is handed back as its mode prepares a run's (core/step/modes.py: a compiled step warmed
     until nothing compiles, a graph captured); a graph's call replays its largest number of epochs."""
     problem = problem_for(config)
     torch.manual_seed(config.seed)
@@ -314,7 +314,7 @@ def sweep(
     With `roofline`, each row's work is counted and, once every size is timed, each device's
     peaks are looked up or measured (core.roofline). `sizes`: these sizes instead of the kind's
     (the lesson's doubling: N and 2N). With `energy` (a step sweep), each size's step is then metered on the
-    device's energy counter (core/energy.py: 1 s idle, then the step for 4 s: seconds a point), or the
+    device's energy counter (core/hardware/energy.py: 1 s idle, then the step for 4 s: seconds a point), or the
     device's reason is kept (`not_metered`)."""
     if kind not in SWEEP_KINDS:
         raise ValueError(f"kind must be one of {', '.join(SWEEP_KINDS)}, not {kind!r}")
@@ -409,7 +409,7 @@ def _metered(
     meter: Meter, step: Callable[[], object], per_call: int, device: torch.device, should_stop: Callable[[], bool]
 ) -> EnergyPerEpoch:
     """Joules per epoch of the swept step: run in batches of about BATCH_S (the device synchronised at each
-    batch's end) until the counter's window is long enough, after the idle power (core/energy.py)."""
+    batch's end) until the counter's window is long enough, after the idle power (core/hardware/energy.py)."""
     calls = [1]
 
     def work() -> int:

@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 
 import torch
 
-from gpudemo.core.control import never
-from gpudemo.core.machine import cpu_memory
+from gpudemo.core.base.control import never
+from gpudemo.core.hardware.machine import cpu_memory
 from gpudemo.core.measure.timing import median_seconds
-from gpudemo.core.rules import TRANSFER_DIRECTIONS
+from gpudemo.core.settings.rules import TRANSFER_DIRECTIONS
 
 HOST_TO_DEVICE, DEVICE_TO_HOST = TRANSFER_DIRECTIONS
 SIZES = tuple(1024 * 4**k for k in range(11))  # 1 KiB ... 1 GiB

@@ -19,8 +19,8 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.rules import PROBLEM_SETTINGS
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.settings.rules import PROBLEM_SETTINGS
 
 if TYPE_CHECKING:
     from gpudemo.core.problems.base import Problem
@@ -35,8 +35,8 @@ def problem_for(config: TrainingConfig) -> Problem:
     """The problem `config` trains on; for "data", made from its file (raises DataFileError if unusable),
     or, while that file cannot be read, what a loaded checkpoint kept of it (`remember`)."""
     if config.problem == OWN_DATA:
-        from gpudemo.core.datafile import read_data
-        from gpudemo.core.errors import DataFileError
+        from gpudemo.core.base.errors import DataFileError
+        from gpudemo.core.problems.datafile import read_data
         from gpudemo.core.problems.own import OwnData
 
         try:
@@ -49,7 +49,7 @@ def problem_for(config: TrainingConfig) -> Problem:
 
 
 def remember(path: str, problem: Problem) -> None:
-    """What a loaded model kept of its data file (core/checkpoint.py), used while the file cannot be read: the
+    """What a loaded model kept of its data file (core/outputs/checkpoint.py), used while the file cannot be read: the
     model predicts; a training on it is refused with the file's reason."""
     _REMEMBERED[path] = problem
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.rules import PROBLEM_SETTINGS
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.settings.rules import PROBLEM_SETTINGS
 
 
 class Problem:

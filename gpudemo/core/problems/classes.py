@@ -13,9 +13,9 @@ import math
 import torch
 from torch import nn
 
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.problems import mlp
 from gpudemo.core.problems.base import Problem
+from gpudemo.core.settings.config import TrainingConfig
 
 AREA = (-1.5, 1.5)  # the square every one of them lies in (noise aside), and the boundary is drawn over
 INNER_RADIUS = 0.5  # circles: class 0 on this circle, class 1 on the unit circle

@@ -19,10 +19,10 @@ import numpy as np
 import torch
 from torch import nn
 
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.problems import mlp
 from gpudemo.core.problems.base import Problem
-from gpudemo.core.rules import TEST_IMAGES  # held out: 20 %
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.settings.rules import TEST_IMAGES  # held out: 20 %
 
 SIDE = 8
 PIXELS = SIDE * SIDE

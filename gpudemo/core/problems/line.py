@@ -5,8 +5,8 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.problems.base import Problem
+from gpudemo.core.settings.config import TrainingConfig
 
 X_LOW, X_HIGH = -3.0, 3.0  # x is uniform here
 NOISE = 0.5  # the standard deviation of the normal noise added to 2x

@@ -1,4 +1,4 @@
-"""A person's own data (core/datafile.py): `x,y` rows are a regression, `x1,x2,label` rows a classification.
+"""A person's own data (core/problems/datafile.py): `x,y` rows are a regression, `x1,x2,label` rows a classification.
 
 It behaves as the problem its columns make it: one input fitted by the MLP of the person's
 width and depth (depth 0: nn.Linear(1, 1), the tutorial's model, with its loss landscape),
@@ -13,11 +13,11 @@ import math
 import torch
 from torch import nn
 
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.datafile import MAX_CLASSES, DataSet
-from gpudemo.core.errors import DataFileError
+from gpudemo.core.base.errors import DataFileError
 from gpudemo.core.problems import mlp
 from gpudemo.core.problems.base import Problem
+from gpudemo.core.problems.datafile import MAX_CLASSES, DataSet
+from gpudemo.core.settings.config import TrainingConfig
 
 MARGIN = 0.05  # the fit view and the boundary reach this share of the data's span beyond it
 

@@ -7,9 +7,9 @@ import math
 import torch
 from torch import nn
 
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.problems import mlp
 from gpudemo.core.problems.base import Problem
+from gpudemo.core.settings.config import TrainingConfig
 
 NOISE = 0.1  # the standard deviation of the normal noise added to sin(x)
 

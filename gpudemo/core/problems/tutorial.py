@@ -5,8 +5,8 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.problems.base import Problem
+from gpudemo.core.settings.config import TrainingConfig
 
 
 class Tutorial(Problem):

@@ -2,7 +2,7 @@
 
 Its files, from the ground up (an import contract keeps the order): `records` (the phases, a batch of
 losses, a run's result) and `failures` (how a run that cannot go on ends, in a sentence); `run` (a run
-prepared on its device from its plan (core/plan.py), its steps taken as its mode (core/modes.py) takes
+prepared on its device from its plan (core/training/plan.py), its steps taken as its mode (core/step/modes.py) takes
 them: model, data, optimizer and step, an epoch, the warm-up, the step compiled or captured before the
 clock, what the views are shown, its release; `prepared` for measuring steps);
 `readback` (the epochs' records brought back in batches, trimmed at a divergence, with the fit and the
@@ -16,9 +16,9 @@ first time it is asked for (PEP 562), so `from gpudemo.core.training import trai
 
 import importlib
 
-from gpudemo.core.control import COMPLETED, DIVERGED, FAILED, STOPPED
-from gpudemo.core.errors import TrainingError
-from gpudemo.core.modes import MODES, compiled_graphs
+from gpudemo.core.base.control import COMPLETED, DIVERGED, FAILED, STOPPED
+from gpudemo.core.base.errors import TrainingError
+from gpudemo.core.step.modes import MODES, compiled_graphs
 from gpudemo.core.training.records import (
     METERING,
     PREDICTING,

@@ -7,11 +7,11 @@ from typing import Protocol
 
 import torch
 
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.devices import release_cache
-from gpudemo.core.errors import TrainingError
-from gpudemo.core.messages import QT_TRANSLATE_NOOP, epochs_phrase, message
-from gpudemo.core.modes import mode_of
+from gpudemo.core.base.errors import TrainingError
+from gpudemo.core.base.messages import QT_TRANSLATE_NOOP, epochs_phrase, message
+from gpudemo.core.hardware.devices import release_cache
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.step.modes import mode_of
 
 
 class Releasable(Protocol):

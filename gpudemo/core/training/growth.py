@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, message
+from gpudemo.core.base.messages import QT_TRANSLATE_NOOP, Message, message
 
 GROWTH = 1e3  # three orders of magnitude above the lowest loss so far
 

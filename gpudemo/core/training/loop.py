@@ -14,16 +14,16 @@ from collections.abc import Callable, Generator
 import torch
 from torch import nn
 
-from gpudemo.core import precision
-from gpudemo.core.busy import OtherLoad
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.control import COMPLETED, DIVERGED, STOPPED, RunControl, never
-from gpudemo.core.history import LossHistory
-from gpudemo.core.landscape import PathHistory
-from gpudemo.core.loss_grid import least_squares
-from gpudemo.core.modes import Stopped, compiled_graphs
-from gpudemo.core.plan import Plan, plan_of
+from gpudemo.core.base.control import COMPLETED, DIVERGED, STOPPED, RunControl, never
+from gpudemo.core.hardware.busy import OtherLoad
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.step import precision
+from gpudemo.core.step.modes import Stopped, compiled_graphs
 from gpudemo.core.training.failures import not_prepared, training_error
+from gpudemo.core.training.history import LossHistory
+from gpudemo.core.training.landscape import PathHistory
+from gpudemo.core.training.loss_grid import least_squares
+from gpudemo.core.training.plan import Plan, plan_of
 from gpudemo.core.training.readback import FLUSH_SECONDS, Readback
 from gpudemo.core.training.records import PREPARING_STEP, TO_CPU, TO_DEVICE, TRAINING, LossBatch, TrainingResult
 from gpudemo.core.training.run import PreparedRun
@@ -48,7 +48,7 @@ def run_training(
 ) -> Generator[LossBatch, None, TrainingResult]:
     """Train as the tutorial does, yielding losses in batches; returns the TrainingResult (see _run_training).
 
-    `job` is the run's Plan, or its settings alone, whose preflight (core/plan.py) comes first: a
+    `job` is the run's Plan, or its settings alone, whose preflight (core/training/plan.py) comes first: a
     precision the device cannot do, a step mode the run cannot take, a run larger than the device's
     free memory are refused before anything is allocated. TF32 is set as the precision says for the
     run, and restored after.

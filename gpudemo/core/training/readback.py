@@ -15,8 +15,8 @@ import time
 import numpy as np
 import torch
 
-from gpudemo.core.history import LossHistory
-from gpudemo.core.landscape import Landscape, PathHistory, needs_new_grid
+from gpudemo.core.training.history import LossHistory
+from gpudemo.core.training.landscape import Landscape, PathHistory, needs_new_grid
 from gpudemo.core.training.records import DataSample, LossBatch
 from gpudemo.core.training.run import PreparedRun
 

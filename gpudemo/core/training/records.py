@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from gpudemo.core import pace
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.landscape import Landscape
+from gpudemo.core.base import pace
 from gpudemo.core.problems import problem_for
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.training.landscape import Landscape
 
 if TYPE_CHECKING:
     from torch import nn

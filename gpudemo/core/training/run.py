@@ -14,17 +14,17 @@ import numpy as np
 import torch
 from torch import nn
 
-from gpudemo.core import capture, precision
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.control import never
-from gpudemo.core.devices import release_cache, synchronize
-from gpudemo.core.landscape import Landscape, PathHistory, bounds_around
-from gpudemo.core.loss_grid import evaluate
-from gpudemo.core.modes import Stopped
-from gpudemo.core.optimizers import OPTIMIZERS
-from gpudemo.core.plan import Plan, plan_of
-from gpudemo.core.step import EAGER, Step
+from gpudemo.core.base.control import never
+from gpudemo.core.hardware.devices import release_cache, synchronize
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.step import capture, precision
+from gpudemo.core.step.modes import Stopped
+from gpudemo.core.step.optimizers import OPTIMIZERS
+from gpudemo.core.step.step import EAGER, Step
 from gpudemo.core.training.failures import training_error
+from gpudemo.core.training.landscape import Landscape, PathHistory, bounds_around
+from gpudemo.core.training.loss_grid import evaluate
+from gpudemo.core.training.plan import Plan, plan_of
 from gpudemo.core.training.records import DataSample
 
 FIT_POINTS = 256  # the model is evaluated at this many x values for the fit view...
@@ -168,7 +168,7 @@ class PreparedRun:
         return time.perf_counter() - began
 
     def prepare_step(self, with_path: bool) -> float:
-        """Compile or capture the step before the clock, as its mode does (core/modes.py); the
+        """Compile or capture the step before the clock, as its mode does (core/step/modes.py); the
         seconds it took, loading the compiler included (0 for an eager step)."""
         if not self.mode.prepares:
             return 0.0
@@ -225,7 +225,7 @@ class PreparedRun:
 def prepared(job: TrainingConfig | Plan) -> Iterator[PreparedRun]:
     """A run's model, data and step on its device, for measuring steps outside the loop (see profile).
 
-    Its preflight first (core/plan.py) unless `job` is planned already. A device that fails or runs out
+    Its preflight first (core/training/plan.py) unless `job` is planned already. A device that fails or runs out
     of memory, while the run is made or while it is used, ends as the same TrainingError as in a run,
     with what it held freed.
     """

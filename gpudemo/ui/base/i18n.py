@@ -18,7 +18,7 @@ from PySide6.QtCore import (
     QTranslator,
 )
 
-from gpudemo.core.messages import CONTEXT, Message, PersonError
+from gpudemo.core.base.messages import CONTEXT, Message, PersonError
 from gpudemo.ui.base.resources import translations_dir
 
 ENGLISH, CHINESE = "en", "zh_CN"

@@ -30,7 +30,7 @@ def _import_torch() -> None:
 
 
 def _list_devices():
-    from gpudemo.core.devices import list_devices
+    from gpudemo.core.hardware.devices import list_devices
 
     return list_devices()
 

@@ -14,7 +14,6 @@ from typing import Protocol
 
 from PySide6.QtCore import QObject
 
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.distributed.launcher import ParallelResult, scaling, uneven_split
 from gpudemo.core.measure.compare import (
     FAILED,
@@ -27,6 +26,7 @@ from gpudemo.core.measure.compare import (
 from gpudemo.core.measure.profile import StepProfile, profile_steps
 from gpudemo.core.measure.sweep import LINE, MATMUL_SIZES, STEP, STEP_SIZES, SweepResult, SweepRow, sweep
 from gpudemo.core.measure.transfer import TransferResult, TransferRow, measure_transfers
+from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.training import STOPPED
 from gpudemo.ui.base.i18n import name_text
 

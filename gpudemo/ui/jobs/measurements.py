@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from PySide6.QtWidgets import QWidget
 
-from gpudemo.core.config import TrainingConfig
+from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.jobs.worker import TaskController
 

@@ -38,7 +38,7 @@ class MemoryWatch(QObject):
 
     @Slot()
     def _read(self, running: bool = True) -> None:
-        from gpudemo.core.devices import read_memory  # a job goes: PyTorch has loaded
+        from gpudemo.core.hardware.devices import read_memory  # a job goes: PyTorch has loaded
 
         try:
             reading = read_memory(self.device)

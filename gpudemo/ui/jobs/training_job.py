@@ -9,15 +9,15 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from gpudemo.core.messages import Message
-from gpudemo.core.runs import PAUSED, Run, Session
+from gpudemo.core.base.messages import Message
+from gpudemo.core.session.runs import PAUSED, Run, Session
 from gpudemo.core.training import METERING, PREPARING_STEP, STOPPED, TRAINING, LossBatch, TrainingResult
 from gpudemo.ui.jobs.worker import TrainingController
 from gpudemo.ui.views.run_status import RunStatus
 from gpudemo.ui.views.training_view import TrainingView
 
 if TYPE_CHECKING:
-    from gpudemo.core.plan import Plan
+    from gpudemo.core.training.plan import Plan
     from gpudemo.ui.views.landscape_view import LandscapeView
 
 # Painting holds the GIL that the training thread needs (pyqtgraph paints in Python, and a
@@ -76,7 +76,7 @@ class TrainingJob(QObject):
         return self.pause_asked and self.run is not None and self.run.status == PAUSED
 
     def start(self, plan: Plan, energy: bool = False, hold_after: int | None = None) -> None:
-        """Train the run `plan` checked (core/plan.py): the loop takes it, with no second preflight; with
+        """Train the run `plan` checked (core/training/plan.py): the loop takes it, with no second preflight; with
         `energy`, its step is then metered on the device's energy counter (core/measure/joules.py); with
         `hold_after`, held (paused) once that many epochs are done, as if Pause were pressed then."""
         self._dirty = False

@@ -3,7 +3,7 @@
 Every signal of the worker reaches the controller through a slot of the controller,
 a QObject that lives in the GUI thread, so Qt queues it to the GUI thread. (A signal
 connected to a lambda or a plain function would run in the worker's thread.)
-Stopping is cooperative: the loop asks its RunControl (core/control.py) before every epoch and
+Stopping is cooperative: the loop asks its RunControl (core/base/control.py) before every epoch and
 between minibatches; a measurement asks its stop flag at every step.
 """
 
@@ -16,15 +16,15 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
-from gpudemo.core import oscalls
-from gpudemo.core.control import COMPLETED, RunControl
-from gpudemo.core.history import LossHistory
-from gpudemo.core.landscape import PathHistory
-from gpudemo.core.messages import QT_TRANSLATE_NOOP, Message, PersonError, message
+from gpudemo.core.base import oscalls
+from gpudemo.core.base.control import COMPLETED, RunControl
+from gpudemo.core.base.messages import QT_TRANSLATE_NOOP, Message, PersonError, message
 from gpudemo.core.training import METERING
+from gpudemo.core.training.history import LossHistory
+from gpudemo.core.training.landscape import PathHistory
 
 if TYPE_CHECKING:
-    from gpudemo.core.plan import Plan
+    from gpudemo.core.training.plan import Plan
 
 log = logging.getLogger(__name__)
 

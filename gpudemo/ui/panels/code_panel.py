@@ -28,18 +28,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core import rules
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.errors import RunRefused
-from gpudemo.core.files import write_atomically
-from gpudemo.core.lesson import code_lines
+from gpudemo.core.base.errors import RunRefused
+from gpudemo.core.base.files import write_atomically
+from gpudemo.core.lessons.lesson import code_lines
 from gpudemo.core.problems import problem_for
-from gpudemo.core.rules import InvalidSetting
+from gpudemo.core.settings import rules
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.settings.rules import InvalidSetting
 from gpudemo.core.training import PREDICTING, PREPARING_STEP, TO_CPU, TO_DEVICE, TRAINING
 from gpudemo.ui.base.i18n import say
 
 if TYPE_CHECKING:
-    from gpudemo.core.script import Script
+    from gpudemo.core.outputs.script import Script
 
 # The marked step's background, and the syntax colours, on a light and on a dark theme.
 SINGLE, PARALLEL = "single", "parallel"  # the script shown: for one device, or data parallel for torchrun
@@ -159,7 +159,7 @@ class CodePanel(QDockWidget):
         classifying the points typed (none while they are not); a digits script recognises test images."""
         from gpudemo.core.distributed.launcher import backend_for
         from gpudemo.core.distributed.script import generate_parallel_script  # made by the problems, in torch
-        from gpudemo.core.script import Script, generate_script
+        from gpudemo.core.outputs.script import Script, generate_script
 
         self._config, self._values_text = config, values_text
         if self.kindCombo.currentData() == PARALLEL:

@@ -12,8 +12,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from gpudemo.core import units as fmt
-from gpudemo.core.machine import DeviceInfo, DeviceList, MemoryReading
+from gpudemo.core.base import units as fmt
+from gpudemo.core.hardware.machine import DeviceInfo, DeviceList, MemoryReading
 from gpudemo.ui.base.i18n import say
 
 
@@ -172,7 +172,7 @@ class DevicePanel(QGroupBox):
             return
         self._shown = device.id
         if device.kind == "cuda":  # its free memory, read for the picked GPU only (a context on it)
-            from gpudemo.core.devices import with_free_memory  # a GPU is listed: PyTorch has loaded
+            from gpudemo.core.hardware.devices import with_free_memory  # a GPU is listed: PyTorch has loaded
 
             device = with_free_memory(device)
         self.details.setText(self._details(device))

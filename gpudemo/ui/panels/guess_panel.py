@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core.lesson import CHOICE, PERCENT, GuessSpec
+from gpudemo.core.lessons.lesson import CHOICE, PERCENT, GuessSpec
 from gpudemo.ui.base.style import set_style_flag
 from gpudemo.ui.panels.lesson_panel import LessonPanel
 

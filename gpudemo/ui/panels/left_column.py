@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QFrame, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
-from gpudemo.core.machine import DeviceList
+from gpudemo.core.hardware.machine import DeviceList
 from gpudemo.ui.panels.devices_panel import DevicePanel
 from gpudemo.ui.panels.prediction_panel import PredictionPanel
 from gpudemo.ui.panels.training_panel import TrainingPanel

@@ -21,11 +21,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from gpudemo.core import rules
-from gpudemo.core import units as fmt
+from gpudemo.core.base import units as fmt
 from gpudemo.core.problems import problem_for
-from gpudemo.core.rules import InvalidSetting
-from gpudemo.core.runs import Run
+from gpudemo.core.session.runs import Run
+from gpudemo.core.settings import rules
+from gpudemo.core.settings.rules import InvalidSetting
 from gpudemo.ui.base.i18n import epochs_text, say
 from gpudemo.ui.base.style import set_style_flag
 
@@ -134,7 +134,7 @@ class PredictionPanel(QGroupBox):
                 error=True,
             )
             return
-        from gpudemo.core.prediction import classify, predict  # a model exists: PyTorch has loaded
+        from gpudemo.core.training.prediction import classify, predict  # a model exists: PyTorch has loaded
 
         kind = kind_of(run)
         try:

@@ -28,18 +28,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core import rules
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.errors import DataFileError, RunRefused, TrainingError
-from gpudemo.core.messages import Message
-from gpudemo.core.modes import MODES
+from gpudemo.core.base.errors import DataFileError, RunRefused, TrainingError
+from gpudemo.core.base.messages import Message
 from gpudemo.core.problems import uses as problem_uses
-from gpudemo.core.rules import InvalidSetting
+from gpudemo.core.settings import rules
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.settings.rules import InvalidSetting
+from gpudemo.core.step.modes import MODES
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.base.style import set_style_flag
 
 if TYPE_CHECKING:
-    from gpudemo.core.plan import Plan
+    from gpudemo.core.training.plan import Plan
 
 
 def _read(widget: QWidget) -> object:
@@ -330,7 +330,7 @@ class TrainingPanel(QGroupBox):
         layout.addLayout(measure)
         layout.addWidget(self.settingsError)
 
-        # Each setting of the config table (core/config.py) and the widget that holds it; the data file
+        # Each setting of the config table (core/settings/config.py) and the widget that holds it; the data file
         # is no widget: it is opened from the File menu.
         self.fields: dict[str, QWidget] = {
             "problem": self.problemCombo,
@@ -396,13 +396,13 @@ class TrainingPanel(QGroupBox):
         return not problems
 
     def plan_to_start(self, device: str, devices: Sequence[str] | None = None) -> Plan | None:
-        """The form's run on `device`, checked whole (core/plan.py's preflight, which the run then takes),
+        """The form's run on `device`, checked whole (core/training/plan.py's preflight, which the run then takes),
         when its values are valid and it fits on each of `devices` too; else None, with the reason under
         the form."""
         if not self.check():
             return None
-        from gpudemo.core.budget import check_fits  # Start waits for PyTorch: it has loaded by now
-        from gpudemo.core.plan import preflight
+        from gpudemo.core.training.budget import check_fits  # Start waits for PyTorch: it has loaded by now
+        from gpudemo.core.training.plan import preflight
 
         try:
             plan = preflight(self.config(device))

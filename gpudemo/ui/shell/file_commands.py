@@ -18,10 +18,10 @@ from PySide6.QtGui import QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QFileDialog, QMainWindow
 
-from gpudemo.core.errors import DataFileError
-from gpudemo.core.export import write_losses_csv
-from gpudemo.core.files import write_atomically
-from gpudemo.core.messages import Message
+from gpudemo.core.base.errors import DataFileError
+from gpudemo.core.base.files import write_atomically
+from gpudemo.core.base.messages import Message
+from gpudemo.core.outputs.export import write_losses_csv
 from gpudemo.ui.base.i18n import epochs_text, name_text, say
 
 # Each view (by its object name) and the plot File > Export the shown plot exports from it.
@@ -110,7 +110,7 @@ class FileCommands(QObject):
         )
         if not path:
             return False
-        from gpudemo.core import checkpoint  # a model exists: PyTorch has loaded
+        from gpudemo.core.outputs import checkpoint  # a model exists: PyTorch has loaded
 
         done = self.tr("Saved run #{number}'s model ({epochs}) to {path}.").format(
             number=run.number, epochs=epochs_text(run.model_epochs), path=path
@@ -129,7 +129,7 @@ class FileCommands(QObject):
             )
         if not path:
             return False
-        from gpudemo.core import checkpoint  # the Load action waits for PyTorch
+        from gpudemo.core.outputs import checkpoint  # the Load action waits for PyTorch
 
         try:
             loaded = checkpoint.load(path)
@@ -161,7 +161,7 @@ class FileCommands(QObject):
         if not path:
             return False
         self._say(self.tr("Reading {path}…").format(path=Path(path).name))
-        from gpudemo.core.datafile import read_data  # the Open action waits for PyTorch (its tensors)
+        from gpudemo.core.problems.datafile import read_data  # the Open action waits for PyTorch (its tensors)
 
         self._reading = (path, self._reader.submit(read_data, path))
         self._poll.start()
@@ -203,7 +203,7 @@ class FileCommands(QObject):
         said = self.tr("Loaded {path}: {rows} rows, {kind}. Start trains on it.").format(
             path=Path(data.path).name, rows=f"{data.rows:,}", kind=kind
         )
-        from gpudemo.core.datafile import starting_depth  # the file is read: PyTorch has loaded
+        from gpudemo.core.problems.datafile import starting_depth  # the file is read: PyTorch has loaded
 
         depth = starting_depth(data)
         if depth is not None and self.window.depthSpin.value() != depth:

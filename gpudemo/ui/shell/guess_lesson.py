@@ -2,7 +2,7 @@
 measurements runs on this machine (on the worker thread, stoppable), then the step explains, with the
 guess and the measurement side by side; the last step tables them all.
 
-The steps are resources/lesson/gpu_win.json; what each measurement says is read by core/guesses.py.
+The steps are resources/lesson/gpu_win.json; what each measurement says is read by core/lessons/guesses.py.
 The guesses are kept in the preferences (a second pass shows the first), the table exports as CSV.
 """
 
@@ -14,10 +14,10 @@ from collections.abc import Callable
 from PySide6.QtCore import Slot
 from PySide6.QtWidgets import QFileDialog
 
-from gpudemo.core import guesses, lesson
-from gpudemo.core.files import write_atomically
-from gpudemo.core.modes import fastest_for
-from gpudemo.core.rules import InvalidSetting
+from gpudemo.core.base.files import write_atomically
+from gpudemo.core.lessons import guesses, lesson
+from gpudemo.core.settings.rules import InvalidSetting
+from gpudemo.core.step.modes import fastest_for
 from gpudemo.ui.base import i18n
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.panels.guess_panel import GuessPanel

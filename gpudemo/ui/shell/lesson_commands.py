@@ -16,9 +16,9 @@ import dataclasses
 
 from PySide6.QtCore import Slot
 
-from gpudemo.core import lesson
-from gpudemo.core import units as fmt
-from gpudemo.core.lesson import (
+from gpudemo.core.base import units as fmt
+from gpudemo.core.lessons import lesson
+from gpudemo.core.lessons.lesson import (
     COMPARE_LARGE,
     LARGE,
     NEEDS_RUN,
@@ -28,7 +28,7 @@ from gpudemo.core.lesson import (
     TRAIN,
     TUTORIAL,
 )
-from gpudemo.core.runs import Run
+from gpudemo.core.session.runs import Run
 from gpudemo.core.training import COMPLETED
 from gpudemo.ui.base import i18n
 from gpudemo.ui.panels.lesson_panel import LessonPanel
@@ -88,7 +88,7 @@ class LessonCommands(LessonCourse):
         w = self.window
         chosen = w.trainingView.chosen()
         if "fitPlot" in step.widgets and (chosen is None or chosen.config.problem != TUTORIAL.problem):
-            from gpudemo.core import lesson_figures  # a lesson opens once PyTorch has loaded
+            from gpudemo.core.lessons import figures as lesson_figures  # a lesson opens once PyTorch has loaded
 
             w.trainingView.preview_data(lesson_figures.data_preview(TUTORIAL))  # the three points, before any run
         if self._beside:  # where there is room, the lines this step explains are in view
@@ -144,7 +144,7 @@ class LessonCommands(LessonCourse):
         w = self.window
         device = w.devicePanel.current().id
         values = {"device": device, "devices": ", ".join(w.devices.ids)}
-        from gpudemo.core import lesson_figures  # a lesson opens once PyTorch has loaded
+        from gpudemo.core.lessons import figures as lesson_figures  # a lesson opens once PyTorch has loaded
 
         text = step.text_in(lesson.ENGLISH)
         if "{w0}" in text or "{b0}" in text:
@@ -170,7 +170,7 @@ class LessonCommands(LessonCourse):
                 loss=fmt.loss(result.final_loss),
             )
             if self._run.model is not None:
-                from gpudemo.core.prediction import predict
+                from gpudemo.core.training.prediction import predict
 
                 values["prediction"] = f"{predict(self._run.model, [float(PREDICT_AT)])[0]:.4f}"
         return values

@@ -10,7 +10,7 @@ import dataclasses
 
 from PySide6.QtCore import QObject, Qt, Slot
 
-from gpudemo.core import lesson
+from gpudemo.core.lessons import lesson
 from gpudemo.ui.base.highlight import Highlighter
 from gpudemo.ui.panels.lesson_panel import LessonPanel
 

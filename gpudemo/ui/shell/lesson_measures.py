@@ -1,9 +1,9 @@
 """The second lesson's measurements, one entry each: what runs to answer a step's question (the tabs' own
-measurements, with the lesson's sizes) and how its results are read (core/guesses.py). A step names its
-entry by the key in its "measure" (core/lesson.py's MEASURES: a test keeps the two the same).
+measurements, with the lesson's sizes) and how its results are read (core/lessons/guesses.py). A step names its
+entry by the key in its "measure" (core/lessons/lesson.py's MEASURES: a test keeps the two the same).
 
 Adding a measurement to the lesson is a step in resources/lesson/gpu_win.json, its reading in
-core/guesses.py, and an entry here.
+core/lessons/guesses.py, and an entry here.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gpudemo.core import guesses
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.modes import fastest_for
-from gpudemo.core.rules import DEFAULT_STEP as EAGER
-from gpudemo.core.rules import SWEEP_KINDS
+from gpudemo.core.lessons import guesses
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.settings.rules import DEFAULT_STEP as EAGER
+from gpudemo.core.settings.rules import SWEEP_KINDS
+from gpudemo.core.step.modes import fastest_for
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.shell.lesson_course import form_values
 

@@ -1,7 +1,7 @@
 """What the window remembers between sessions, in QSettings: the device, every value, the views, the layout.
 
 Every value read back is untrusted: it goes through the same rules as a person's input
-(core/config.py names the settings remembered and their rules), and one that fails them is skipped.
+(core/settings/config.py names the settings remembered and their rules), and one that fails them is skipped.
 A store Qt cannot read, or values
 that fail, leave the defaults in place and a note in the status line, never a crash.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QCoreApplication, QSettings
 
-from gpudemo.core import config as settings
+from gpudemo.core.settings import config as settings
 from gpudemo.ui.base import i18n, theme
 from gpudemo.ui.shell.menus import keep_on_screen
 

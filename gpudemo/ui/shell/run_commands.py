@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Slot
 from PySide6.QtWidgets import QWidget
 
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.energy import status as energy_status
+from gpudemo.core.hardware.energy import status as energy_status
+from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.training import TRAINING
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.shell.actions import IDLE, MEASURING, State, update_actions
@@ -22,7 +22,7 @@ from gpudemo.ui.shell.actions import PAUSED as PAUSED_ACTIVITY
 from gpudemo.ui.shell.actions import TRAINING as TRAINING_ACTIVITY
 
 if TYPE_CHECKING:
-    from gpudemo.core.plan import Plan
+    from gpudemo.core.training.plan import Plan
 
 PARALLEL_CPU_MAX = 8  # CPU worker processes the Data parallel tab goes up to
 # Each view's own settings (by its object name), held while a job goes.
@@ -60,7 +60,8 @@ class RunCommands(QObject):
 
     @Slot()
     def energy_for_device(self, *_args) -> None:
-        """The form's energy box says whether the chosen device can be metered here (core/energy.py: no torch)."""
+        """The form's energy box says whether the chosen device can be metered here (core/hardware/energy.py: no
+        torch)."""
         device = self.window.devicePanel.current()
         reason = energy_status(device.id, device.pci_bus_id)
         self.window.trainingPanel.show_energy(None if reason is None else say(reason))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer, Slot
 
-from gpudemo.core.machine import DeviceList, cpu_device
+from gpudemo.core.hardware.machine import DeviceList, cpu_device
 from gpudemo.ui.jobs import loader
 from gpudemo.ui.jobs.loader import TorchLoader
 

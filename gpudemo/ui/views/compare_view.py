@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core import units as fmt
-from gpudemo.core.rules import PRECISION_KEYS
+from gpudemo.core.base import units as fmt
+from gpudemo.core.settings.rules import PRECISION_KEYS
 from gpudemo.ui.base import theme
 from gpudemo.ui.base.i18n import say, status_text
 from gpudemo.ui.views.plot_style import colour, new_plot

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpudemo.core.problems import problem_for
-from gpudemo.core.runs import Run
+from gpudemo.core.session.runs import Run
 from gpudemo.ui.base.i18n import epochs_text
 
 IMAGES_SHOWN = 20  # the first test images, two rows of ten
@@ -121,7 +121,7 @@ class DigitsView(QWidget):
         if run is None or model is None:
             self._clear(run)
             return
-        from gpudemo.core.prediction import classify, confusion  # a model exists: PyTorch has loaded
+        from gpudemo.core.training.prediction import classify, confusion  # a model exists: PyTorch has loaded
 
         problem = problem_for(run.config)
         x_test, y_test = problem.make_test_data(run.config)

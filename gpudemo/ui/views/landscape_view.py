@@ -14,9 +14,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Slot
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
-from gpudemo.core.landscape import BATCHED, Landscape
 from gpudemo.core.problems import problem_for
-from gpudemo.core.runs import Run, Session
+from gpudemo.core.session.runs import Run, Session
+from gpudemo.core.training.landscape import BATCHED, Landscape
 from gpudemo.ui.base import theme
 from gpudemo.ui.views.loss_view import run_label
 from gpudemo.ui.views.plot_style import colour, new_plot

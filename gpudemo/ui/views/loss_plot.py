@@ -16,7 +16,7 @@ import pyqtgraph as pg
 from pyqtgraph.graphicsItems.PlotDataItem import PlotDataset
 from PySide6.QtCore import QPointF, QRectF
 
-from gpudemo.core.history import LossHistory
+from gpudemo.core.training.history import LossHistory
 
 
 class Clock(Protocol):

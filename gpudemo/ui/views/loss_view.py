@@ -15,7 +15,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsItem
 
 from gpudemo.core.problems import problem_for
-from gpudemo.core.runs import Run
+from gpudemo.core.session.runs import Run
 from gpudemo.ui.base import theme
 from gpudemo.ui.base.i18n import name_text
 from gpudemo.ui.views.loss_plot import LossCurve

@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core import units as fmt
-from gpudemo.core.messages import Message
+from gpudemo.core.base import units as fmt
+from gpudemo.core.base.messages import Message
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.views.measurement_tab import MeasurementTab
 from gpudemo.ui.views.plot_style import colour

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core.modes import MODES
+from gpudemo.core.step.modes import MODES
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.views.replay import Replayable
 from gpudemo.ui.views.timeline_plot import TimelinePlot

@@ -8,11 +8,11 @@ import math
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar
 
-from gpudemo.core import units as fmt
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.messages import Message
-from gpudemo.core.modes import mode_of
-from gpudemo.core.runs import Run
+from gpudemo.core.base import units as fmt
+from gpudemo.core.base.messages import Message
+from gpudemo.core.session.runs import Run
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.step.modes import mode_of
 from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TrainingResult
 from gpudemo.core.training.growth import LossWatch, growth_warning
 from gpudemo.ui.base.i18n import epochs_text, say

@@ -14,8 +14,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core import units as fmt
-from gpudemo.core.runs import LOADED, Run
+from gpudemo.core.base import units as fmt
+from gpudemo.core.session.runs import LOADED, Run
 from gpudemo.core.training import FAILED
 from gpudemo.ui.base.i18n import name_text, say, status_text
 from gpudemo.ui.views.plot_style import colour

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core.rules import SWEEP_KINDS
+from gpudemo.core.settings.rules import SWEEP_KINDS
 from gpudemo.ui.base import theme
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.views.plot_style import colour, new_plot

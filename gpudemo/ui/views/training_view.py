@@ -26,10 +26,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core import units as fmt
+from gpudemo.core.base import units as fmt
 from gpudemo.core.problems import problem_for
-from gpudemo.core.runs import Run, Session
-from gpudemo.core.smoothing import WEIGHT_MAX
+from gpudemo.core.session.runs import Run, Session
+from gpudemo.core.session.smoothing import WEIGHT_MAX
 from gpudemo.core.training import DataSample
 from gpudemo.ui.views.boundary_plot import BoundaryPlot
 from gpudemo.ui.views.digits_view import DigitsView

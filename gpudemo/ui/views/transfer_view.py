@@ -9,7 +9,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
-from gpudemo.core.rules import TRANSFER_DIRECTIONS
+from gpudemo.core.settings.rules import TRANSFER_DIRECTIONS
 from gpudemo.ui.views.measurement_tab import MeasurementTab
 from gpudemo.ui.views.plot_style import colour
 

@@ -13,11 +13,11 @@ import pytest
 import torch
 from torch.utils.data import DistributedSampler
 
-from gpudemo.core.config import TrainingConfig, to_argv
 from gpudemo.core.distributed.launcher import PREFIX, ParallelError, free_port, run_parallel
 from gpudemo.core.distributed.script import generate_parallel_script
 from gpudemo.core.distributed.worker import shard_indices
-from gpudemo.core.precision import PrecisionRefused
+from gpudemo.core.settings.config import TrainingConfig, to_argv
+from gpudemo.core.step.precision import PrecisionRefused
 from gpudemo.core.training import train
 from tests.commands import gpudemo
 

@@ -10,9 +10,8 @@ import numpy as np
 import pytest
 import torch
 
-from gpudemo.core import busy as load
-from gpudemo.core import devices
-from gpudemo.core.config import TrainingConfig
+from gpudemo.core.hardware import busy as load
+from gpudemo.core.hardware import devices
 from gpudemo.core.measure import compare
 from gpudemo.core.measure import sweep as sweep_module
 from gpudemo.core.measure.compare import (
@@ -24,6 +23,7 @@ from gpudemo.core.measure.compare import (
 )
 from gpudemo.core.measure.sweep import SweepResult, SweepRow, sweep
 from gpudemo.core.problems import PROBLEMS
+from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.training import COMPLETED, train
 from tests.commands import gpudemo
 from tests.tutorial import tutorial_run

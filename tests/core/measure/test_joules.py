@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from gpudemo.core import energy
-from gpudemo.core.config import TrainingConfig
+from gpudemo.core.hardware import energy
 from gpudemo.core.measure import joules
+from gpudemo.core.settings.config import TrainingConfig
 from tests.commands import gpudemo
 from tests.meters import Steady, metered_quickly, without_counters
 

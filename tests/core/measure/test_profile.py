@@ -8,8 +8,7 @@ import torch
 
 from gpudemo import cli
 from gpudemo.core import training
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.errors import TrainingError
+from gpudemo.core.base.errors import TrainingError
 from gpudemo.core.measure.profile import (
     DEVICE_BOUND,
     HOST_BOUND,
@@ -17,6 +16,7 @@ from gpudemo.core.measure.profile import (
     profile_steps,
     summarize,
 )
+from gpudemo.core.settings.config import TrainingConfig
 from tests.commands import gpudemo
 
 

@@ -5,9 +5,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from gpudemo.core.config import TrainingConfig
 from gpudemo.core.measure.profile import profile_steps
 from gpudemo.core.measure.timeline import STEP_LABEL, Span, Timeline, covered, from_events
+from gpudemo.core.settings.config import TrainingConfig
 from tests.commands import gpudemo
 
 CPU, CUDA = SimpleNamespace(name="CPU"), SimpleNamespace(name="CUDA")

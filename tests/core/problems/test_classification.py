@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 import torch
 
-from gpudemo.core import budget, rules
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.prediction import classify, confusion
 from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.problems import digits as digits_module
 from gpudemo.core.problems.classes import INNER_RADIUS, XOR_MARGIN
-from gpudemo.core.rules import InvalidSetting
-from gpudemo.core.training import BOUNDARY_SIDE, run_training, train
+from gpudemo.core.settings import rules
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.settings.rules import InvalidSetting
+from gpudemo.core.training import BOUNDARY_SIDE, budget, run_training, train
+from gpudemo.core.training.prediction import classify, confusion
 from tests.commands import gpudemo
 
 POINTS = ("circles", "xor", "spiral")

@@ -8,16 +8,15 @@ import torch
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from gpudemo.core import budget, datafile
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.datafile import DataFileError, read_data
-from gpudemo.core.prediction import classify
-from gpudemo.core.problems import problem_for
-from gpudemo.core.rules import InvalidSetting
-from gpudemo.core.script import generate_script
-from gpudemo.core.training import train
+from gpudemo.core.outputs.script import generate_script
+from gpudemo.core.problems import datafile, problem_for
+from gpudemo.core.problems.datafile import DataFileError, read_data
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.settings.rules import InvalidSetting
+from gpudemo.core.training import budget, train
+from gpudemo.core.training.prediction import classify
 from tests.commands import gpudemo
-from tests.core.test_script import run_script
+from tests.core.outputs.test_script import run_script
 
 
 def write(tmp_path, text: str | bytes, name="data.csv"):

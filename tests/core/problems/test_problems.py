@@ -6,21 +6,23 @@ import numpy as np
 import pytest
 import torch
 
-from gpudemo.core import budget, rules, training
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.optimizers import OPTIMIZERS
-from gpudemo.core.plan import preflight
-from gpudemo.core.prediction import predict
+from gpudemo.core import training
 from gpudemo.core.problems import PROBLEMS
-from gpudemo.core.rules import InvalidSetting
+from gpudemo.core.settings import rules
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.settings.rules import InvalidSetting
+from gpudemo.core.step.optimizers import OPTIMIZERS
 from gpudemo.core.training import (
     COMPLETED,
     STOPPED,
     TO_DEVICE,
     TrainingError,
+    budget,
     run_training,
     train,
 )
+from gpudemo.core.training.plan import preflight
+from gpudemo.core.training.prediction import predict
 from tests.tutorial import drain, tutorial_run
 
 

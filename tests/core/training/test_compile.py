@@ -5,8 +5,8 @@ import json
 import pytest
 import torch
 
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.rules import InvalidSetting
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.settings.rules import InvalidSetting
 from gpudemo.core.training import TrainingError, train
 from tests.commands import gpudemo
 

@@ -1,12 +1,12 @@
-"""Pause, step and stop from outside the loop (core/control.py): plain pytest, no Qt."""
+"""Pause, step and stop from outside the loop (core/base/control.py): plain pytest, no Qt."""
 
 import numpy as np
 import pytest
 import torch
 
 from gpudemo.core import training
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.control import RunControl
+from gpudemo.core.base.control import RunControl
+from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.training import COMPLETED, STOPPED, train
 from tests.core.training.test_training import _offset_clock as offset_clock
 

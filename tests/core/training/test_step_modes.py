@@ -1,4 +1,4 @@
-"""The step modes (core/step.py, core/capture.py): eager, compiled and graph train the same numbers; what a
+"""The step modes (core/step/step.py, core/step/capture.py): eager, compiled and graph train the same numbers; what a
 device cannot take is refused before anything starts, by name.
 
 The graph step's loop (replays of many epochs, the records in buffers, exact pauses and stops) is checked
@@ -15,18 +15,18 @@ import numpy as np
 import pytest
 import torch
 
-from gpudemo.core import capture
-from gpudemo.core.budget import batch_size, estimate
-from gpudemo.core.capture import EPOCHS_PER_REPLAY
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.control import RunControl
-from gpudemo.core.landscape import PathHistory
-from gpudemo.core.modes import StepRefused, check, mode_of
-from gpudemo.core.plan import Plan
+from gpudemo.core.base.control import RunControl
+from gpudemo.core.outputs.script import generate_script
 from gpudemo.core.problems import problem_for
-from gpudemo.core.script import generate_script
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.step import capture
+from gpudemo.core.step.capture import EPOCHS_PER_REPLAY
+from gpudemo.core.step.modes import StepRefused, check, mode_of
 from gpudemo.core.training import COMPLETED, STOPPED, train
+from gpudemo.core.training.budget import batch_size, estimate
+from gpudemo.core.training.landscape import PathHistory
 from gpudemo.core.training.loop import _run_training
+from gpudemo.core.training.plan import Plan
 from tests.commands import gpudemo
 
 
@@ -213,7 +213,7 @@ def test_a_compiled_step_trains_the_eager_numbers_on_every_problem():
         """
         import dataclasses, json
         import numpy as np
-        from gpudemo.core.config import TrainingConfig
+        from gpudemo.core.settings.config import TrainingConfig
         from gpudemo.core.training import train
         report = {}
         for problem, optimizer, batch in [("tutorial", "sgd", 0), ("line", "momentum", 0), ("sine", "adam", 0),
@@ -248,8 +248,8 @@ def test_the_compiled_script_prints_the_core_s_final_loss():
     found = _child(
         """
         import contextlib, io, json
-        from gpudemo.core.config import TrainingConfig
-        from gpudemo.core.script import generate_script
+        from gpudemo.core.settings.config import TrainingConfig
+        from gpudemo.core.outputs.script import generate_script
         config = TrainingConfig(problem="line", samples=100, epochs=30, step="compiled")
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
@@ -306,7 +306,7 @@ def test_the_compiled_step_is_one_cuda_graph_replay_a_step_with_eagers_losses(op
         f"""
         import json
         import numpy as np
-        from gpudemo.core.config import TrainingConfig
+        from gpudemo.core.settings.config import TrainingConfig
         from gpudemo.core.measure.profile import profile_steps
         from gpudemo.core.training import train
         config = TrainingConfig(device="cuda:0", problem="line", samples=1000, epochs=200,

@@ -7,11 +7,12 @@ import threading
 import pytest
 import torch
 
-from gpudemo.core import capture, compiled, training
-from gpudemo.core import step as step_module
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.history import LossHistory
+from gpudemo.core import training
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.step import capture, compiled
+from gpudemo.core.step import step as step_module
 from gpudemo.core.training import train
+from gpudemo.core.training.history import LossHistory
 from gpudemo.core.training.loop import _run_training
 from tests.core.training.test_step_modes import _child, unchecked
 
@@ -137,8 +138,8 @@ def test_a_compiled_run_leaves_no_compiled_code_behind():
         """
         import gc, json
         from torch._inductor.output_code import CompiledFxGraph
-        from gpudemo.core import compiled
-        from gpudemo.core.config import TrainingConfig
+        from gpudemo.core.step import compiled
+        from gpudemo.core.settings.config import TrainingConfig
         from gpudemo.core.training import train
         before = compiled.installed()
         for optimizer in ("sgd", "adam"):
@@ -160,7 +161,7 @@ def test_the_compiled_warm_up_goes_on_until_a_round_compiles_nothing():
         """
         import json
         from gpudemo.core import training
-        from gpudemo.core.config import TrainingConfig
+        from gpudemo.core.settings.config import TrainingConfig
         real, report = training.PreparedRun.prepare_step, {}
 
         def watching(run, with_path):
@@ -270,7 +271,7 @@ def test_a_capture_that_runs_out_of_memory_is_said_as_out_of_memory(monkeypatch)
 
 
 def test_the_budget_counts_a_graphs_pools():
-    from gpudemo.core.budget import estimate
+    from gpudemo.core.training.budget import estimate
 
     eager = TrainingConfig(device="cuda:0", problem="line", samples=1_000_000)
     assert estimate(dataclasses.replace(eager, step="graph")).activations == 3 * estimate(eager).activations

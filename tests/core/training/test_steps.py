@@ -1,8 +1,8 @@
 import torch
 from torch.optim.optimizer import register_optimizer_step_pre_hook
 
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.hookless import direct_call, step_function, zero_grad_function
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.step.hookless import direct_call, step_function, zero_grad_function
 from gpudemo.core.training import train
 from tests.tutorial import tutorial_run
 

@@ -8,9 +8,8 @@ import pytest
 import torch
 
 from gpudemo.core import training
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.prediction import predict
 from gpudemo.core.problems import PROBLEMS
+from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.training import (
     COMPLETED,
     DIVERGED,
@@ -22,6 +21,7 @@ from gpudemo.core.training import (
     run_training,
     train,
 )
+from gpudemo.core.training.prediction import predict
 from tests.core.training.test_step_modes import unchecked
 from tests.tutorial import drain, tutorial_run
 

@@ -7,7 +7,7 @@ import gc
 import pytest
 import torch
 
-from gpudemo.core.machine import process_resident_bytes
+from gpudemo.core.hardware.machine import process_resident_bytes
 from tests.conftest import running_qthreads
 from tests.ui.windows import open_window, run_to_end
 
@@ -193,7 +193,7 @@ def test_a_compile_is_said_stop_waits_for_it_in_words_and_a_run_stopped_before_i
 
 def test_a_jobs_thread_has_a_main_threads_stack_for_a_compile(qtbot, window):
     """macOS gives a secondary thread 512 KiB (Windows 1 MiB): torch.compile's tracing recurses deep."""
-    from gpudemo.core.oscalls import THREAD_STACK_BYTES
+    from gpudemo.core.base.oscalls import THREAD_STACK_BYTES
 
     window.epochsSpin.setValue(10_000_000)
     window.startButton.click()

@@ -8,8 +8,8 @@ from PySide6.QtCore import QItemSelectionModel
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QPlainTextEdit
 
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.script import generate_script
+from gpudemo.core.outputs.script import generate_script
+from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.training import PREDICTING, TRAINING
 from gpudemo.ui import MainWindow
 from tests.ui.windows import CPU_ONLY, TWO_GPUS, first_curve, run_to_end

@@ -3,7 +3,7 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gpudemo.core import rules
+from gpudemo.core.settings import rules
 from tests.cli.test_input_fuzz import AWKWARD, _accepts
 from tests.ui.windows import open_window
 
@@ -44,7 +44,7 @@ def test_the_step_combo_sets_the_mode_of_the_run_and_its_script(qtbot):
     from PySide6.QtCore import QItemSelectionModel
     from PySide6.QtWidgets import QPlainTextEdit
 
-    from gpudemo.core.config import TrainingConfig
+    from gpudemo.core.settings.config import TrainingConfig
     from gpudemo.core.training import train
 
     window = open_window(qtbot)
@@ -82,7 +82,7 @@ def test_the_step_combo_sets_the_mode_of_the_run_and_its_script(qtbot):
 
 
 def test_the_form_holds_every_setting_of_the_table_and_gives_it_back(window):
-    from gpudemo.core.config import SETTINGS, TrainingConfig
+    from gpudemo.core.settings.config import SETTINGS, TrainingConfig
 
     assert set(window.trainingPanel.fields) == {setting.name for setting in SETTINGS} - {"data"}  # data: File menu
     config = TrainingConfig(problem="sine", samples=321, noise=0.25, width=7, depth=3, batch_size=30,

@@ -5,9 +5,11 @@ import pytest
 import torch
 from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QSpinBox
 
-from gpudemo.core import budget, rules, training
-from gpudemo.core.config import TrainingConfig
-from gpudemo.core.script import generate_script
+from gpudemo.core import training
+from gpudemo.core.outputs.script import generate_script
+from gpudemo.core.settings import rules
+from gpudemo.core.settings.config import TrainingConfig
+from gpudemo.core.training import budget
 from gpudemo.ui.views.fit_plot import FEW_POINTS
 from tests.ui.windows import run_to_end
 

@@ -12,7 +12,7 @@ from PySide6.QtCore import QTimer
 
 from gpudemo import logfile
 from gpudemo.core import training
-from gpudemo.core.devices import list_devices
+from gpudemo.core.hardware.devices import list_devices
 from gpudemo.ui.shell.faults import FaultReporter
 from tests.ui.windows import open_window, run_to_end
 
@@ -116,7 +116,7 @@ def test_a_driver_that_breaks_while_the_devices_are_read_leaves_the_cpu_and_a_no
 
 
 def test_a_memory_reading_that_fails_during_a_run_only_blanks_the_memory_line(qtbot, window, monkeypatch):
-    from gpudemo.core import devices
+    from gpudemo.core.hardware import devices
 
     def fail(device):
         raise RuntimeError("CUDA error: device lost")

@@ -10,7 +10,7 @@ import pytest
 import torch
 from PySide6.QtCore import QSettings
 
-from gpudemo.core import lesson
+from gpudemo.core.lessons import lesson
 from gpudemo.ui.shell.preferences import Preferences
 from tests.conftest import running_qthreads
 from tests.ui.windows import TWO_GPUS, open_window
@@ -185,7 +185,7 @@ def test_what_was_measured_before_a_language_switch_is_said_in_the_new_language(
 
 
 def test_each_measure_a_lesson_file_may_name_has_one_entry_in_the_registry():
-    from gpudemo.core import lesson
+    from gpudemo.core.lessons import lesson
     from gpudemo.ui.shell.lesson_measures import MEASURES
 
     assert set(MEASURES) == set(lesson.MEASURES)
@@ -194,10 +194,10 @@ def test_each_measure_a_lesson_file_may_name_has_one_entry_in_the_registry():
 
 
 def test_the_energy_question_reads_the_gpus_joules_over_the_cpus_or_says_why_not(qtbot):
-    from gpudemo.core.energy import EnergyPerEpoch
+    from gpudemo.core.base.messages import Message
+    from gpudemo.core.hardware.energy import EnergyPerEpoch
     from gpudemo.core.measure.compare import DeviceTiming
     from gpudemo.core.measure.joules import RunEnergy
-    from gpudemo.core.messages import Message
     from gpudemo.ui.shell.lesson_measures import MEASURES, NO_GPU, Here
 
     def timing(device, joules=None, reason=None):

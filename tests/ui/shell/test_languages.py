@@ -23,9 +23,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpudemo.core import rules
-from gpudemo.core.messages import Message
-from gpudemo.core.runs import Session
+from gpudemo.core.base.messages import Message
+from gpudemo.core.session.runs import Session
+from gpudemo.core.settings import rules
 from gpudemo.ui.base import i18n
 from tests.ui.windows import open_window, run_to_end
 

@@ -43,8 +43,8 @@ def _walk(window, panel, lesson, screen: QRect, name: str) -> None:
 
 
 def _measured_everything(lesson) -> None:
-    from gpudemo.core import guesses
-    from gpudemo.core.lesson import RATIO, GuessSpec
+    from gpudemo.core.lessons import guesses
+    from gpudemo.core.lessons.lesson import RATIO, GuessSpec
 
     for step in lesson.steps:
         if step.guess is not None:

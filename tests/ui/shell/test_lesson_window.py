@@ -4,7 +4,7 @@ the person's settings back on leaving, and a close in the middle."""
 import pytest
 from PySide6.QtWidgets import QPlainTextEdit
 
-from gpudemo.core.lesson import load
+from gpudemo.core.lessons.lesson import load
 from tests.ui.windows import open_window
 
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import QRect, QSettings
 from PySide6.QtGui import QGuiApplication, QImage, QKeySequence
 from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QTextBrowser
 
-from gpudemo.core.prediction import predict
+from gpudemo.core.training.prediction import predict
 from gpudemo.ui import MainWindow
 from gpudemo.ui.shell.actions import (
     IDLE,

@@ -31,7 +31,7 @@ def _store(content: bytes):
 
 def _usable(window) -> bool:
     """Every value the form holds passes the rules a person's input passes (InvalidSetting otherwise)."""
-    from gpudemo.core import rules
+    from gpudemo.core.settings import rules
 
     config = window.trainingPanel.config("cpu")
     return rules.EPOCHS_MIN <= config.epochs <= rules.EPOCHS_MAX and rules.LR_MIN <= config.lr <= rules.LR_MAX

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QApplication, QScrollArea
 
-from gpudemo.core.prediction import classify
 from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.training import BOUNDARY_SIDE
+from gpudemo.core.training.prediction import classify
 from tests.ui.windows import open_window, run_to_end
 
 

@@ -64,9 +64,9 @@ def test_a_sweep_meters_each_size_and_draws_joules_beside_the_speed(qtbot, monke
 
 
 def test_the_sweep_names_the_energy_crossover_beside_the_time_crossover(qtbot):
-    from gpudemo.core.energy import EnergyPerEpoch
+    from gpudemo.core.base.messages import Message
+    from gpudemo.core.hardware.energy import EnergyPerEpoch
     from gpudemo.core.measure.sweep import SweepResult, SweepRow
-    from gpudemo.core.messages import Message
 
     def row(device, size, seconds, joules):
         return SweepRow(

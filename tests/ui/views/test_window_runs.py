@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from gpudemo.core.runs import Session
+from gpudemo.core.session.runs import Session
 from gpudemo.ui.views.loss_view import SECONDS, TOP
 from gpudemo.ui.views.plot_style import colour
-from tests.core.test_runs import tensorboard_smoothing
+from tests.core.session.test_runs import tensorboard_smoothing
 from tests.ui.windows import every_view, open_window, run_to_end
 
 
