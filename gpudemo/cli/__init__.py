@@ -43,3 +43,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("gpudemo: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:  # `gpudemo ... | head`: the reader left; nothing more to say, and no traceback
+        _quiet_stdout()
+        return EXIT_PIPE_CLOSED
+
+
+EXIT_PIPE_CLOSED = 141  # as a shell reports a command a closed pipe ended (128 + SIGPIPE)
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at nothing, so that Python's flush at exit does not fail on the closed pipe."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass

@@ -206,3 +206,15 @@ def test_the_terminal_bar_reads_the_loops_clock_as_the_window_does():
     assert "250/1,000 epochs  500 epochs/s  ETA 0:02" in stream.getvalue()
     bar.update(0, 0.0)
     assert stream.getvalue().endswith("0 epochs/s  ETA ?")
+
+
+def test_a_reader_that_leaves_the_pipe_early_ends_the_command_without_a_traceback():
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-m", "gpudemo", "code", "--device", "cpu", "-o", "-"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    child.stdout.close()  # `| head -0`: the reader is gone before the first line
+    stderr = child.stderr.read()
+    child.stderr.close()
+    assert child.wait(timeout=120) == 141 and "Traceback" not in stderr and "BrokenPipeError" not in stderr, stderr
