@@ -111,11 +111,14 @@ def nothing_left_behind():
     if still:
         problems.append(f"thread(s) still running after the test: {still}")
     if "PySide6.QtWidgets" in sys.modules:
-        from PySide6.QtCore import QTimer
+        from PySide6.QtCore import QEvent, QTimer
         from PySide6.QtWidgets import QApplication, QMainWindow
 
         app = QApplication.instance()
         if app is not None:
+            # Objects a closed window asked to delete go first: walking a tree while one of its children
+            # is half destroyed crashed a worker once (a segfault in findChildren, CI, 7 December).
+            QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
             ticking = [
                 timer.objectName() or repr(timer)
                 for widget in app.topLevelWidgets()
