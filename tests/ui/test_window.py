@@ -318,7 +318,9 @@ def test_after_a_run_on_a_laptop_screen_its_prediction_is_in_view(qtbot, app_fon
     run_to_end(qtbot, window)
     qtbot.waitUntil(lambda: window.predictionTable.rowCount() == 1)
     row = window.predictionTable.visualItemRect(window.predictionTable.item(0, 1))
-    assert window.predictionTable.viewport().visibleRegion().contains(row.center())  # 7.92072, the tutorial's answer
+    qtbot.waitUntil(  # 7.92072, the tutorial's answer
+        lambda: window.predictionTable.viewport().visibleRegion().contains(row.center()), timeout=5_000
+    )
 
 
 def test_the_loss_starts_on_a_log_axis_where_every_epoch_of_the_tutorial_shows(qtbot, window):

@@ -203,8 +203,11 @@ def test_a_rate_taken_on_a_busy_machine_is_marked_and_shown_whole(qtbot, window,
     )
     # The whole text, not cut: on one line where it fits half as much again as the running rate, else on two
     # (on one, a compile's seconds widened the window past a 1024-px screen).
-    assert label.width() >= label.fontMetrics().horizontalAdvance(label.text()) or (
-        label.wordWrap() and label.height() >= label.heightForWidth(label.width())
+    qtbot.waitUntil(  # the row takes the label's second line with the next layout pass
+        lambda: (
+            label.width() >= label.fontMetrics().horizontalAdvance(label.text())
+            or (label.wordWrap() and label.height() >= label.heightForWidth(label.width()))
+        )
     )
     assert label.width() <= window.runStatus._rate_width * 3 // 2
 
