@@ -126,6 +126,8 @@ def scene(name: str, out: Path) -> int:
                 for _ in range(5):  # to its training step
                     window.lessonPanel.nextButton.click()
                 window.runFinished.connect(lambda: QTimer.singleShot(300, lambda: save(window)))
+                # The lesson's run holds after its first epoch (for Pause and Step): Resume, as a person does.
+                window.job.pausedAt.connect(lambda epoch: QTimer.singleShot(300, window.actions.pause.trigger))
                 window.lessonPanel.actionButton.click()
 
             QTimer.singleShot(1500, lesson)
