@@ -78,18 +78,7 @@ def generate_parallel_script(
         "from torch.utils.data import DistributedSampler",
         "",
         say["group"],
-        *(
-            [
-                'local = int(os.environ["LOCAL_RANK"])',
-                "if local >= torch.cuda.device_count():  # nccl: one GPU per worker",
-                '    raise SystemExit(f"nccl needs one GPU per worker: local rank {local} has none here")',
-                'device = torch.device("cuda", local)',
-                "torch.cuda.set_device(device)",
-                'dist.init_process_group("nccl", device_id=device)',
-            ]
-            if backend == "nccl"
-            else ['device = torch.device("cpu")', f'dist.init_process_group("{backend}")']
-        ),
+        *_group_lines(backend),
         "rank, world = dist.get_rank(), dist.get_world_size()",
         "",
         say["model"],
@@ -99,18 +88,7 @@ def generate_parallel_script(
         *problem.script_data(config),
         say["shard"],
     ]
-    if minibatch:
-        lines += [
-            "sampler = DistributedSampler(range(len(y_train)), num_replicas=world, rank=rank, shuffle=True,"
-            f" seed={config.seed})",
-            f"batch_size = math.ceil({batch} / world)  # the global batch, split over the workers",
-        ]
-    else:
-        lines += [
-            "shard = torch.tensor(list(DistributedSampler(range(len(y_train)), num_replicas=world, rank=rank,"
-            " shuffle=False)))",
-            "x_train, y_train = x_train[shard.to(device)], y_train[shard.to(device)]",
-        ]
+    lines += _shard_lines(config, batch if minibatch else None)
     lines += [
         "",
         say["wrap"],
@@ -122,21 +100,8 @@ def generate_parallel_script(
         say["train"].format(epochs=f"{config.epochs:,}"),
         *(compiled_step_lines(config, say, cuda_graphs=False) if mode_of(config).compiles else []),
         f"for epoch in range({config.epochs}):",
+        *_epoch_lines(config, minibatch),
     ]
-    if minibatch:
-        lines += [
-            "    sampler.set_epoch(epoch)",
-            "    order = torch.tensor(list(sampler), device=device)",
-            "    total, batches = 0.0, 0",
-            "    for start in range(0, len(order), batch_size):",
-            "        index = order[start:start + batch_size]",
-            *take_step_lines(config, "x_train[index]", "y_train[index]", "        ", cuda_graphs=False),
-            "        total = total + loss.detach()",
-            "        batches += 1",
-            "    loss = total / batches",
-        ]
-    else:
-        lines += take_step_lines(config, "x_train", "y_train", "    ", cuda_graphs=False)
     lines += [
         "",
         say["result"],
@@ -153,3 +118,50 @@ def generate_parallel_script(
         "dist.destroy_process_group()",
     ]
     return "\n".join(line for entry in lines for line in entry.split("\n")) + "\n"
+
+
+def _group_lines(backend: str) -> list[str]:
+    """Each worker joins the group: on its own GPU for nccl (one a worker), on the CPU for gloo."""
+    if backend != "nccl":
+        return ['device = torch.device("cpu")', f'dist.init_process_group("{backend}")']
+    return [
+        'local = int(os.environ["LOCAL_RANK"])',
+        "if local >= torch.cuda.device_count():  # nccl: one GPU per worker",
+        '    raise SystemExit(f"nccl needs one GPU per worker: local rank {local} has none here")',
+        'device = torch.device("cuda", local)',
+        "torch.cuda.set_device(device)",
+        'dist.init_process_group("nccl", device_id=device)',
+    ]
+
+
+def _shard_lines(config: TrainingConfig, batch: int | None) -> list[str]:
+    """Each worker's share: a sampler dealing the global `batch` over the workers each epoch, or (the full
+    batch, `batch` None) its fixed shard of the data."""
+    if batch is not None:
+        return [
+            "sampler = DistributedSampler(range(len(y_train)), num_replicas=world, rank=rank, shuffle=True,"
+            f" seed={config.seed})",
+            f"batch_size = math.ceil({batch} / world)  # the global batch, split over the workers",
+        ]
+    return [
+        "shard = torch.tensor(list(DistributedSampler(range(len(y_train)), num_replicas=world, rank=rank,"
+        " shuffle=False)))",
+        "x_train, y_train = x_train[shard.to(device)], y_train[shard.to(device)]",
+    ]
+
+
+def _epoch_lines(config: TrainingConfig, minibatch: bool) -> list[str]:
+    """One epoch inside the loop: the step on the shard, or on each minibatch of the sampler's order."""
+    if not minibatch:
+        return take_step_lines(config, "x_train", "y_train", "    ", cuda_graphs=False)
+    return [
+        "    sampler.set_epoch(epoch)",
+        "    order = torch.tensor(list(sampler), device=device)",
+        "    total, batches = 0.0, 0",
+        "    for start in range(0, len(order), batch_size):",
+        "        index = order[start:start + batch_size]",
+        *take_step_lines(config, "x_train[index]", "y_train[index]", "        ", cuda_graphs=False),
+        "        total = total + loss.detach()",
+        "        batches += 1",
+        "    loss = total / batches",
+    ]

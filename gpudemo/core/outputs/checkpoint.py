@@ -24,6 +24,7 @@ from torch import nn
 from gpudemo.core.base.files import write_atomically
 from gpudemo.core.base.messages import QT_TRANSLATE_NOOP, Message, PersonError, message
 from gpudemo.core.problems import problem_for, remember
+from gpudemo.core.problems.base import Problem
 from gpudemo.core.problems.datafile import DataFileError
 from gpudemo.core.problems.own import OwnData
 from gpudemo.core.settings.config import TrainingConfig
@@ -94,8 +95,24 @@ def _torch_save(data: dict, out) -> None:
 
 
 def load(path: str | os.PathLike) -> Checkpoint:
-    """The model and settings in `path`; raises CheckpointError with a reason for any file that is not one."""
+    """The model and settings in `path`; raises CheckpointError with a reason for any file that is not one.
+    Read as untrusted, stage by stage: the file, its contents, its settings, its problem, its weights."""
     target = Path(path)
+    _check_file(target)
+    data = _read(target)
+    config = _settings(data, target)
+    problem, note = _problem(config, data, target)
+    model = _model(problem, config, data["state_dict"], target)
+    if note is None and config.data and data.get("data_sha256") not in (None, _fingerprint_or_none(config.data)):
+        note = message(
+            QT_TRANSLATE_NOOP("core", "{data} has changed since this model was trained on it; it predicts as trained"),
+            data=config.data,
+        )
+    return Checkpoint(model, config, data["epochs"], note)
+
+
+def _check_file(target: Path) -> None:
+    """A readable file of at most MAX_BYTES whose zip is whole (its CRCs), before torch reads a byte of it."""
     if target.is_dir():
         raise _refuse(QT_TRANSLATE_NOOP("core", "{path} is a folder, not a checkpoint"), target)
     try:
@@ -113,6 +130,10 @@ def load(path: str | os.PathLike) -> Checkpoint:
     damaged = _damaged(target)
     if damaged is not None:
         raise damaged
+
+
+def _read(target: Path) -> dict:
+    """The file's plain data (weights only: nothing in it runs), of this format and version, with its parts."""
     try:
         data = torch.load(target, map_location="cpu", weights_only=True)
     except pickle.UnpicklingError as error:
@@ -150,9 +171,14 @@ def load(path: str | os.PathLike) -> Checkpoint:
     settings, weights, epochs = data.get("config"), data.get("state_dict"), data.get("epochs")
     if not isinstance(settings, dict) or not isinstance(weights, dict) or type(epochs) is not int or epochs < 0:
         raise _refuse(QT_TRANSLATE_NOOP("core", "{path} is missing its settings, weights or epochs"), target)
+    return data
+
+
+def _settings(data: dict, target: Path) -> TrainingConfig:
+    """The settings it was trained with, checked by the rules a person's input is."""
     fields = {field.name for field in dataclasses.fields(TrainingConfig)}
     try:
-        config = TrainingConfig(**{key: value for key, value in settings.items() if key in fields})
+        return TrainingConfig(**{key: value for key, value in data["config"].items() if key in fields})
     except InvalidSetting as error:
         raise _refuse(
             QT_TRANSLATE_NOOP("core", "{path} has a setting gpudemo cannot use: {reason}"), target, reason=error.message
@@ -161,9 +187,13 @@ def load(path: str | os.PathLike) -> Checkpoint:
         raise _refuse(
             QT_TRANSLATE_NOOP("core", "{path} has settings of the wrong kind: {reason}"), target, reason=str(error)
         ) from None
-    note = None
+
+
+def _problem(config: TrainingConfig, data: dict, target: Path) -> tuple[Problem, Message | None]:
+    """The problem the model was trained on; a person's data file that cannot be read now stands in by the
+    shape the checkpoint kept of it, said in the note."""
     try:
-        problem = problem_for(config)  # a model of your own data: its file says its inputs and classes
+        return problem_for(config), None  # a model of your own data: its file says its inputs and classes
     except DataFileError as error:
         kept = OwnData.remembered(config.data, data.get("data_shape"), error)
         if kept is None:  # a checkpoint of before the shape was kept
@@ -173,14 +203,17 @@ def load(path: str | os.PathLike) -> Checkpoint:
                 reason=error.message,
             ) from None
         remember(config.data, kept)
-        problem = kept
-        note = message(
+        return kept, message(
             QT_TRANSLATE_NOOP(
                 "core", "its data file {data} cannot be read now ({reason}); the model predicts as trained"
             ),
             data=config.data,
             reason=error.message,
         )
+
+
+def _model(problem: Problem, config: TrainingConfig, weights: dict, target: Path) -> nn.Module:
+    """The problem's model with the file's weights, which must fit it exactly and all be finite."""
     torch.manual_seed(config.seed)
     model = problem.make_model(config)
     try:
@@ -199,13 +232,7 @@ def load(path: str | os.PathLike) -> Checkpoint:
             QT_TRANSLATE_NOOP("core", "{path}'s weights are not all finite numbers (NaN or infinity); not loaded"),
             target,
         )
-    model.eval()
-    if note is None and config.data and data.get("data_sha256") not in (None, _fingerprint_or_none(config.data)):
-        note = message(
-            QT_TRANSLATE_NOOP("core", "{data} has changed since this model was trained on it; it predicts as trained"),
-            data=config.data,
-        )
-    return Checkpoint(model, config, epochs, note)
+    return model.eval()
 
 
 def _fingerprint_or_none(path: str) -> str | None:
