@@ -104,15 +104,20 @@ def update_translations(ts_files: list[Path] | None = None, qm_dir: Path | None 
     ts_files = ts_files or [TRANSLATIONS / f"gpudemo_{language}.ts" for language in LANGUAGES]
     for ts in ts_files:
         subprocess.run(
-            [str(BIN / "pyside6-lupdate"), "-locations", "none", "-no-obsolete", *sources(), "-ts", str(ts)],
+            [tool("pyside6-lupdate"), "-locations", "none", "-no-obsolete", *sources(), "-ts", str(ts)],
             cwd=ROOT,
             check=True,
         )
         qm = (qm_dir or ts.parent) / ts.with_suffix(".qm").name
-        subprocess.run([str(BIN / "pyside6-lrelease"), str(ts), "-qm", str(qm)], cwd=ROOT, check=True)
+        subprocess.run([tool("pyside6-lrelease"), str(ts), "-qm", str(qm)], cwd=ROOT, check=True)
 
 
 LINTS = (["lint-imports"], ["ruff", "check", "."], ["ruff", "format", "--check", "."])
+
+
+def tool(name: str) -> str:
+    """A command installed in .venv: its .exe on Windows (a path with a folder gets no .exe added there)."""
+    return shutil.which(name, path=str(BIN)) or str(BIN / name)
 
 
 def main(argv: list[str]) -> int:
@@ -123,7 +128,7 @@ def main(argv: list[str]) -> int:
     if argv and argv[0] == "lint":
         ensure_environment()
         failed = [
-            " ".join(lint) for lint in LINTS if subprocess.run([str(BIN / lint[0]), *lint[1:]], cwd=ROOT).returncode
+            " ".join(lint) for lint in LINTS if subprocess.run([tool(lint[0]), *lint[1:]], cwd=ROOT).returncode
         ]
         if failed:
             print(f"dev.py: failed: {', '.join(failed)}", file=sys.stderr)

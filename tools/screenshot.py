@@ -13,6 +13,8 @@ Runs the real program (the window as `gpudemo` opens it) once per scene and save
 - lesson, lesson-chinese (assets/lesson.png, assets/lesson-chinese.png): Help → Lesson at its training
   step, after the run it starts, in English and in Simplified Chinese;
 - small (assets/small-screen.png): the window on a 1024 x 768 screen after a run of the line;
+- scaled (assets/scaled-150.png): the first lesson's training step at 150 % (QT_SCALE_FACTOR=1.5) on a
+  1366 x 768 laptop with a 40-px taskbar: 911 x 485 logical pixels, the window's body scrolled;
 - dark (assets/dark.png): the runs scene in the dark theme;
 - chinese (assets/chinese.png): the runs scene where the system speaks Simplified Chinese (LANG=zh_CN.UTF-8);
 - chinese-dark (assets/chinese-dark.png): the landscape scene in Chinese, in the dark theme;
@@ -49,6 +51,7 @@ SCENES = {
     "lesson": "lesson.png",
     "lesson-chinese": "lesson-chinese.png",
     "small": "small-screen.png",
+    "scaled": "scaled-150.png",
     "dark": "dark.png",
     "chinese": "chinese.png",
     "chinese-dark": "chinese-dark.png",
@@ -81,6 +84,9 @@ TRAINING = {
 }
 MODEL = {"spiral": (32, 3), "digits": (32, 2), "small-spiral": (32, 3)}  # (width, depth) where a scene sets them
 FORMING = {"spiral": 0.35}  # taken while the run goes, at this share of its epochs
+
+
+SCALED_SCREEN = (round(1366 / 1.5), round((768 - 40) / 1.5))  # 1366 x 768 at 150 %, less a 40-px taskbar
 
 
 def choose(combo, key):
@@ -119,7 +125,13 @@ def scene(name: str, out: Path) -> int:
             window.runFinished.connect(lambda: QTimer.singleShot(300, lambda: save(window)))
             QTimer.singleShot(1500, window.run_commands.start_profile)
             return
-        if name in ("lesson", "lesson-chinese"):
+        if name in ("lesson", "lesson-chinese", "scaled"):
+            if name == "scaled":
+                from PySide6.QtCore import QRect
+
+                from gpudemo.ui.shell.menus import fit_to_screen
+
+                fit_to_screen(window, QRect(0, 0, *SCALED_SCREEN))
 
             def lesson():
                 window.lessonButton.click()
@@ -219,5 +231,10 @@ if __name__ == "__main__":
             subprocess.run(
                 [sys.executable, __file__, "--one", name],
                 check=True,
-                env={**os.environ, "XDG_CONFIG_HOME": settings, "LANG": LOCALE.get(name, "en_US.UTF-8")},
+                env={
+                    **os.environ,
+                    "XDG_CONFIG_HOME": settings,
+                    "LANG": LOCALE.get(name, "en_US.UTF-8"),
+                    **({"QT_SCALE_FACTOR": "1.5"} if name == "scaled" else {}),
+                },
             )

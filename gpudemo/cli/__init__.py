@@ -17,6 +17,7 @@ from gpudemo.cli.output import EXIT_INTERRUPTED
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    readable_anywhere()
     args = parse(sys.argv[1:] if argv is None else argv)
     try:
         if args.command == "devices":
@@ -59,3 +60,12 @@ def _quiet_stdout() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def readable_anywhere() -> None:
+    """A character the console's encoding lacks is written as its escape (\\xe9), as Python's stderr does, not
+    raised: redirected on a Windows whose code page is cp1252 or cp932, a script naming `café.csv` and the "…"
+    gpudemo prints raised UnicodeEncodeError. In a script's string the escape reads back as the character."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from functools import partial
 
 from PySide6.QtCore import QEventLoop, QObject, Qt, Signal, Slot
-from PySide6.QtWidgets import QApplication, QHBoxLayout, QMainWindow, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QMainWindow, QWidget
 
 from gpudemo.core.hardware.machine import DeviceInfo, DeviceList, cpu_device
 from gpudemo.core.session.runs import Session
@@ -29,6 +29,7 @@ from gpudemo.ui.panels.guess_panel import GuessPanel
 from gpudemo.ui.panels.left_column import LeftColumn
 from gpudemo.ui.panels.lesson_panel import LessonPanel
 from gpudemo.ui.shell.actions import Actions
+from gpudemo.ui.shell.body import WindowBody
 from gpudemo.ui.shell.file_commands import FileCommands
 from gpudemo.ui.shell.guess_lesson import GuessLesson
 from gpudemo.ui.shell.lesson_commands import LessonCommands
@@ -175,16 +176,7 @@ class MainWindow(QMainWindow):
             self.viewTabs.add_place(place, title, [views[name] for name in names])
         self.viewTabs.set_order([view for view, _title in views.values()])
         self.lossView = self.trainingView.loss
-        right = QVBoxLayout()
-        right.addWidget(self.runStatus.statusLabel)
-        right.addWidget(self.viewTabs, 1)
-        right.addLayout(self.runStatus.progress_row)
-        right.addWidget(self.runStatus.resultLabel)
-        central = QWidget()
-        columns = QHBoxLayout(central)
-        columns.addWidget(self.left)
-        columns.addLayout(right, 1)
-        self.setCentralWidget(central)
+        self.setCentralWidget(WindowBody(self.left, self.runStatus, self.viewTabs))
         self.codePanel = CodePanel(self)
         self.codePanel.setMinimumWidth(320)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.codePanel)

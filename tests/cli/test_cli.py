@@ -218,3 +218,18 @@ def test_a_reader_that_leaves_the_pipe_early_ends_the_command_without_a_tracebac
     stderr = child.stderr.read()
     child.stderr.close()
     assert child.wait(timeout=120) == 141 and "Traceback" not in stderr and "BrokenPipeError" not in stderr, stderr
+
+
+def test_emulated_windows_code_page_a_character_the_console_lacks_is_escaped_not_raised(tmp_path):
+    # Redirected output on Windows is in the ANSI code page (cp1252, cp932): `gpudemo code` for a file named
+    # café.csv raised UnicodeEncodeError. ASCII here, stricter still: the name is escaped, and in the
+    # script's string the escape reads back as the character, so the printed script still runs.
+    data = tmp_path / "café.csv"
+    data.write_text("x,y\n1,2\n2,4\n3,6\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    command = [sys.executable, "-m", "gpudemo", "code", "--device", "cpu", "--problem", "data", "--data", str(data)]
+    done = subprocess.run([*command, "--epochs", "5"], capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr[-1500:]
+    assert "caf\\xe9.csv" in done.stdout
+    ran = subprocess.run([sys.executable, "-c", done.stdout], capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0 and "final loss" in ran.stdout.lower(), ran.stderr[-1500:]

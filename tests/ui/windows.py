@@ -2,6 +2,9 @@
 
 from tests.devices import CPU_ONLY, TWO_GPUS  # noqa: F401  (the window tests take them from here)
 
+# A 1366 x 768 laptop at 150 % (Windows' usual setting there), less a 40-px taskbar: 911 x 485 logical pixels.
+SCALED_150 = (round(1366 / 1.5), round((768 - 40) / 1.5))
+
 
 def open_window(qtbot, devices=CPU_ONLY, session=None, preferences=None):
     """A shown MainWindow on these devices, closed (its run stopped) at the end of the test."""

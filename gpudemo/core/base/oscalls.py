@@ -10,16 +10,21 @@ the calls below out of every other module). What each one does, and why it is no
   open (Excel, OneDrive, an antivirus scan) cannot be replaced for a moment (WinError 5 or 32).
 - `process_alive(pid)`: whether a process runs. `os.kill(pid, 0)` is that test on POSIX only: on Windows
   signal 0 is CTRL_C_EVENT, sent to the pid's console group.
-- `worker_options()` and `end_worker(process, force)`: a worker process of its own group, out of reach of
-  the terminal's Ctrl-C (a new session on POSIX, a new process group on Windows), and ended with it
-  (killpg on POSIX, where the worker's own children go too; terminate and kill on Windows, which has no
-  killpg).
+- `worker_options()`, `tie_to_this_process(process)` and `end_worker(process, force)`: a worker process of
+  its own group, out of reach of the terminal's Ctrl-C (a new session on POSIX, a new process group on
+  Windows), on Windows in a Job Object that ends it when gpudemo ends, however it ends (Task Manager, a
+  crash), and ended with it (killpg on POSIX, where the worker's own children go too; terminate and kill
+  on Windows, which has no killpg).
 - `same_path_text(path)`: a path as the file system compares names: NTFS and APFS (by default) ignore
   case and Unicode normalisation, ext4 does neither.
 - `umask()`, `open_for_writing(descriptor)`, `name_max(folder)`: what POSIX says through /proc, fcntl
   and pathconf, with the answer other systems need.
 - `memory()` and `process_memory()`: the machine's total and available memory and this process's, from
   psutil where it is installed (every platform), else from Linux's /proc.
+- `unthrottled()`: while a job runs, the process is not slowed because its window is hidden or the laptop is
+  on battery: macOS's App Nap lowers the timers and priority of an app nobody looks at, and Windows 11's
+  power throttling (EcoQoS) runs a background process on the slow cores. Either way a sweep measured while
+  the learner reads another window came out slower than the machine is. Nothing to do on Linux.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ import subprocess
 import sys
 import time
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -101,6 +108,66 @@ def worker_options() -> dict:
     if WINDOWS:
         return {"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0x200)}
     return {"start_new_session": True}
+
+
+_JOB_OBJECT_EXTENDED_LIMIT_INFORMATION = 9
+_JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE = 0x2000
+_job = None  # Windows: the Job Object every worker is put in, its handle closed (and they ended) with this process
+
+
+def tie_to_this_process(process: subprocess.Popen) -> None:
+    """On Windows, put a started worker in a Job Object that kills it when this process's last handle to the
+    job closes, which the system does when this process ends in any way. POSIX has no such call: there the
+    launcher ends its workers' session. Where the job cannot be had (a system that refuses nested jobs), the
+    worker runs as it would have, ended by the launcher."""
+    global _job
+    if not WINDOWS:
+        return
+    try:
+        if _job is None:
+            _job = _kill_on_close_job()
+        if _job:
+            import ctypes
+
+            ctypes.windll.kernel32.AssignProcessToJobObject(_job, int(process._handle))
+    except (OSError, AttributeError, TypeError, ValueError):
+        pass
+
+
+def _kill_on_close_job():
+    """CreateJobObjectW with JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE (JOBOBJECT_EXTENDED_LIMIT_INFORMATION)."""
+    import ctypes
+
+    class Basic(ctypes.Structure):  # JOBOBJECT_BASIC_LIMIT_INFORMATION
+        _fields_ = [
+            ("PerProcessUserTimeLimit", ctypes.c_int64), ("PerJobUserTimeLimit", ctypes.c_int64),
+            ("LimitFlags", ctypes.c_uint32), ("MinimumWorkingSetSize", ctypes.c_size_t),
+            ("MaximumWorkingSetSize", ctypes.c_size_t), ("ActiveProcessLimit", ctypes.c_uint32),
+            ("Affinity", ctypes.c_size_t), ("PriorityClass", ctypes.c_uint32), ("SchedulingClass", ctypes.c_uint32),
+        ]  # fmt: skip
+
+    class Counters(ctypes.Structure):  # IO_COUNTERS
+        _fields_ = [(name, ctypes.c_uint64) for name in ("Reads", "Writes", "Others", "ReadBytes", "WriteBytes",
+                                                         "OtherBytes")]  # fmt: skip
+
+    class Extended(ctypes.Structure):  # JOBOBJECT_EXTENDED_LIMIT_INFORMATION
+        _fields_ = [
+            ("Basic", Basic), ("Io", Counters), ("ProcessMemoryLimit", ctypes.c_size_t),
+            ("JobMemoryLimit", ctypes.c_size_t), ("PeakProcessMemoryUsed", ctypes.c_size_t),
+            ("PeakJobMemoryUsed", ctypes.c_size_t),
+        ]  # fmt: skip
+
+    kernel32 = ctypes.windll.kernel32
+    job = kernel32.CreateJobObjectW(None, None)
+    if not job:
+        return 0
+    limits = Extended()
+    limits.Basic.LimitFlags = _JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
+    size = ctypes.sizeof(limits)
+    if not kernel32.SetInformationJobObject(job, _JOB_OBJECT_EXTENDED_LIMIT_INFORMATION, ctypes.byref(limits), size):
+        kernel32.CloseHandle(job)
+        return 0
+    return job
 
 
 def worker_env() -> dict[str, str]:
@@ -321,3 +388,92 @@ def peak_process_memory() -> int | None:
             return None
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak if MACOS else peak * 1024
+
+
+# Windows (processthreadsapi.h, winbase.h): ProcessPowerThrottling's class, version and flag; the execution state.
+_PROCESS_POWER_THROTTLING = 4
+_POWER_THROTTLING_VERSION = 1
+_POWER_THROTTLING_EXECUTION_SPEED = 0x1
+_ES_CONTINUOUS, _ES_SYSTEM_REQUIRED = 0x80000000, 0x00000001
+# macOS (NSProcessInfo.h): NSActivityUserInitiated | NSActivityLatencyCritical.
+_NS_ACTIVITY_OPTIONS = 0x00FFFFFF | 0xFF00000000
+
+
+@contextmanager
+def unthrottled(reason: str = "gpudemo is training") -> Iterator[None]:
+    """Hold the process at full speed for the block (see the module's notes); never fails a job: where the
+    system refuses, the job runs as it would have."""
+    end = None
+    try:
+        if WINDOWS:
+            end = _windows_unthrottled()
+        elif MACOS:
+            end = _macos_unthrottled(reason)
+    except (OSError, AttributeError, TypeError, ValueError):
+        end = None
+    try:
+        yield
+    finally:
+        if end is not None:
+            try:
+                end()
+            except (OSError, AttributeError, TypeError, ValueError):
+                pass
+
+
+def _throttling_state(control: int, state: int):
+    """A PROCESS_POWER_THROTTLING_STATE: which throttling the process decides (control), and which it wants."""
+    import ctypes
+
+    class State(ctypes.Structure):
+        _fields_ = [("Version", ctypes.c_ulong), ("ControlMask", ctypes.c_ulong), ("StateMask", ctypes.c_ulong)]
+
+    return State(_POWER_THROTTLING_VERSION, control, state)
+
+
+def _windows_unthrottled():
+    """Power throttling off for the process (ControlMask set, StateMask clear: "never throttle"), and the
+    system kept from sleeping while the job runs; both given back after it."""
+    import ctypes
+
+    kernel32 = ctypes.windll.kernel32
+    process = kernel32.GetCurrentProcess()
+    state = _throttling_state(_POWER_THROTTLING_EXECUTION_SPEED, 0)  # decided here: never throttled
+    kernel32.SetProcessInformation(process, _PROCESS_POWER_THROTTLING, ctypes.byref(state), ctypes.sizeof(state))
+    kernel32.SetThreadExecutionState(_ES_CONTINUOUS | _ES_SYSTEM_REQUIRED)
+
+    def end() -> None:
+        kernel32.SetThreadExecutionState(_ES_CONTINUOUS)
+        back = _throttling_state(0, 0)  # the system's own policy again
+        kernel32.SetProcessInformation(process, _PROCESS_POWER_THROTTLING, ctypes.byref(back), ctypes.sizeof(back))
+
+    return end
+
+
+def _macos_unthrottled(reason: str):
+    """[[NSProcessInfo processInfo] beginActivityWithOptions:reason:], kept until endActivity: (the
+    Objective-C runtime through ctypes, each call with its exact prototype, as arm64 requires)."""
+    import ctypes
+
+    objc = ctypes.cdll.LoadLibrary("/usr/lib/libobjc.A.dylib")
+    ctypes.cdll.LoadLibrary("/System/Library/Frameworks/Foundation.framework/Foundation")
+    objc.objc_getClass.restype = objc.sel_registerName.restype = ctypes.c_void_p
+    objc.objc_getClass.argtypes = objc.sel_registerName.argtypes = [ctypes.c_char_p]
+    send = objc.objc_msgSend
+    pointer = ctypes.c_void_p
+
+    def call(restype, target, selector: bytes, *args):
+        send.restype, send.argtypes = restype, [pointer, pointer, *(type(arg) for arg in args)]
+        return send(pointer(target), pointer(objc.sel_registerName(selector)), *args)
+
+    info = call(pointer, objc.objc_getClass(b"NSProcessInfo"), b"processInfo")
+    text = call(pointer, objc.objc_getClass(b"NSString"), b"stringWithUTF8String:", ctypes.c_char_p(reason.encode()))
+    options = ctypes.c_uint64(_NS_ACTIVITY_OPTIONS)
+    activity = call(pointer, info, b"beginActivityWithOptions:reason:", options, pointer(text))
+    activity = call(pointer, activity, b"retain")  # the activity is autoreleased: kept until the job ends
+
+    def end() -> None:
+        call(None, info, b"endActivity:", pointer(activity))
+        call(None, activity, b"release")
+
+    return end

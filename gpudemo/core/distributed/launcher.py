@@ -192,6 +192,7 @@ class _Workers:
                 "RANK": str(rank),
                 "LOCAL_RANK": str(rank),
                 "PYTHONUNBUFFERED": "1",
+                "PYTHONUTF8": "1",  # the worker's words in UTF-8, as read here (Windows' code page mangled them)
                 "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
                 "OMP_NUM_THREADS": str(threads),
                 **oscalls.worker_env(),
@@ -204,9 +205,12 @@ class _Workers:
                     stderr=self.errors[rank],
                     stdin=subprocess.DEVNULL,
                     text=True,
+                    encoding="utf-8",
+                    errors="replace",
                     **oscalls.worker_options(),  # the terminal's Ctrl-C reaches the launcher, not the workers
                 )
             )
+            oscalls.tie_to_this_process(self.processes[-1])  # on Windows: ended with gpudemo, however it ends
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.reader = threading.Thread(target=self._read, name="gpudemo-parallel-reader", daemon=True)
         self.reader.start()

@@ -107,7 +107,7 @@ class OwnData(Problem):
 
     def script_data(self, config: TrainingConfig) -> list[str]:
         lines = [
-            f'with open({self.data.path!r}, newline="") as file:  # your data, as gpudemo read it',
+            f'with open({self.data.path!r}, newline="", encoding="utf-8-sig") as file:  # read as gpudemo read it',
             "    rows = [row for row in csv.reader(file) if any(value.strip() for value in row)]",
         ]
         if self.data.header:

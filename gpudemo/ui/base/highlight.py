@@ -97,10 +97,10 @@ class Highlighter:
 
 
 def _scroll_to(widget: QWidget) -> None:
-    """Scroll the scroll area around `widget` (the left column on a short screen) to show it."""
+    """Scroll each scroll area around `widget` to show it: the left column on a short screen, then the window's
+    body on a screen smaller than it."""
     parent = widget.parentWidget()
     while parent is not None:
         if isinstance(parent, QScrollArea):
             parent.ensureWidgetVisible(widget, 10, 10)
-            return
         parent = parent.parentWidget()

@@ -50,7 +50,8 @@ class _Worker(QObject):
     @Slot()
     def run(self) -> None:
         try:
-            result = self._work()
+            with oscalls.unthrottled():  # not slowed by App Nap or power throttling while the window is hidden
+                result = self._work()
         except PersonError as error:  # a failed run, a refused precision, a worker lost: the reason, for a person
             log.warning("%s ended: %s", type(self).__name__, error)
             self.failed.emit(error.message)

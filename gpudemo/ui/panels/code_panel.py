@@ -37,6 +37,7 @@ from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.settings.rules import InvalidSetting
 from gpudemo.core.training import PREDICTING, PREPARING_STEP, TO_CPU, TO_DEVICE, TRAINING
 from gpudemo.ui.base.i18n import say
+from gpudemo.ui.base.places import chosen, start_path
 
 if TYPE_CHECKING:
     from gpudemo.core.outputs.script import Script
@@ -272,8 +273,9 @@ class CodePanel(QDockWidget):
     @Slot()
     def save_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
-            self, self.tr("Save the script"), "gpudemo_run.py", self.tr("Python files (*.py)")
+            self, self.tr("Save the script"), start_path("gpudemo_run.py"), self.tr("Python files (*.py)")
         )
+        chosen(path)
         if path:
             self.save(path)
 

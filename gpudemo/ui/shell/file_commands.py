@@ -23,6 +23,7 @@ from gpudemo.core.base.files import write_atomically
 from gpudemo.core.base.messages import Message
 from gpudemo.core.outputs.export import write_losses_csv
 from gpudemo.ui.base.i18n import epochs_text, name_text, say
+from gpudemo.ui.base.places import chosen, start_path
 
 # Each view (by its object name) and the plot File > Export the shown plot exports from it.
 SHOWN_PLOTS = {
@@ -125,8 +126,9 @@ class FileCommands(QObject):
             return False
         if not path:
             path, _ = QFileDialog.getOpenFileName(
-                window, self.tr("Load model"), "", self.tr("gpudemo checkpoints (*.pt);;All files (*)")
+                window, self.tr("Load model"), start_path(), self.tr("gpudemo checkpoints (*.pt);;All files (*)")
             )
+            chosen(path)
         if not path:
             return False
         from gpudemo.core.outputs import checkpoint  # the Load action waits for PyTorch
@@ -156,8 +158,9 @@ class FileCommands(QObject):
             return False
         if not path:
             path, _ = QFileDialog.getOpenFileName(
-                window, self.tr("Open data"), "", self.tr("CSV files (*.csv *.txt);;All files (*)")
+                window, self.tr("Open data"), start_path(), self.tr("CSV files (*.csv *.txt);;All files (*)")
             )
+            chosen(path)
         if not path:
             return False
         self._say(self.tr("Reading {path}…").format(path=Path(path).name))
@@ -214,8 +217,8 @@ class FileCommands(QObject):
     # --- inside -----------------------------------------------------------------------------
 
     def _ask_save(self, title: str, name: str, filters: str) -> str:
-        path, _ = QFileDialog.getSaveFileName(self.window, title, name, filters)
-        return path
+        path, _ = QFileDialog.getSaveFileName(self.window, title, start_path(name), filters)
+        return chosen(path)
 
     def _write(self, path: str, write: Callable[[], Message | None], done: str) -> bool:
         """`write()`, all or nothing (it goes through `files.write_atomically`, which checks every byte written):

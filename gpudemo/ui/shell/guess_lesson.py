@@ -20,6 +20,7 @@ from gpudemo.core.settings.rules import InvalidSetting
 from gpudemo.core.step.modes import fastest_for
 from gpudemo.ui.base import i18n
 from gpudemo.ui.base.i18n import say
+from gpudemo.ui.base.places import chosen, start_path
 from gpudemo.ui.panels.guess_panel import GuessPanel
 from gpudemo.ui.shell.lesson_course import LessonCourse
 from gpudemo.ui.shell.lesson_measures import (
@@ -297,8 +298,9 @@ class GuessLesson(LessonCourse):
     @Slot()
     def _ask_export(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
-            self.window, self.tr("Export your guesses"), "gpudemo_guesses.csv", self.tr("CSV files (*.csv)")
+            self.window, self.tr("Export your guesses"), start_path("gpudemo_guesses.csv"), self.tr("CSV files (*.csv)")
         )
+        chosen(path)
         if path:
             self.export(path)
 

@@ -106,7 +106,7 @@ class LessonCourse(QObject):
         script's lines (`with_code`), the Code panel beside it: at 1024 x 768 every marked line pointed at a
         panel that was not shown."""
         w = self.window
-        room = w.width() - w.centralWidget().minimumSizeHint().width()
+        room = w.width() - w.centralWidget().needed_width()
         self._beside = room >= max(self.panel.minimumSizeHint().width(), w.codePanel.minimumWidth())
         if self._beside:
             w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.panel)

@@ -3,8 +3,9 @@
 Menus hold the window's actions (see actions.py), so a menu item, its shortcut and
 the button beside the plot are one command. The size: the window opens at most at
 its comfortable size, and at most at the screen's available size; down to 1024 x 768
-every view is reachable (the left column scrolls, the Code panel is a dock that can
-be closed, floated or moved, and on a narrow screen it starts closed: View shows it).
+every view is whole (the left column scrolls, the Code panel is a dock that can
+be closed, floated or moved, and on a narrow screen it starts closed: View shows it),
+and on a smaller screen (150 % on a 1366 x 768 laptop) the window's body scrolls.
 """
 
 from __future__ import annotations
@@ -111,7 +112,8 @@ def keep_on_screen(window: QMainWindow, available: QRect | None = None) -> None:
             return
         available = screen.availableGeometry()
     window.layout().activate()
-    if window.codePanel.isVisibleTo(window) and window.minimumSizeHint().width() > available.width():
+    needed = window.centralWidget().needed_width() + window.codePanel.minimumWidth()  # the body unscrolled
+    if window.codePanel.isVisibleTo(window) and needed > available.width():
         window.codePanel.setVisible(False)
         window.layout().activate()
     frame = window.frameGeometry()

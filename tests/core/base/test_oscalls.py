@@ -298,3 +298,133 @@ def test_emulated_mps_how_busy_the_apple_gpu_was_is_not_read_off_the_cpus_encodi
     profile = StepProfile("mps", 50, 300.0, 900.0, 250.0, 20.0, ())  # ATen's self time: Metal's encoding, CPU side
     assert guesses.busy_percent(profile) is None
     assert guesses.busy_percent(StepProfile("cpu", 50, 300.0, 900.0, 250.0, 20.0, ())) == pytest.approx(250 / 9)
+
+
+class _Recorder:
+    """A foreign library's function: takes restype and argtypes as ctypes functions do, records its calls."""
+
+    def __init__(self, calls: list, name: str, answer=None):
+        self.calls, self.name, self.answer = calls, name, answer
+
+    def __call__(self, *args):
+        self.calls.append((self.name, args))
+        return self.answer(*args) if callable(self.answer) else self.answer
+
+
+class _Library:
+    def __init__(self, calls: list, **answers):
+        self._calls, self._answers = calls, answers
+
+    def __getattr__(self, name):
+        recorder = _Recorder(self._calls, name, self._answers.get(name))
+        setattr(self, name, recorder)
+        return recorder
+
+
+def test_emulated_windows_a_job_turns_power_throttling_off_and_gives_it_back(monkeypatch):
+    import ctypes
+
+    calls = []
+    kernel32 = _Library(calls, GetCurrentProcess=-1)
+    monkeypatch.setattr(oscalls, "WINDOWS", True)
+    monkeypatch.setattr(ctypes, "windll", type("WinDLLs", (), {"kernel32": kernel32}), raising=False)
+    with oscalls.unthrottled():
+        during = list(calls)
+    states = [ctypes.cast(args[2], ctypes.POINTER(ctypes.c_ulong * 3)).contents[:] for name, args in calls
+              if name == "SetProcessInformation"]  # fmt: skip
+    assert [name for name, _args in during] == ["GetCurrentProcess", "SetProcessInformation", "SetThreadExecutionState"]
+    assert states == [[1, 1, 0], [1, 0, 0]]  # version 1: execution speed decided here, off; then the system's again
+    assert [args[0] for name, args in calls if name == "SetThreadExecutionState"] == [0x80000001, 0x80000000]
+    assert all(args[1] == 4 for name, args in calls if name == "SetProcessInformation")  # ProcessPowerThrottling
+
+
+def names_of(calls, names) -> list[bytes]:
+    """The selectors sent, in order."""
+    by_number = {number: name for name, number in names.items()}
+    return [by_number[args[1].value] for name, args in calls if name == "objc_msgSend"]
+
+
+def test_emulated_macos_a_job_begins_an_activity_app_nap_respects_and_ends_it(monkeypatch):
+    import ctypes
+
+    calls = []
+    names = {}
+
+    def register(name):
+        return names.setdefault(name, 1000 + len(names))
+
+    def send(target, selector, *args):
+        return {b"processInfo": 7, b"stringWithUTF8String:": 8, b"beginActivityWithOptions:reason:": 9}.get(
+            next(name for name, number in names.items() if number == selector.value), 9
+        )
+
+    objc = _Library(calls, objc_getClass=lambda name: {b"NSProcessInfo": 1, b"NSString": 2}[name],
+                    sel_registerName=register, objc_msgSend=send)  # fmt: skip
+    loaded = []
+    monkeypatch.setattr(oscalls, "MACOS", True)
+    monkeypatch.setattr(ctypes.cdll, "LoadLibrary", lambda path: loaded.append(path) or objc)
+    with oscalls.unthrottled("gpudemo is training"):
+        begun = [names_of(calls, names)]
+    sent = names_of(calls, names)
+    assert begun[0] == [b"processInfo", b"stringWithUTF8String:", b"beginActivityWithOptions:reason:", b"retain"]
+    assert sent[4:] == [b"endActivity:", b"release"]
+    begin = names[b"beginActivityWithOptions:reason:"]
+    options = next(args[2] for name, args in calls if name == "objc_msgSend" and args[1].value == begin)
+    assert options.value == 0x00FFFFFF | 0xFF00000000  # user initiated, latency critical
+    assert loaded[0] == "/usr/lib/libobjc.A.dylib"
+
+
+def test_emulated_a_system_that_refuses_the_activity_leaves_the_job_running(monkeypatch):
+    import ctypes
+
+    def refuse(*args):
+        raise OSError(5, "Access is denied")
+
+    monkeypatch.setattr(oscalls, "WINDOWS", True)
+    kernel32 = _Library([], GetCurrentProcess=-1, SetProcessInformation=refuse)
+    monkeypatch.setattr(ctypes, "windll", type("WinDLLs", (), {"kernel32": kernel32}), raising=False)
+    ran = []
+    with oscalls.unthrottled():
+        ran.append(True)
+    assert ran == [True]
+    monkeypatch.setattr(oscalls, "WINDOWS", False)  # Linux: nothing asked of anyone
+    with oscalls.unthrottled():
+        ran.append(True)
+    assert ran == [True, True]
+
+
+def test_emulated_windows_each_worker_goes_in_one_job_that_ends_it_with_gpudemo(monkeypatch):
+    import ctypes
+
+    calls = []
+    kernel32 = _Library(calls, CreateJobObjectW=77, SetInformationJobObject=1)
+    monkeypatch.setattr(oscalls, "WINDOWS", True)
+    monkeypatch.setattr(oscalls, "_job", None)
+    monkeypatch.setattr(ctypes, "windll", type("WinDLLs", (), {"kernel32": kernel32}), raising=False)
+    workers = [type("Popen", (), {"_handle": handle})() for handle in (501, 502)]
+    for worker in workers:
+        oscalls.tie_to_this_process(worker)
+    assert [name for name, _args in calls] == [
+        "CreateJobObjectW", "SetInformationJobObject", "AssignProcessToJobObject", "AssignProcessToJobObject"
+    ]  # fmt: skip
+    _name, (job, kind, limits, size) = calls[1]
+    words = ctypes.cast(limits, ctypes.POINTER(ctypes.c_uint32 * 5)).contents  # two 64-bit limits, then the flags
+    assert job == 77 and kind == 9 and size == (144 if ctypes.sizeof(ctypes.c_void_p) == 8 else 112)
+    assert words[4] == 0x2000  # JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
+    assert [args for name, args in calls[2:]] == [(77, 501), (77, 502)]
+
+
+def test_emulated_windows_a_refused_job_leaves_the_worker_to_the_launcher(monkeypatch):
+    import ctypes
+
+    calls = []
+    kernel32 = _Library(calls, CreateJobObjectW=77, SetInformationJobObject=0)  # refused: the job is closed
+    monkeypatch.setattr(oscalls, "WINDOWS", True)
+    monkeypatch.setattr(oscalls, "_job", None)
+    monkeypatch.setattr(ctypes, "windll", type("WinDLLs", (), {"kernel32": kernel32}), raising=False)
+    oscalls.tie_to_this_process(type("Popen", (), {"_handle": 501})())
+    oscalls.tie_to_this_process(type("Popen", (), {"_handle": 502})())
+    assert [name for name, _args in calls] == ["CreateJobObjectW", "SetInformationJobObject", "CloseHandle"]
+    monkeypatch.setattr(oscalls, "WINDOWS", False)
+    oscalls.tie_to_this_process(type("Popen", (), {"_handle": 503})())  # POSIX: the session does it
+    assert len(calls) == 3

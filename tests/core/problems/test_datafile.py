@@ -153,6 +153,26 @@ def test_your_line_is_the_tutorials_model_with_a_landscape(tmp_path):
     assert abs(printed["final_loss"] - result.final_loss) <= 1e-6
 
 
+def test_emulated_windows_code_page_the_script_reads_a_utf8_header_as_gpudemo_did(tmp_path):
+    # Windows opens a file in its ANSI code page (cp1252, cp936) unless told: a UTF-8 CSV with a BOM and a
+    # non-ASCII header, which gpudemo reads, raised UnicodeDecodeError in the script "to run as it is".
+    # Here the locale's encoding is ASCII (no UTF-8 mode, no locale coercion), stricter still.
+    import os
+    import subprocess
+    import sys
+
+    path = write(tmp_path, ("\ufefftempérature,ventes\n" + "".join(f"{x},{2 * x}\n" for x in range(5))).encode())
+    config = TrainingConfig(problem="data", data=str(path), depth=0, lr=0.02, epochs=50)
+    script = tmp_path / "run.py"
+    script.write_text(generate_script(config, [4.0]).text, encoding="utf-8")
+    ascii_locale = {"PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0", "LC_ALL": "C", "PYTHONIOENCODING": "utf-8"}
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, env={**os.environ, **ascii_locale}
+    )
+    assert done.returncode == 0, done.stderr[-1500:]
+    assert f"{train(config).final_loss:.6g}"[:6] in done.stdout
+
+
 def test_the_problem_data_needs_a_file():
     with pytest.raises(InvalidSetting, match="choose a data file"):
         TrainingConfig(problem="data")

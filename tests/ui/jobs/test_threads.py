@@ -200,3 +200,24 @@ def test_a_jobs_thread_has_a_main_threads_stack_for_a_compile(qtbot, window):
     assert window.job.controller._thread.stackSize() == THREAD_STACK_BYTES == 8 * 2**20
     with qtbot.waitSignal(window.runFinished, timeout=60_000):
         window.stopButton.click()
+
+
+def test_a_job_runs_unthrottled_on_its_thread_and_lets_go_when_it_ends(qtbot, window, monkeypatch):
+    """App Nap (macOS) and power throttling (Windows) slow a hidden window's work: each job holds the seam's
+    `unthrottled` on its own thread from its start to its end (tests/core/base/test_oscalls.py emulates both)."""
+    import threading
+    from contextlib import contextmanager
+
+    from gpudemo.core.base import oscalls
+
+    held = []
+
+    @contextmanager
+    def unthrottled(reason="gpudemo is training"):
+        held.append(("begin", threading.current_thread() is threading.main_thread()))
+        yield
+        held.append(("end", threading.current_thread() is threading.main_thread()))
+
+    monkeypatch.setattr(oscalls, "unthrottled", unthrottled)
+    run_to_end(qtbot, window)
+    assert held == [("begin", False), ("end", False)]

@@ -8,9 +8,9 @@ from PySide6.QtCore import QPoint, QRect
 from PySide6.QtWidgets import QApplication
 
 from gpudemo.ui.shell.menus import fit_to_screen
-from tests.ui.windows import open_window
+from tests.ui.windows import SCALED_150, open_window
 
-SIZES = [(1024, 768), (1366, 768)]
+SIZES = [(1024, 768), (1366, 768), SCALED_150]
 
 
 def _on_screen(window, widget, screen: QRect, what: str) -> None:
@@ -54,7 +54,7 @@ def _measured_everything(lesson) -> None:
             )
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", SIZES, ids="{0[0]}x{0[1]}".format)
 @pytest.mark.parametrize("visited", [False, True], ids=["fresh", "every-view-laid-out"])
 def test_every_step_of_both_lessons_fits_the_screen(qtbot, size, visited, app_font):
     screen = QRect(0, 0, *size)

@@ -5,7 +5,7 @@ import os
 
 import pytest
 import torch
-from PySide6.QtCore import QRect, QSettings
+from PySide6.QtCore import QPoint, QRect, QSettings
 from PySide6.QtGui import QGuiApplication, QImage, QKeySequence
 from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QTextBrowser
 
@@ -22,7 +22,7 @@ from gpudemo.ui.shell.actions import (
 )
 from gpudemo.ui.shell.menus import fit_to_screen
 from gpudemo.ui.shell.preferences import Preferences
-from tests.ui.windows import CPU_ONLY, open_window, run_to_end
+from tests.ui.windows import CPU_ONLY, SCALED_150, open_window, run_to_end
 
 
 def choose(combo, key):
@@ -79,25 +79,46 @@ def test_menus_hold_every_command_with_its_shortcut_also_in_the_tooltips(qtbot):
     assert window.viewTabs.currentWidget() is window.landscapeView
 
 
-@pytest.mark.parametrize("size", [(1024, 768), (1280, 720), (1366, 768)])
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 720), (1366, 768), SCALED_150], ids="{0[0]}x{0[1]}".format)
 def test_every_view_is_reachable_on_a_small_screen(qtbot, size, app_font):
+    # From 1024 x 768 up every view is whole with no scroll bar around the window's body; below it (150 % on
+    # a 1366 x 768 laptop) the body scrolls, and each view shown is scrolled to whole.
     window = open_window(qtbot)
     fit_to_screen(window, QRect(0, 0, *size))
     hint = window.minimumSizeHint()
     assert window.width() <= size[0] and window.height() <= size[1]
     assert hint.width() <= size[0] and hint.height() <= size[1]
+    body = window.centralWidget()
     for index in range(window.viewTabs.count()):
         window.viewTabs.setCurrentIndex(index)
         page = window.viewTabs.currentWidget()
         assert page.isVisible() and page.width() > 300 and page.height() > 200
+        QApplication.processEvents()
+        body.ensureWidgetVisible(page, 0, 0)
+        QApplication.processEvents()
+        seen = body.viewport().rect()
+        corner = page.mapTo(body.viewport(), QPoint(0, 0))
+        if size == SCALED_150:  # as much of the view as the viewport holds, from its top left corner
+            assert seen.contains(corner), (index, corner, seen)
+        else:
+            assert seen.contains(QRect(corner, page.size())), (index, corner, page.size(), seen)
     QApplication.processEvents()
     hint = window.minimumSizeHint()  # every view built now (six are built when first shown)
     assert window.width() <= size[0] and window.height() <= size[1]
     assert hint.width() <= size[0] and hint.height() <= size[1]
+    scrolls = body.horizontalScrollBar().isVisible() or body.verticalScrollBar().isVisible()
+    assert scrolls == (size == SCALED_150), size
     toggle = window.codePanel.toggleViewAction()
     assert not window.codePanel.isVisible() and not toggle.isChecked()  # narrow: the Code panel starts closed
     toggle.trigger()  # View → Code panel
     assert window.codePanel.isVisible()
+
+
+def test_the_window_is_drawn_at_the_scale_qt_is_given(qtbot):
+    # test_scaled_screen.py runs the walks above at QT_SCALE_FACTOR=1.5: they lay out in logical pixels,
+    # each 1.5 device pixels there (and 1 here).
+    window = open_window(qtbot)
+    assert window.devicePixelRatioF() == float(os.environ.get("QT_SCALE_FACTOR", "1"))
 
 
 @pytest.mark.parametrize("size", [(1024, 768), (1366, 768)])

@@ -50,3 +50,25 @@ def test_a_damaged_settings_file_opens_the_window_with_defaults(qtbot, content):
 def test_whatever_the_settings_file_holds_the_form_keeps_usable_values(window, content):
     note = _store(content).restore(window)
     assert isinstance(note, str) and _usable(window)
+
+
+def test_a_file_dialog_opens_in_documents_then_where_the_person_chose_last(qtbot, monkeypatch, tmp_path):
+    # Not the current folder: a Windows app started from a shortcut has System32 or the venv there.
+    from PySide6.QtCore import QStandardPaths
+    from PySide6.QtWidgets import QFileDialog
+
+    from gpudemo.ui.base import places
+
+    monkeypatch.setattr(places, "_last_folder", None)
+    window = open_window(qtbot)
+    asked = []
+
+    def dialog(parent, title, start, filters):
+        asked.append(start)
+        return str(tmp_path / "mine" / "script.py"), filters
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", dialog)
+    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    window.codePanel.save_dialog()
+    window.codePanel.save_dialog()
+    assert asked == [os.path.join(documents, "gpudemo_run.py"), str(tmp_path / "mine" / "gpudemo_run.py")]
