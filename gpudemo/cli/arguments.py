@@ -39,7 +39,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"gpudemo {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _run_commands(commands)
+    _measure_commands(commands)
+    _sweep_command(commands)
+    desktop.add_arguments(commands)
+    return parser
 
+
+def _run_commands(commands) -> None:
+    """devices, train, predict, code: a run and what it leaves."""
     devices = commands.add_parser("devices", help="list the devices torch can train on here")
     devices.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
 
@@ -71,6 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_training_arguments(code, predicts=True)
     code.add_argument("--output", "-o", metavar="PATH", help="write the script to this file instead")
 
+
+def _measure_commands(commands) -> None:
+    """transfer, parallel, compare, profile: what a run costs where."""
     transfer = commands.add_parser("transfer", help="what moving data to a GPU and back costs, by size")
     transfer.set_defaults(parser=transfer)
     transfer.add_argument("--device", metavar="ID", help="the GPU to copy to and from (default: the best one here)")
@@ -127,6 +138,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     profile.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
+
+def _sweep_command(commands) -> None:
+    """sweep: where a GPU wins, by size."""
     sweep = commands.add_parser("sweep", help="time per step on each device as the size grows: where a GPU wins")
     add_training_arguments(sweep, many_devices=True, model_only=True)
     sweep.add_argument(
@@ -164,9 +178,6 @@ def build_parser() -> argparse.ArgumentParser:
         " GPU, RAPL on the CPU; 5 s more a size), and find where the GPU uses less energy per epoch than the CPU",
     )
     sweep.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
-
-    desktop.add_arguments(commands)
-    return parser
 
 
 def add_training_arguments(
@@ -359,13 +370,13 @@ def resolve_inputs(
     classification (none when not given); digits take no --predict (the window picks test images)."""
     from gpudemo.core.problems import problem_for
 
-    kind, problem = problem_for(config), config.problem
+    kind, problem = problem_for(config).predicts_from, config.problem
     values = [value for group in groups for value in group] if groups is not None else None
-    if not kind.classes:
+    if kind == rules.VALUES:
         return [4.0] if values is None else values
     if values is None:
         return []
-    if kind.area is None:
+    if kind == rules.IMAGES:
         args.parser.error(f"argument {option}: {problem} classifies images; pick test images in the window")
     try:
         return rules.parse_points(",".join(repr(value) for value in values))

@@ -83,7 +83,7 @@ def _joules(energy) -> tuple[str, str]:
 
 
 def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConfig) -> int:
-    from gpudemo.core.measure.sweep import STEP, check_sweep, sized, sweep
+    from gpudemo.core.measure.sweep import STEP, SweepRequest, check_sweep, sized, sweep
     from gpudemo.core.step.modes import StepRefused
     from gpudemo.core.step.precision import SWEEP_DTYPE
 
@@ -117,10 +117,10 @@ def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConf
         else (lambda row: print(f"  {row.device} at {row.size:,}: {row.seconds * 1e6:,.1f} us", file=sys.stderr))
     )
     with stop_on_ctrl_c() as stop:
-        result = sweep(
-            args.kind, devices, args.dtype, stop.is_set, progress, args.max_size, config, args.roofline,
-            energy=args.energy,
-        )  # fmt: skip
+        asked = SweepRequest(
+            args.kind, tuple(devices), args.dtype, config, args.roofline, max_size=args.max_size, energy=args.energy
+        )
+        result = sweep(asked, stop.is_set, progress)
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
     else:

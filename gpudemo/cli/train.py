@@ -203,7 +203,7 @@ def run_train(args: argparse.Namespace) -> int:
     # before hours of training: each output writable, and none of them the data read or another output
     check_outputs(args, ("--loss-csv", args.loss_csv), ("--save", args.save), inputs=(("--data", args.data),))
 
-    from gpudemo.core.training import COMPLETED, DIVERGED, PREPARING_STEP, STOPPED, train
+    from gpudemo.core.training import COMPLETED, DIVERGED, PREPARING_STEP, STOPPED, LoopOptions, train
 
     bar = ProgressBar(sys.stderr, config.epochs) if not args.json and sys.stderr.isatty() else None
     phase = [None]
@@ -212,9 +212,8 @@ def run_train(args: argparse.Namespace) -> int:
         with stop_on_ctrl_c(lambda: str(waits_for) if phase[0] == PREPARING_STEP and waits_for else None) as stop:
             result = train(
                 plan,
-                stop.is_set,
+                LoopOptions(should_stop=stop.is_set, on_phase=lambda name: phase.__setitem__(0, name)),
                 on_batch=bar and (lambda batch: bar.update(batch.last_epoch, batch.seconds)),
-                on_phase=lambda name: phase.__setitem__(0, name),
             )
     except TrainingError as error:
         print(f"gpudemo: {error}", file=sys.stderr)

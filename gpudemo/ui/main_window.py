@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import partial
 
-from PySide6.QtCore import QEventLoop, QObject, Qt, Signal, Slot
+from PySide6.QtCore import QEventLoop, QObject, Signal, Slot
 from PySide6.QtWidgets import QApplication, QMainWindow, QWidget
 
 from gpudemo.core.hardware.machine import DeviceInfo, DeviceList, cpu_device
@@ -24,12 +24,9 @@ from gpudemo.ui.base.style import style_sheet
 from gpudemo.ui.jobs.measurements import Measurements
 from gpudemo.ui.jobs.memory_watch import MemoryWatch
 from gpudemo.ui.jobs.training_job import TrainingJob
-from gpudemo.ui.panels.code_panel import CodePanel
-from gpudemo.ui.panels.guess_panel import GuessPanel
 from gpudemo.ui.panels.left_column import LeftColumn
-from gpudemo.ui.panels.lesson_panel import LessonPanel
 from gpudemo.ui.shell.actions import Actions
-from gpudemo.ui.shell.body import WindowBody
+from gpudemo.ui.shell.body import WindowBody, add_docks
 from gpudemo.ui.shell.file_commands import FileCommands
 from gpudemo.ui.shell.guess_lesson import GuessLesson
 from gpudemo.ui.shell.lesson_commands import LessonCommands
@@ -39,72 +36,10 @@ from gpudemo.ui.shell.rebuild import rebuild_in
 from gpudemo.ui.shell.run_commands import RunCommands
 from gpudemo.ui.shell.torch_loading import TorchLoading
 from gpudemo.ui.shell.wiring import wire, wire_view
-from gpudemo.ui.views.deferred import Deferred
+from gpudemo.ui.views.catalog import DEFERRED, EXPOSED, OWNER, Deferred, place_views
 from gpudemo.ui.views.run_status import RunStatus
 from gpudemo.ui.views.training_view import TrainingView
 from gpudemo.ui.views.view_tabs import ViewTabs
-
-# The parts' widgets that the tests, the preferences and the lesson find on the window by their object names.
-EXPOSED = """
-    problemCombo samplesSpin noiseSpin widthSpin depthSpin batchSpin optimizerCombo precisionCombo stepCombo
-    epochsSpin lrInput seedInput energyCheck startButton stopButton compareButton pauseButton stepButton profileButton
-    settingsError deviceList lessonButton predictInput predictButton predictMessage predictionTable
-    statusLabel progressBar rateLabel resultLabel lossPlot fitPlot boundaryPlot digitsView confusionTable runsTable
-    smoothingSlider xAxisCombo metricCombo logScaleCheck clearRunsButton landscapePlot comparePlot compareTable
-    sweepPlot sweepButton rooflinePlot parallelPlot parallelTable parallelButton transferPlot transferButton
-    profileTable timelinePlot
-""".split()
-
-
-# The views built when first shown or asked for (views/deferred.py), not before the first paint, with the
-# exposed widgets each holds: `window.sweepPlot` builds the sweep's view, as `window.sweepView` does.
-def _landscape_view(window) -> QWidget:
-    from gpudemo.ui.views.landscape_view import LandscapeView
-
-    view = LandscapeView(window.session)
-    view.show_run(window.trainingView.chosen())  # then each run chosen (MainWindow.show_landscape)
-    return view
-
-
-def _compare_view(window) -> QWidget:
-    from gpudemo.ui.views.compare_view import CompareView
-
-    return CompareView()
-
-
-def _sweep_view(window) -> QWidget:
-    from gpudemo.ui.views.sweep_view import SweepView
-
-    return SweepView()
-
-
-def _profile_view(window) -> QWidget:
-    from gpudemo.ui.views.profile_view import ProfileView
-
-    return ProfileView()
-
-
-def _parallel_view(window) -> QWidget:
-    from gpudemo.ui.views.parallel_view import ParallelView
-
-    return ParallelView()
-
-
-def _transfer_view(window) -> QWidget:
-    from gpudemo.ui.views.transfer_view import TransferView
-
-    return TransferView()
-
-
-DEFERRED = {
-    "landscapeView": (_landscape_view, ("landscapePlot",)),
-    "compareView": (_compare_view, ("comparePlot", "compareTable")),
-    "sweepView": (_sweep_view, ("sweepPlot", "sweepButton", "rooflinePlot")),
-    "profileView": (_profile_view, ("profileTable", "timelinePlot")),
-    "parallelView": (_parallel_view, ("parallelPlot", "parallelTable", "parallelButton")),
-    "transferView": (_transfer_view, ("transferPlot", "transferButton")),
-}
-_OWNER = {name: view for view, (_build, names) in DEFERRED.items() for name in (view, *names)}
 
 
 class MainWindow(QMainWindow):
@@ -125,11 +60,7 @@ class MainWindow(QMainWindow):
         self.loading = devices is None
         self.torch_error = ""  # why PyTorch could not be loaded, where it could not
         self.torch_failure = ""  # the import's own error then (About shows it)
-        if devices is None:
-            devices = DeviceList((cpu_device(),))
-        elif not isinstance(devices, DeviceList):
-            devices = DeviceList(tuple(devices))
-        self.devices = devices
+        self.devices = devices if isinstance(devices, DeviceList) else DeviceList(tuple(devices or (cpu_device(),)))
         self.session = session if session is not None else Session()
         self._preferences = preferences  # None: remember nothing (tests)
         self.theme_choice = theme.SYSTEM
@@ -158,40 +89,17 @@ class MainWindow(QMainWindow):
         self._pages = {
             name: Deferred(name, partial(build, self), self._view_built) for name, (build, _names) in DEFERRED.items()
         }
-        views = {  # in the order of the View menu (Ctrl+1 ... Ctrl+7); the lesson file names the views
-            "trainingView": (self.trainingView, self.tr("Training")),
-            "landscapeView": (self._pages["landscapeView"], self.tr("Loss landscape")),
-            "compareView": (self._pages["compareView"], self.tr("Compare devices")),
-            "sweepView": (self._pages["sweepView"], self.tr("GPU vs CPU by size")),
-            "profileView": (self._pages["profileView"], self.tr("Step profile")),
-            "parallelView": (self._pages["parallelView"], self.tr("Data parallel")),
-            "transferView": (self._pages["transferView"], self.tr("Moving data")),
-        }
-        self.trainingView.setObjectName("trainingView")
-        for place, title, names in (  # three places, each a short row of its views
-            ("trainPlace", self.tr("Train"), ("trainingView", "landscapeView")),
-            ("insidePlace", self.tr("Look inside"), ("profileView", "transferView")),
-            ("measurePlace", self.tr("Measure"), ("compareView", "sweepView", "parallelView")),
-        ):
-            self.viewTabs.add_place(place, title, [views[name] for name in names])
-        self.viewTabs.set_order([view for view, _title in views.values()])
+        place_views(self.viewTabs, self.trainingView, self._pages)
         self.lossView = self.trainingView.loss
         self.setCentralWidget(WindowBody(self.left, self.runStatus, self.viewTabs))
-        self.codePanel = CodePanel(self)
-        self.codePanel.setMinimumWidth(320)
-        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.codePanel)
-        self.lessonPanel = LessonPanel(self)
-        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.lessonPanel)
-        self.guessPanel = GuessPanel(self)
-        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.guessPanel)
-        self.splitDockWidget(self.lessonPanel, self.codePanel, Qt.Orientation.Vertical)  # the lesson above its code
+        self.codePanel, self.lessonPanel, self.guessPanel = add_docks(self)
         for name in EXPOSED:
-            if name not in _OWNER:
+            if name not in OWNER:
                 setattr(self, name, self.findChild(QObject, name))
 
         landscape = partial(self.built_view, "landscapeView")
         self.job = TrainingJob(self.session, self.trainingView, landscape, self.runStatus, self)
-        self.measurements = Measurements(partial(getattr, self), self)
+        self.measurements = Measurements(partial(getattr, self), self.session.measured, self)
         self.memory = MemoryWatch(self)
         self.actions = Actions(self)
         self.files = FileCommands(self)
@@ -203,7 +111,7 @@ class MainWindow(QMainWindow):
 
     def __getattr__(self, name: str):
         """A view not built yet (DEFERRED), or one of its widgets: the view is built now."""
-        owner, pages = _OWNER.get(name), self.__dict__.get("_pages")
+        owner, pages = OWNER.get(name), self.__dict__.get("_pages")
         if owner is None or pages is None:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         pages[owner].view()
@@ -225,7 +133,7 @@ class MainWindow(QMainWindow):
     def find(self, name: str) -> QWidget | None:
         """The window's part by its object name, its view built first where it is one not built yet (what
         a lesson names)."""
-        if name in _OWNER:
+        if name in OWNER:
             return getattr(self, name)
         return self.findChild(QWidget, name)
 

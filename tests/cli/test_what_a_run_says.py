@@ -8,7 +8,7 @@ import json
 from gpudemo.core import training
 from gpudemo.core.distributed.launcher import uneven_split
 from gpudemo.core.settings.config import TrainingConfig
-from gpudemo.core.training import train
+from gpudemo.core.training import LoopOptions, train
 from tests.commands import gpudemo
 
 
@@ -44,7 +44,7 @@ def test_the_busy_check_covers_the_timed_loop_not_what_comes_before(monkeypatch)
             return self
 
     monkeypatch.setattr(training.loop, "OtherLoad", Watching)
-    train(TrainingConfig(device="cpu", epochs=3), on_phase=events.append)
+    train(TrainingConfig(device="cpu", epochs=3), LoopOptions(on_phase=events.append))
     assert events.index("enter") > events.index(training.TRAINING)  # after the warm-up and any compile
 
 

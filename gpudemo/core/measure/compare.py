@@ -30,7 +30,7 @@ from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.step import precision
 from gpudemo.core.step.modes import MODES, check
 from gpudemo.core.step.step import EAGER
-from gpudemo.core.training import COMPLETED, FAILED, STOPPED, LossBatch, train
+from gpudemo.core.training import COMPLETED, FAILED, STOPPED, LoopOptions, LossBatch, train
 
 WARM_UP_SECONDS = 0.2
 # What an fp16 row's rate carries that the others do not: on a small, host-bound step it is the cost.
@@ -208,7 +208,7 @@ def warm_up_for(
         return should_stop() or time.perf_counter() >= deadline
 
     while not enough():
-        epochs += train(config, enough, keep_cache=True).epochs_run
+        epochs += train(config, LoopOptions(should_stop=enough, keep_cache=True)).epochs_run
     return epochs
 
 
@@ -236,7 +236,9 @@ def _time_one(
 
     try:
         warm_up_for(config, should_stop)
-        result = train(config, should_stop, on_batch=on_batch)  # marks a CPU run timed while others took cores
+        result = train(
+            config, LoopOptions(should_stop=should_stop), on_batch=on_batch
+        )  # marks a CPU run timed while others took cores
     except TrainingError as error:
         return DeviceTiming(config.device, FAILED, message=error.message, precision=config.precision, step=config.step)
     finally:

@@ -38,25 +38,22 @@ from gpudemo.core.hardware.busy import contended
 from gpudemo.core.hardware.devices import free_bytes, release_cache, synchronize
 from gpudemo.core.hardware.energy import EnergyPerEpoch, EnergyUnavailable, Meter, measure
 from gpudemo.core.measure.joules import BATCH_S, meter_of
+from gpudemo.core.measure.requests import LINE, MATMUL, MATMUL_SIZES, STEP, STEP_SIZES, SweepRequest
 from gpudemo.core.measure.roofline import Peak, Work, count_work, matmul_work, peak_for
 from gpudemo.core.measure.timing import median_seconds
 from gpudemo.core.problems import problem_for
 from gpudemo.core.settings.config import TrainingConfig
-from gpudemo.core.settings.rules import SWEEP_KINDS
 from gpudemo.core.step.modes import StepRefused, Stopped, mode_of, refuse
 from gpudemo.core.step.optimizers import OPTIMIZERS
 from gpudemo.core.step.precision import STORAGE, matmul_precision
 from gpudemo.core.step.step import EAGER, Step
 from gpudemo.core.training.budget import estimate
 
-STEP, MATMUL = SWEEP_KINDS
+__all__ = ["LINE", "MATMUL", "MATMUL_SIZES", "STEP", "STEP_SIZES", "SweepRequest", "SweepResult", "SweepRow", "sweep"]
 ONE_THREAD_BELOW_S = 0.025  # CPU steps shorter than this are timed on one thread too (a busy 10 us op took 16 ms)
-STEP_SIZES = tuple(10**k for k in range(1, 8))  # 10 ... 10,000,000 samples
-MATMUL_SIZES = tuple(2**k for k in range(4, 15))  # 16 ... 16,384
 STEP_CAP_S = 0.25  # a device stops growing once a step takes this long
 TIMING_S = 0.01  # each timing lasts at least this long (repeats of the step)
 TIMINGS = 5
-LINE = TrainingConfig(problem="line", optimizer="sgd", lr=0.01)  # the step swept unless another is asked for
 
 
 @dataclass(frozen=True)
@@ -297,101 +294,101 @@ def _bytes_needed(kind: str, size: int, dtype: torch.dtype, config: TrainingConf
 
 
 def sweep(
-    kind: str = STEP,
-    devices: Sequence[str] = ("cpu",),
-    dtype: str = "float32",
+    request: SweepRequest = SweepRequest(),  # noqa: B008  (frozen: one default shared is one value)
     should_stop: Callable[[], bool] = never,
     on_row: Callable[[SweepRow], None] | None = None,
-    max_size: int | None = None,
-    config: TrainingConfig = LINE,
-    roofline: bool = False,
-    sizes: Sequence[int] | None = None,
-    energy: bool = False,
 ) -> SweepResult:
-    """Time `kind` at growing sizes on each device (the CPU is always among them); `step` is a
-    full-batch step of `config`'s problem, model and optimizer (its samples the size).
-
-    With `roofline`, each row's work is counted and, once every size is timed, each device's
-    peaks are looked up or measured (core.roofline). `sizes`: these sizes instead of the kind's
-    (the lesson's doubling: N and 2N). With `energy` (a step sweep), each size's step is then metered on the
-    device's energy counter (core/hardware/energy.py: 1 s idle, then the step for 4 s: seconds a point), or the
-    device's reason is kept (`not_metered`)."""
-    if kind not in SWEEP_KINDS:
-        raise ValueError(f"kind must be one of {', '.join(SWEEP_KINDS)}, not {kind!r}")
-    metered = energy and kind == STEP
-    meters, not_metered = _meters(dict.fromkeys([*devices, "cpu"]), metered)
-    torch_dtype = STORAGE[dtype]
-    sizes = [s for s in sizes or (STEP_SIZES if kind == STEP else MATMUL_SIZES) if max_size is None or s <= max_size]
+    """Time what `request` asks, size by size, every device at each (the plot fills evenly from the left), a
+    device no longer grown once a size does not fit its free memory or a step takes STEP_CAP_S; each row to
+    `on_row` as it is timed. A stop (before any size, or while a step is metered) ends it incomplete."""
+    meters, not_metered = _meters(request.every_device(), request.metered)
     rows: list[SweepRow] = []
-    growing = {device: True for device in dict.fromkeys([*devices, "cpu"])}
-    for size in sizes:  # size by size, every device at each: the plot fills evenly from the left
+
+    def ended(complete: bool, peaks=None) -> SweepResult:
+        return SweepResult(request.kind, request.dtype, rows, complete, peaks or {}, request.metered, not_metered)
+
+    growing = dict.fromkeys(request.every_device(), True)
+    for size in request.sizes_to_time():
         for device in growing:
             if should_stop():
-                return SweepResult(kind, dtype, rows, False, metered=metered, not_metered=not_metered)
+                return ended(False)
             if not growing[device]:
                 continue
-            free = free_bytes(device)
-            step_config = sized(replace(config, device=device), size)
-            step_config = replace(step_config, step=step_mode(step_config))
-            if free is not None and _bytes_needed(kind, size, torch_dtype, step_config) > free:
-                growing[device] = False
-                continue
-            torch_device = torch.device(device)
             try:
-                with matmul_precision(dtype):
-                    work, per_call = None, 1
-                    if roofline:  # counted op by op: the same arithmetic in every mode
-                        eager = replace(step_config, step=EAGER)
-                        work = (
-                            count_work(_training_step(eager, torch_device, torch_dtype)[0])
-                            if kind == STEP
-                            else matmul_work(size, torch_dtype)
-                        )
-                    if kind == STEP:
-                        step, per_call = _training_step(step_config, torch_device, torch_dtype)
-                    else:
-                        step = _matmul(size, torch_device, torch_dtype)
-                    seconds, one = _time(step, torch_device)
-                    seconds, one = seconds / per_call, one / per_call if one is not None else None
-                    joules = (
-                        _metered(meters[device], step, per_call, torch_device, should_stop)
-                        if device in meters
-                        else None
-                    )
-                    del step
-            except (RuntimeError, MemoryError):  # out of memory, or a dtype the device lacks
+                row, unmetered = _time_size(request, device, size, meters, should_stop)
+            except Stopped:  # while the step was metered
+                return ended(False)
+            if unmetered is not None:  # its counter stopped answering: no more metering there
+                not_metered[device] = unmetered
+                meters.pop(device)
+            if row is None:  # out of memory, or a dtype the device lacks
                 growing[device] = False
                 continue
-            except Stopped:  # while the step was metered
-                return SweepResult(kind, dtype, rows, False, metered=metered, not_metered=not_metered)
-            except EnergyUnavailable as unavailable:  # its counter stopped answering: no more metering there
-                not_metered[device] = unavailable.message
-                meters.pop(device)
-                joules = None
-            finally:
-                release_cache(torch_device)
-            throughput = size / seconds if kind == STEP else 2 * size**3 / seconds / 1e9
-            row = SweepRow(
-                device, size, seconds, throughput, one, one is not None and contended(seconds, one), work,
-                step_config.step if kind == STEP else EAGER, joules,
-            )  # fmt: skip
             rows.append(row)
             if on_row is not None:
                 on_row(row)
-            growing[device] = seconds < STEP_CAP_S
+            growing[device] = row.seconds < STEP_CAP_S
+    if not request.roofline:
+        return ended(True)
     peaks = {}
-    if roofline:
-        for device in dict.fromkeys(row.device for row in rows):
-            if should_stop():
-                return SweepResult(kind, dtype, rows, False, peaks, metered, not_metered)
-            try:
-                with matmul_precision(dtype):
-                    peaks[device] = peak_for(device, dtype)
-            except (RuntimeError, MemoryError):  # no room for the measuring: no roof for this device
-                continue
-            finally:
-                release_cache(torch.device(device))
-    return SweepResult(kind, dtype, rows, True, peaks, metered, not_metered)
+    for device in dict.fromkeys(row.device for row in rows):
+        if should_stop():
+            return ended(False, peaks)
+        try:
+            with matmul_precision(request.dtype):
+                peaks[device] = peak_for(device, request.dtype)
+        except (RuntimeError, MemoryError):  # no room for the measuring: no roof for this device
+            continue
+        finally:
+            release_cache(torch.device(device))
+    return ended(True, peaks)
+
+
+def _time_size(
+    request: SweepRequest, device: str, size: int, meters: dict[str, Meter], should_stop: Callable[[], bool]
+) -> tuple[SweepRow | None, Message | None]:
+    """One size on one device, timed (and metered where its meter is): its row (None where it does not fit
+    the device's free memory or the device cannot run it), and why its meter stopped answering, if it did."""
+    kind, torch_dtype = request.kind, STORAGE[request.dtype]
+    step_config = sized(replace(request.config, device=device), size)
+    step_config = replace(step_config, step=step_mode(step_config))
+    free = free_bytes(device)
+    if free is not None and _bytes_needed(kind, size, torch_dtype, step_config) > free:
+        return None, None
+    torch_device = torch.device(device)
+    energy, unmetered = None, None
+    try:
+        with matmul_precision(request.dtype):
+            work, per_call = None, 1
+            if request.roofline:  # counted op by op: the same arithmetic in every mode
+                eager = replace(step_config, step=EAGER)
+                work = (
+                    count_work(_training_step(eager, torch_device, torch_dtype)[0])
+                    if kind == STEP
+                    else matmul_work(size, torch_dtype)
+                )
+            if kind == STEP:
+                step, per_call = _training_step(step_config, torch_device, torch_dtype)
+            else:
+                step = _matmul(size, torch_device, torch_dtype)
+            seconds, one = _time(step, torch_device)
+            seconds, one = seconds / per_call, one / per_call if one is not None else None
+            throughput = size / seconds if kind == STEP else 2 * size**3 / seconds / 1e9
+            row = SweepRow(
+                device, size, seconds, throughput, one, one is not None and contended(seconds, one), work,
+                step_config.step if kind == STEP else EAGER, None,
+            )  # fmt: skip
+            if device in meters:
+                try:
+                    energy = _metered(meters[device], step, per_call, torch_device, should_stop)
+                except EnergyUnavailable as unavailable:
+                    unmetered = unavailable.message
+            del step
+    except (RuntimeError, MemoryError):
+        return None, None
+    finally:
+        release_cache(torch_device)
+    return replace(row, energy=energy), unmetered
 
 
 def _meters(devices, metered: bool) -> tuple[dict[str, Meter], dict[str, Message]]:

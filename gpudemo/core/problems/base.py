@@ -10,6 +10,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from gpudemo.core.settings import rules
 from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.settings.rules import PROBLEM_SETTINGS
 
@@ -21,6 +22,18 @@ class Problem:
     classes: int = 0  # 0: a regression; else the classes its labels count, 0 to classes - 1
     area: tuple[float, float] | None = None  # a 2-D problem's boundary is drawn over this square (x1 and x2)
     image_side: int = 0  # an image problem's samples are side x side pixels
+
+    @property
+    def predicts_from(self) -> str:
+        """What its prediction takes: VALUES of x (a regression), POINTS x1,x2 (a 2-D classification) or test
+        IMAGES by number (the digits)."""
+        if not self.classes:
+            return rules.VALUES
+        return rules.POINTS if self.area is not None else rules.IMAGES
+
+    def parse_inputs(self, text: str) -> list:
+        """What a person typed for a prediction, checked by the rules of what it takes; raises InvalidSetting."""
+        return rules.parse_prediction(self.predicts_from, text)
 
     @property
     def uses(self) -> frozenset[str]:

@@ -20,6 +20,7 @@ import numpy as np
 from gpudemo.core.base import pace
 from gpudemo.core.base.messages import Message
 from gpudemo.core.problems import problem_for
+from gpudemo.core.session.measured import Measured
 from gpudemo.core.session.smoothing import SmoothedHistory
 from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.training import (
@@ -209,6 +210,7 @@ class Session:
         self.max_runs = max_runs
         self.max_bytes = max_bytes
         self.runs: list[Run] = []
+        self.measured = Measured()  # the measurement views' latest, beside the runs (core/session/measured.py)
         self._numbered = 0
         self._added: list[Callable[[Run], None]] = []
         self._changed: list[Callable[[Run], None]] = []

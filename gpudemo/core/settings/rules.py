@@ -428,3 +428,15 @@ def parse_test_images(text: str, count: int) -> list[int]:
                 value=quoted(f"{value:g}"),
             )
     return [int(value) - 1 for value in values]
+
+
+VALUES, POINTS, IMAGES = "values", "points", "images"  # what a problem's prediction takes (Problem.predicts_from)
+
+
+def parse_prediction(kind: str, text: str) -> list:
+    """What a person typed for a prediction of this kind: values, points x1,x2, or test images by number."""
+    if kind == POINTS:
+        return parse_points(text)
+    if kind == IMAGES:
+        return parse_test_images(text, TEST_IMAGES)
+    return parse_values(text)

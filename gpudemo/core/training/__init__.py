@@ -5,6 +5,7 @@ losses, a run's result) and `failures` (how a run that cannot go on ends, in a s
 prepared on its device from its plan (core/training/plan.py), its steps taken as its mode (core/step/modes.py) takes
 them: model, data, optimizer and step, an epoch, the warm-up, the step compiled or captured before the
 clock, what the views are shown, its release; `prepared` for measuring steps);
+`options` (how a run is steered and what it records: the loop's options, one object);
 `readback` (the epochs' records brought back in batches, trimmed at a divergence, with the fit and the
 landscape beside, in flight bounded by time); `loop` (the loop itself: prepare, warm, compile or
 capture, then epochs with pause and stop, the clock, the result; `train`).
@@ -19,6 +20,7 @@ import importlib
 from gpudemo.core.base.control import COMPLETED, DIVERGED, FAILED, STOPPED
 from gpudemo.core.base.errors import TrainingError
 from gpudemo.core.step.modes import MODES, compiled_graphs
+from gpudemo.core.training.options import LoopOptions
 from gpudemo.core.training.records import (
     METERING,
     PREDICTING,
@@ -55,6 +57,7 @@ def __getattr__(name: str):
 
 
 __all__ = [
+    "LoopOptions",
     "COMPLETED",
     "DIVERGED",
     "FAILED",

@@ -10,84 +10,44 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Generator
+from dataclasses import replace
 
 import torch
-from torch import nn
 
-from gpudemo.core.base.control import COMPLETED, DIVERGED, STOPPED, RunControl, never
+from gpudemo.core.base.control import COMPLETED, DIVERGED, STOPPED
 from gpudemo.core.hardware.busy import OtherLoad
 from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.step import precision
 from gpudemo.core.step.modes import Stopped, compiled_graphs
 from gpudemo.core.training.failures import not_prepared, training_error
 from gpudemo.core.training.history import LossHistory
-from gpudemo.core.training.landscape import PathHistory
 from gpudemo.core.training.loss_grid import least_squares
+from gpudemo.core.training.options import UNWATCHED, LoopOptions
 from gpudemo.core.training.plan import Plan, plan_of
-from gpudemo.core.training.readback import FLUSH_SECONDS, Readback
+from gpudemo.core.training.readback import FirstBatch, Readback
 from gpudemo.core.training.records import PREPARING_STEP, TO_CPU, TO_DEVICE, TRAINING, LossBatch, TrainingResult
 from gpudemo.core.training.run import PreparedRun
 
 
-def _ignore(phase: str) -> None:
-    pass
-
-
 def run_training(
-    job: TrainingConfig | Plan,
-    should_stop: Callable[[], bool] = never,
-    on_phase: Callable[[str], None] = _ignore,
-    flush_seconds: float = FLUSH_SECONDS,
-    history: LossHistory | None = None,
-    fit: bool = True,
-    control: RunControl | None = None,
-    on_pause: Callable[[int, nn.Module], None] | None = None,
-    path: PathHistory | None = None,
-    keep_cache: bool = False,
-    accuracy: LossHistory | None = None,
+    job: TrainingConfig | Plan, options: LoopOptions = UNWATCHED
 ) -> Generator[LossBatch, None, TrainingResult]:
     """Train as the tutorial does, yielding losses in batches; returns the TrainingResult (see _run_training).
 
     `job` is the run's Plan, or its settings alone, whose preflight (core/training/plan.py) comes first: a
     precision the device cannot do, a step mode the run cannot take, a run larger than the device's
     free memory are refused before anything is allocated. TF32 is set as the precision says for the
-    run, and restored after.
+    run, and restored after. `options`: how the run is steered and what it records (core/training/options.py).
     """
     plan = plan_of(job)
     with precision.matmul_precision(plan.config.precision):
-        return (
-            yield from _run_training(
-                plan,
-                should_stop,
-                on_phase,
-                flush_seconds,
-                history,
-                fit,
-                control,
-                on_pause,
-                path,
-                keep_cache,
-                accuracy,
-            )
-        )
+        return (yield from _run_training(plan, options))
 
 
-def _run_training(
-    plan: Plan,
-    should_stop: Callable[[], bool] = never,
-    on_phase: Callable[[str], None] = _ignore,
-    flush_seconds: float = FLUSH_SECONDS,
-    history: LossHistory | None = None,
-    fit: bool = True,
-    control: RunControl | None = None,
-    on_pause: Callable[[int, nn.Module], None] | None = None,
-    path: PathHistory | None = None,
-    keep_cache: bool = False,
-    accuracy: LossHistory | None = None,
-) -> Generator[LossBatch, None, TrainingResult]:
+def _run_training(plan: Plan, options: LoopOptions = UNWATCHED) -> Generator[LossBatch, None, TrainingResult]:
     """Train as the tutorial does, yielding losses in batches; returns the TrainingResult.
 
-    The losses go into `history` (a new one when not given: pass one to draw it while
+    The losses go into `options.history` (a new one when not given: pass one to draw it while
     the run goes). With `fit`, batches carry the model's output on a grid of x for the
     fit view, the first one the data to draw it against. Raises TrainingError when the
     run cannot fit on its device (before anything is allocated), runs out of memory or
@@ -113,11 +73,10 @@ def _run_training(
     The final model's training and test accuracy are measured after the clock stops.
     """
     config = plan.config
-    if control is not None:
-        should_stop = control.should_stop
-    history, accuracy = _histories(plan, history, accuracy)
-    run, readback = _prepared(plan, should_stop, on_phase, flush_seconds, history, accuracy, path, fit)
-    path = readback.path
+    options = replace(options, should_stop=options.stop_asked(), **_histories(plan, options))
+    on_phase = options.on_phase
+    run, readback = _prepared(plan, options)
+    path, history, accuracy = readback.path, readback.history, readback.accuracy
     try:
         warm_up_seconds = run.warm_up()  # ends synchronised: the clock starts on an idle, warm device
     except (RuntimeError, MemoryError) as error:
@@ -131,7 +90,7 @@ def _run_training(
     readback.start_clock()
     status = COMPLETED
     try:
-        status = yield from _epochs(run, readback, config, control, should_stop, on_pause)
+        status = yield from _epochs(run, readback, config, options)
         if readback.pending:
             yield readback.flush(final=True)
         if readback.diverged_at is not None:
@@ -153,7 +112,7 @@ def _run_training(
             yield salvaged
         raise training_error(config, run, failure, history.count) from None
     to_device_seconds = run.to_device_seconds
-    run.release(keep_cache)
+    run.release(options.keep_cache)
     return TrainingResult(
         status,
         config,
@@ -180,11 +139,9 @@ def _final_accuracy(run: PreparedRun) -> tuple[float, float | None]:
     return run.accuracy(run.x_train, run.y_train), test
 
 
-def _histories(
-    plan: Plan, history: LossHistory | None, accuracy: LossHistory | None
-) -> tuple[LossHistory, LossHistory | None]:
+def _histories(plan: Plan, options: LoopOptions) -> dict[str, LossHistory | None]:
     """The run's loss history, and a classification's accuracy history: new ones, or empty ones given."""
-    config = plan.config
+    config, history, accuracy = plan.config, options.history, options.accuracy
     if history is None:
         history = LossHistory(config.epochs)
     elif history.count or history.capacity < config.epochs:
@@ -195,26 +152,17 @@ def _histories(
         accuracy = LossHistory(config.epochs)
     elif accuracy.count or accuracy.capacity < config.epochs:
         raise ValueError(f"pass an empty accuracy history with room for {config.epochs} epochs")
-    return history, accuracy
+    return {"history": history, "accuracy": accuracy}
 
 
-def _prepared(
-    plan: Plan,
-    should_stop: Callable[[], bool],
-    on_phase: Callable[[str], None],
-    flush_seconds: float,
-    history: LossHistory,
-    accuracy: LossHistory | None,
-    path: PathHistory | None,
-    fit: bool,
-) -> tuple[PreparedRun, Readback]:
+def _prepared(plan: Plan, options: LoopOptions) -> tuple[PreparedRun, Readback]:
     """The run on its device, and its read-back with what rides on the first batch (the data, the path's
     start and its first landscape); a failure ends as a TrainingError, what was made freed."""
-    run = None
+    run, path = None, options.path
     try:
-        on_phase(TO_DEVICE)
-        run = PreparedRun(plan, should_stop)
-        data = run.data_sample() if fit else None
+        options.on_phase(TO_DEVICE)
+        run = PreparedRun(plan, options.should_stop)
+        data = run.data_sample() if options.fit else None
         landscape = minimum = None
         if run.plane is None:
             path = None
@@ -224,7 +172,7 @@ def _prepared(
             landscape = run.landscape(path, minimum)
     except Exception as error:  # a device fails to start in many ways ("Torch not compiled with CUDA" is an assert)
         raise training_error(plan.config, run, error, 0) from None
-    return run, Readback(run, history, accuracy, path, run.mode.rows, fit, flush_seconds, data, landscape, minimum)
+    return run, Readback(run, replace(options, path=path), FirstBatch(data, landscape, minimum))
 
 
 def _prepare_step(
@@ -247,16 +195,11 @@ def _prepare_step(
 
 
 def _epochs(
-    run: PreparedRun,
-    readback: Readback,
-    config: TrainingConfig,
-    control: RunControl | None,
-    should_stop: Callable[[], bool],
-    on_pause: Callable[[int, nn.Module], None] | None,
+    run: PreparedRun, readback: Readback, config: TrainingConfig, options: LoopOptions
 ) -> Generator[LossBatch, None, str]:
     """The epochs, each checked for a pause and a stop before it, read back in batches; how the loop ended
     (COMPLETED, or STOPPED; a divergence is the read-back's to say)."""
-    history = readback.history
+    history, control, on_pause = readback.history, options.control, options.on_pause
     while readback.done < config.epochs:
         done = readback.done
         if control is not None and control.is_paused(done):
@@ -268,7 +211,7 @@ def _epochs(
                 on_pause(history.count, run.snapshot())
             readback.paused += control.wait()
             readback.next_flush = time.perf_counter()  # a step's epoch comes back at once
-        if should_stop():
+        if options.should_stop():
             return STOPPED
         left = config.epochs - done  # as many epochs as may run before the next check (a graph: in one launch)
         most = left if control is None else control.epochs_before_hold(done, left)
@@ -288,34 +231,11 @@ def _epochs(
 
 def train(
     job: TrainingConfig | Plan,
-    should_stop: Callable[[], bool] = never,
+    options: LoopOptions = UNWATCHED,
     on_batch: Callable[[LossBatch], None] | None = None,
-    on_phase: Callable[[str], None] = _ignore,
-    history: LossHistory | None = None,
-    fit: bool = False,
-    control: RunControl | None = None,
-    on_pause: Callable[[int, nn.Module], None] | None = None,
-    path: PathHistory | None = None,
-    keep_cache: bool = False,
-    accuracy: LossHistory | None = None,
 ) -> TrainingResult:
-    """Run `run_training` to the end, handing each batch of losses to `on_batch`.
-
-    `fit` evaluates the model for a fit view at flushes (the window wants it; the
-    command line does not).
-    """
-    run = run_training(
-        job,
-        should_stop,
-        on_phase,
-        history=history,
-        fit=fit,
-        control=control,
-        on_pause=on_pause,
-        path=path,
-        keep_cache=keep_cache,
-        accuracy=accuracy,
-    )
+    """Run `run_training` to the end, handing each batch of losses to `on_batch`."""
+    run = run_training(job, options)
     while True:
         try:
             batch = next(run)

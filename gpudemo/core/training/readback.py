@@ -11,17 +11,18 @@ before a flush is bounded by time (`due`), so that a Stop or a Pause is seen wit
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import numpy as np
 import torch
 
 from gpudemo.core.training.history import LossHistory
 from gpudemo.core.training.landscape import Landscape, PathHistory, needs_new_grid
+from gpudemo.core.training.options import LoopOptions
 from gpudemo.core.training.records import DataSample, LossBatch
 from gpudemo.core.training.run import PreparedRun
 
-FLUSH_SECONDS = 0.05  # read losses back at most 20 times a second...
-FLUSH_EPOCHS = 8192  # ...or after this many epochs, whichever comes first
+FLUSH_EPOCHS = 8192  # read losses back after this many epochs, or FLUSH_SECONDS, whichever comes first
 # The first epoch's loss is read back on its own, at once: a person who pressed Start
 # sees the first point as soon as it exists, not a flush interval later.
 
@@ -36,26 +37,28 @@ def epochs_in_flight(seconds: float, epochs: int, flush_seconds: float) -> int:
     return max(1, min(FLUSH_EPOCHS, int(flush_seconds * epochs / seconds)))
 
 
-class Readback:
-    """The epochs still on the device, and the histories they go into (see the module)."""
+@dataclass(frozen=True)
+class FirstBatch:
+    """What rides on the first batch: the data to draw the fit against, the path's first loss landscape and
+    the least-squares minimum it is drawn around."""
 
-    def __init__(
-        self,
-        run: PreparedRun,
-        history: LossHistory,
-        accuracy: LossHistory | None,
-        path: PathHistory | None,
-        rows: bool,
-        fit: bool,
-        flush_seconds: float,
-        data: DataSample | None,
-        landscape: Landscape | None,
-        minimum: tuple[float, float] | None,
-    ):
-        self.run, self.history, self.accuracy, self.path, self.fit = run, history, accuracy, path, fit
-        self.join = torch.cat if rows else torch.stack  # a graph's replays give rows of epochs
-        self.flush_seconds = flush_seconds
-        self.data, self.landscape, self.minimum = data, landscape, minimum  # both ride on the first batch
+    data: DataSample | None = None
+    landscape: Landscape | None = None
+    minimum: tuple[float, float] | None = None
+
+
+class Readback:
+    """The epochs still on the device, and the histories they go into (see the module): the options' (which
+    the loop has filled in), and what rides on the first batch."""
+
+    def __init__(self, run: PreparedRun, options: LoopOptions, first: FirstBatch = FirstBatch()):
+        self.run, self.fit = run, options.fit
+        self.history: LossHistory = options.history
+        self.accuracy: LossHistory | None = options.accuracy
+        self.path: PathHistory | None = options.path
+        self.join = torch.cat if run.mode.rows else torch.stack  # a graph's replays give rows of epochs
+        self.flush_seconds = options.flush_seconds
+        self.data, self.landscape, self.minimum = first.data, first.landscape, first.minimum
         self.pending: list[torch.Tensor] = []  # losses still on the device
         self.pending_epochs = 0  # the epochs of those losses
         self.pending_hits: list[torch.Tensor] = []  # a classification's right answers of those epochs

@@ -3,7 +3,8 @@
 Each job says what it runs on the worker thread (`task`), what it shows and says as its reports come
 (`report`) and at its end (`done`), and what it is called when it fails (`name`). The runner
 (measurements.py) starts one at a time and hands it what the thread sends; it never asks which job it
-holds. A job draws into the view it is given and says the view's own sentence in the status line: it
+holds. A job draws into the view it is given, through the session's record of measurements
+(core/session/measured.Feed: begin, add, end), and says the view's own sentence in the status line: it
 imports no view (the window hands each job its view), only the core's measurement it runs.
 """
 
@@ -24,8 +25,10 @@ from gpudemo.core.measure.compare import (
     devices_to_compare,
 )
 from gpudemo.core.measure.profile import StepProfile, profile_steps
-from gpudemo.core.measure.sweep import LINE, MATMUL_SIZES, STEP, STEP_SIZES, SweepResult, SweepRow, sweep
+from gpudemo.core.measure.requests import SweepRequest
+from gpudemo.core.measure.sweep import SweepResult, SweepRow, sweep
 from gpudemo.core.measure.transfer import TransferResult, TransferRow, measure_transfers
+from gpudemo.core.session.measured import Feed
 from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.training import STOPPED
 from gpudemo.ui.base.i18n import name_text
@@ -75,7 +78,7 @@ class CompareJob(MeasurementJob):
     def __init__(
         self,
         runner: Runner,
-        view,
+        feed: Feed,
         config: TrainingConfig,
         devices: Sequence[str],
         precisions: Sequence[str] | None,
@@ -83,11 +86,11 @@ class CompareJob(MeasurementJob):
         energy: bool = False,
     ):
         super().__init__(runner)
-        self.view, self.config, self.devices, self.steps, self.energy = view, config, devices, steps, energy
+        self.feed, self.config, self.devices, self.steps, self.energy = feed, config, devices, steps, energy
         self.order = devices_to_compare(devices)
         self.precisions = list(precisions or [config.precision])  # each device runs in each, in this order
         self.dirty = False
-        view.clear()
+        feed.begin()
         runner.progress(0, config.epochs * len(self.order) * len(self.precisions))
         said = self.tr("Comparing {devices}: {epochs} epochs on each, after a warm-up…").format(
             devices=", ".join(self.order), epochs=f"{config.epochs:,}"
@@ -106,7 +109,7 @@ class CompareJob(MeasurementJob):
         )
 
     def report(self, item: CompareProgress) -> None:
-        self.view.add_progress(item)
+        self.feed.add(item)
         epochs = self.config.epochs
         runs_before = self.order.index(item.device) * len(self.precisions)
         runs_before += self.precisions.index(item.precision) if item.precision in self.precisions else 0
@@ -116,11 +119,11 @@ class CompareJob(MeasurementJob):
 
     def redraw(self) -> None:
         if self.dirty:
-            self.view.redraw()
+            self.feed.view.redraw()
         self.dirty = False
 
     def done(self, timings: list[DeviceTiming]) -> None:
-        self.view.show_timings(timings)
+        self.feed.end(timings)
         others = [t for t in timings if t.device != "cpu" and t.speedup_vs_cpu is not None]
         failed = [t for t in timings if t.status == FAILED]
         if any(t.status in (NOT_RUN, STOPPED) for t in timings):
@@ -142,29 +145,16 @@ class CompareJob(MeasurementJob):
 
 
 class SweepJob(MeasurementJob):
-    def __init__(
-        self,
-        runner: Runner,
-        view,
-        devices: Sequence[str],
-        kind: str,
-        dtype: str,
-        config: TrainingConfig | None = None,
-        roofline: bool = False,
-        sizes: Sequence[int] | None = None,
-        energy: bool = False,
-    ):
+    def __init__(self, runner: Runner, feed: Feed, request: SweepRequest):
         super().__init__(runner)
-        self.view, self.devices, self.kind, self.dtype = view, devices, kind, dtype
-        self.config, self.roofline, self.energy = config or LINE, roofline, energy and kind == STEP
-        self.sizes = sizes or (STEP_SIZES if kind == STEP else MATMUL_SIZES)
-        order = devices_to_compare(devices)
-        view.clear(kind)
-        runner.progress(0, len(self.sizes) * len(order))
+        self.feed, self.request = feed, request
+        order = devices_to_compare(request.devices)
+        feed.begin(request)
+        runner.progress(0, len(request.sizes_to_time()) * len(order))
         said = self.tr("Sweeping {kind} in {dtype} on {devices}…").format(
-            kind=kind, dtype=dtype, devices=", ".join(order)
+            kind=request.kind, dtype=request.dtype, devices=", ".join(order)
         )
-        if self.energy:
+        if request.metered:
             said += " " + self.tr("Each size's energy is metered too where a device can be (5 s a size).")
         runner.say(said)
 
@@ -172,15 +162,11 @@ class SweepJob(MeasurementJob):
         return self.tr("sweep")
 
     def task(self) -> Task:
-        kind, devices, dtype, config, roofline, sizes, energy = (
-            self.kind, self.devices, self.dtype, self.config, self.roofline, self.sizes, self.energy
-        )  # fmt: skip
-        return lambda should_stop, report: sweep(
-            kind, devices, dtype, should_stop, report, config=config, roofline=roofline, sizes=sizes, energy=energy
-        )
+        request = self.request
+        return lambda should_stop, report: sweep(request, should_stop, report)
 
     def report(self, row: SweepRow) -> None:
-        self.view.add_row(row)
+        self.feed.add(row)
         self._counted()
         self.runner.busy_on(row.device)
         self.runner.say(
@@ -190,7 +176,7 @@ class SweepJob(MeasurementJob):
         )
 
     def done(self, result: SweepResult) -> None:
-        headline = self.view.show_result(result)
+        headline = self.feed.end(result)
         self.runner.progress(self.count, self.count)
         if result.complete:
             self.runner.say(self.tr("Sweep done: {summary}").format(summary=headline))
@@ -199,11 +185,11 @@ class SweepJob(MeasurementJob):
 
 
 class ProfileJob(MeasurementJob):
-    def __init__(self, runner: Runner, view, config: TrainingConfig):
+    def __init__(self, runner: Runner, feed: Feed, config: TrainingConfig):
         super().__init__(runner)
-        self.view, self.config = view, config
+        self.feed, self.config = feed, config
         self.problem = name_text(config.problem)
-        view.clear()
+        feed.begin()
         runner.progress(0, 0)  # busy: a profile says nothing until it is done
         runner.busy_on(config.device)
         runner.say(
@@ -220,7 +206,7 @@ class ProfileJob(MeasurementJob):
         return lambda should_stop, report: profile_steps(config)
 
     def done(self, profile: StepProfile) -> None:
-        self.view.show_profile(profile, self.problem)
+        self.feed.end(profile, self.problem)
         self.runner.progress(1, 1)
         self.runner.say(
             self.tr("Profiled: {us} µs a step on {device}; see the Step profile tab.").format(
@@ -232,10 +218,10 @@ class ProfileJob(MeasurementJob):
 class ParallelJob(MeasurementJob):
     """The run on 1, 2, ... `most` workers in turn (processes; their devices: `backend`'s)."""
 
-    def __init__(self, runner: Runner, view, config: TrainingConfig, backend: str, most: int):
+    def __init__(self, runner: Runner, feed: Feed, config: TrainingConfig, backend: str, most: int):
         super().__init__(runner)
-        self.view, self.config, self.backend, self.most = view, config, backend, most
-        view.clear(backend, most)
+        self.feed, self.config, self.backend, self.most = feed, config, backend, most
+        feed.begin(backend, most)
         runner.progress(0, most)
         runner.say(
             self.tr("Data parallel: {problem} on 1 to {most} workers ({backend}), in turn…").format(
@@ -251,7 +237,7 @@ class ParallelJob(MeasurementJob):
         return lambda should_stop, report: scaling(config, counts, backend, should_stop, report)
 
     def report(self, result: ParallelResult) -> None:
-        self.view.add_result(result)
+        self.feed.add(result)
         self._counted()
         self.runner.say(
             self.tr("Data parallel: {workers} workers, {rate} epochs/s…").format(
@@ -262,7 +248,7 @@ class ParallelJob(MeasurementJob):
     def done(self, results: list[ParallelResult]) -> None:
         complete = all(r.status == "completed" for r in results) and len(results) == self.most
         workers = max((r.workers for r in results), default=1)
-        note = self.view.finish(complete, uneven_split(self.config, workers))
+        note = self.feed.end(complete, uneven_split(self.config, workers))
         self.runner.progress(self.count, self.count)
         done = self.tr("Data parallel done: {note}") if complete else self.tr("Data parallel stopped: {note}")
         self.runner.say(done.format(note=note))
@@ -271,10 +257,10 @@ class ParallelJob(MeasurementJob):
 class TransferJob(MeasurementJob):
     """Copies to `device` and back at growing sizes (on a machine without a GPU: the reason there are none)."""
 
-    def __init__(self, runner: Runner, view, device: str):
+    def __init__(self, runner: Runner, feed: Feed, device: str):
         super().__init__(runner)
-        self.view, self.device = view, device
-        view.clear(device)
+        self.feed, self.device = feed, device
+        feed.begin(device)
         runner.progress(0, 0)
         runner.busy_on(device)
         runner.say(self.tr("Timing copies to {device} and back…").format(device=device))
@@ -287,10 +273,10 @@ class TransferJob(MeasurementJob):
         return lambda should_stop, report: measure_transfers(device, None, should_stop, report)
 
     def report(self, row: TransferRow) -> None:
-        self.view.add_row(row)
+        self.feed.add(row)
         self._counted()
 
     def done(self, result: TransferResult) -> None:
-        note = self.view.show_result(result)
+        note = self.feed.end(result)
         self.runner.progress(1, 1)
         self.runner.say(self.tr("Moving data: {note}").format(note=note))

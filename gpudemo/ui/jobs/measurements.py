@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from PySide6.QtWidgets import QWidget
 
+from gpudemo.core.session.measured import Feed, Measured
 from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.ui.base.i18n import say
-from gpudemo.ui.jobs.worker import TaskController
+from gpudemo.ui.jobs.worker import JobController
 
 if TYPE_CHECKING:
     from gpudemo.ui.jobs.measurement_jobs import MeasurementJob
@@ -38,13 +39,14 @@ class Measurements(QObject):
     finished = Signal()  # the job's thread has ended
     resultReady = Signal(object)  # a job's result, once its view shows it (the second lesson reads it)
 
-    def __init__(self, view: Callable[[str], QWidget], parent=None):
+    def __init__(self, view: Callable[[str], QWidget], measured: Measured, parent=None):
         """`view(name)`: the view a job draws into (compareView, sweepView, profileView, parallelView,
         transferView), handed on to it (the jobs import none); asked for as the job starts, since a view
-        is built when first shown or needed (views/deferred.py)."""
+        is built when first shown or needed (views/deferred.py). What the job draws is recorded in
+        `measured` (the session's, core/session/measured.py) as it is drawn."""
         super().__init__(parent)
-        self._view = view
-        self._tasks = TaskController(self)
+        self._view = lambda name: Feed(measured, name, view(name))
+        self._tasks = JobController(self)
         self._tasks.reported.connect(self._on_report)
         self._tasks.succeeded.connect(self._on_done)
         self._tasks.failed.connect(self._on_failed)
@@ -78,19 +80,9 @@ class Measurements(QObject):
         """Each device's run; with `energy`, each completed run's step metered on its energy counter too."""
         self._start(_jobs().CompareJob(self, self._view("compareView"), config, devices, precisions, steps, energy))
 
-    def start_sweep(
-        self,
-        devices: Sequence[str],
-        kind: str,
-        dtype: str,
-        config: TrainingConfig | None = None,
-        roofline: bool = False,
-        sizes: Sequence[int] | None = None,
-        energy: bool = False,
-    ) -> None:
-        self._start(
-            _jobs().SweepJob(self, self._view("sweepView"), devices, kind, dtype, config, roofline, sizes, energy)
-        )
+    def start_sweep(self, request) -> None:
+        """A sweep (core/measure/sweep.SweepRequest: what to time, where, how)."""
+        self._start(_jobs().SweepJob(self, self._view("sweepView"), request))
 
     def start_profile(self, config: TrainingConfig) -> None:
         self._start(_jobs().ProfileJob(self, self._view("profileView"), config))
@@ -105,7 +97,8 @@ class Measurements(QObject):
 
     def _start(self, job: MeasurementJob) -> None:
         self._job = job
-        self._tasks.start(job.task())
+        task = job.task()
+        self._tasks.start(lambda control, report: task(control.should_stop, report), "gpudemo-task")
         self._refresh.start()
 
     def stop(self) -> None:

@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from gpudemo.core.base.messages import Message
 from gpudemo.core.session.runs import PAUSED, Run, Session
 from gpudemo.core.training import METERING, PREPARING_STEP, STOPPED, TRAINING, LossBatch, TrainingResult
-from gpudemo.ui.jobs.worker import TrainingController
+from gpudemo.ui.jobs.worker import JobController, Metered, Paused, Phase, training_task
 from gpudemo.ui.views.run_status import RunStatus
 from gpudemo.ui.views.training_view import TrainingView
 
@@ -50,7 +50,7 @@ class TrainingJob(QObject):
             landscape,
             status,
         )
-        self.controller = TrainingController(self)
+        self.controller = JobController(self)
         self.run: Run | None = None  # the run the controller drives, or drove last
         self._dirty = False  # the run has epochs not drawn yet
         self.pause_asked = False  # Pause pressed and not yet resumed
@@ -60,10 +60,7 @@ class TrainingJob(QObject):
         self._refresh = QTimer(self)
         self._refresh.setInterval(REFRESH_MS)
         self._refresh.timeout.connect(self.redraw)
-        self.controller.batched.connect(self._on_batch)
-        self.controller.phaseChanged.connect(self._on_phase)
-        self.controller.paused.connect(self._on_paused)
-        self.controller.metered.connect(self._on_metered)
+        self.controller.reported.connect(self._on_report)
         self.controller.succeeded.connect(self._on_succeeded)
         self.controller.failed.connect(self._on_failed)
         self.controller.finished.connect(self._on_finished)
@@ -86,7 +83,8 @@ class TrainingJob(QObject):
         from gpudemo.core.training import is_warm  # a plan exists: PyTorch has loaded
 
         self.status.preparing(plan.config, is_warm())
-        self.controller.start(plan, self.run.history, self.run.path, self.run.accuracy, energy)
+        run = self.run
+        self.controller.start(training_task(plan, run.history, run.path, run.accuracy, energy), "gpudemo-training")
         if hold_after is not None:
             self.pause_asked = True
             self.controller.pause_after(hold_after)
@@ -140,7 +138,18 @@ class TrainingJob(QObject):
             self._counters_at = now
             self.status.counters(run)
 
-    @Slot(str)
+    @Slot(object)
+    def _on_report(self, report) -> None:
+        """What the run's thread tells, on the GUI thread: a batch of losses, a phase, a hold, its energy."""
+        if isinstance(report, Phase):
+            self._on_phase(report.name)
+        elif isinstance(report, Paused):
+            self._on_paused(report.epochs, report.model)
+        elif isinstance(report, Metered):
+            self.energy = report.energy  # said with the result, which comes next
+        else:
+            self._on_batch(report)
+
     def _on_phase(self, phase: str) -> None:
         self.phase = phase
         if phase == PREPARING_STEP:
@@ -153,12 +162,10 @@ class TrainingJob(QObject):
             self.status.training(self.run.config, began=True)
         self.phaseChanged.emit(phase)
 
-    @Slot(object)
     def _on_batch(self, batch: LossBatch) -> None:
         self.run.add(batch)
         self._dirty = True
 
-    @Slot(int, object)
     def _on_paused(self, epochs: int, model) -> None:
         if not self.pause_asked:
             return  # resumed before the run got to hold
@@ -169,10 +176,6 @@ class TrainingJob(QObject):
         self.status.paused(epochs, self.run.config.epochs)
         self.stateChanged.emit()
         self.pausedAt.emit(epochs)
-
-    @Slot(object)
-    def _on_metered(self, energy) -> None:
-        self.energy = energy  # said with the result, which comes next
 
     @Slot(object)
     def _on_succeeded(self, result: TrainingResult) -> None:

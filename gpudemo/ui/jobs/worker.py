@@ -1,17 +1,19 @@
-"""Training on a QThread: the core loop on a worker thread, its news on the GUI thread.
+"""The window's jobs on a QThread: a task of the core on a worker thread, its news on the GUI thread.
 
-Every signal of the worker reaches the controller through a slot of the controller,
-a QObject that lives in the GUI thread, so Qt queues it to the GUI thread. (A signal
-connected to a lambda or a plain function would run in the worker's thread.)
-Stopping is cooperative: the loop asks its RunControl (core/base/control.py) before every epoch and
-between minibatches; a measurement asks its stop flag at every step.
+One worker and one controller for every job (a training run, a measurement): the task runs as
+`task(control, report)` and reports whatever it has to tell as one object at a time; the controller, a
+QObject that lives in the GUI thread, receives each report through a slot of its own, so Qt queues it to
+the GUI thread (a signal connected to a lambda or a plain function would run in the worker's thread), and
+re-emits it as `reported`. Stopping is cooperative: the task asks its RunControl (core/base/control.py)
+before every epoch and between minibatches (a measurement: `control.should_stop` at every step); pause and
+step are the same control's, which only a training run asks.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
@@ -28,35 +30,37 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+Task = Callable[[RunControl, Callable[[object], None]], object]  # task(control, report) -> its result
 
-class _Worker(QObject):
-    """A job of the core on the worker thread: its result or its failure, then `done`, always."""
 
-    succeeded = Signal(object)  # what the job returns
+class JobWorker(QObject):
+    """A task of the core on the worker thread: its reports as they come, then its result or its failure, then
+    `done`, always."""
+
+    reported = Signal(object)  # whatever the task reports as it goes
+    succeeded = Signal(object)  # what the task returns
     failed = Signal(object)  # a Message, for a person (gpudemo.ui.base.i18n.say translates it)
     done = Signal()  # always last
 
-    def __init__(self):
+    def __init__(self, task: Task, name: str):
         super().__init__()
-        self._stop = threading.Event()
+        self._task, self.name = task, name
+        self.control = RunControl()  # stop (every job), pause and step (a run), from the GUI thread
 
     def request_stop(self) -> None:
         """Ask the job to stop at its next check (every step); safe from any thread."""
-        self._stop.set()
-
-    def _work(self) -> object:
-        raise NotImplementedError
+        self.control.stop()
 
     @Slot()
     def run(self) -> None:
         try:
             with oscalls.unthrottled():  # not slowed by App Nap or power throttling while the window is hidden
-                result = self._work()
+                result = self._task(self.control, self.reported.emit)
         except PersonError as error:  # a failed run, a refused precision, a worker lost: the reason, for a person
-            log.warning("%s ended: %s", type(self).__name__, error)
+            log.warning("%s ended: %s", self.name, error)
             self.failed.emit(error.message)
         except Exception as error:  # a bug: say so in the window rather than lose the thread
-            log.exception("%s failed", type(self).__name__)
+            log.exception("%s failed", self.name)
             self.failed.emit(message(QT_TRANSLATE_NOOP("core", "unexpected error: {reason}"), reason=repr(error)))
         else:
             self.succeeded.emit(result)
@@ -64,76 +68,71 @@ class _Worker(QObject):
             self.done.emit()
 
 
-class TrainingWorker(_Worker):
-    """Steps through the core's training generator; stop, pause and step come through a RunControl."""
+@dataclass(frozen=True)
+class Phase:
+    """A training run's report: the phase it is in now (core/training/records.py)."""
 
-    batched = Signal(object)  # LossBatch: its losses are in the history (and its fit, its data, its clock)
-    phaseChanged = Signal(str)
-    paused = Signal(int, object)  # epochs run, a CPU copy of the model as it stands
-    metered = Signal(object)  # asked for: the run's energy (core/measure/joules.RunEnergy), before it ends
+    name: str
 
-    def __init__(
-        self,
-        plan: Plan,
-        history: LossHistory,
-        path: PathHistory | None = None,
-        accuracy: LossHistory | None = None,
-        energy: bool = False,
-    ):
-        super().__init__()
-        self._plan = plan
-        self._energy = energy
-        self._history = history
-        self._path = path
-        self._accuracy = accuracy
-        self.control = RunControl()  # pause, step and stop, from the GUI thread
 
-    def request_stop(self) -> None:
-        self.control.stop()
+@dataclass(frozen=True)
+class Paused:
+    """A training run's report: it holds after `epochs` epochs, `model` a CPU copy as it stands."""
 
-    def _work(self) -> object:
-        from gpudemo.core.training import run_training  # a plan exists: PyTorch has loaded
+    epochs: int
+    model: object
 
-        batches = run_training(
-            self._plan,
-            on_phase=self.phaseChanged.emit,
-            history=self._history,
+
+@dataclass(frozen=True)
+class Metered:
+    """A training run's report, when asked for: its energy (core/measure/joules.RunEnergy), before it ends."""
+
+    energy: object
+
+
+def training_task(
+    plan: Plan,
+    history: LossHistory,
+    path: PathHistory | None = None,
+    accuracy: LossHistory | None = None,
+    energy: bool = False,
+) -> Task:
+    """The core's training loop as a job: each batch of losses reported as it is read back (its losses are in
+    the history), each phase, each hold; with `energy`, its step is then metered on the energy counter."""
+
+    def task(control: RunControl, report: Callable[[object], None]) -> object:
+        from gpudemo.core.training import LoopOptions, run_training  # a plan exists: PyTorch has loaded
+
+        watched = LoopOptions(
+            on_phase=lambda name: report(Phase(name)),
+            control=control,
+            on_pause=lambda epochs, model: report(Paused(epochs, model)),
+            history=history,
+            accuracy=accuracy,
+            path=path,
             fit=True,
-            control=self.control,
-            on_pause=self.paused.emit,
-            path=self._path,
-            accuracy=self._accuracy,
         )
+        batches = run_training(plan, watched)
         while True:
             try:
-                self.batched.emit(next(batches))
+                report(next(batches))
             except StopIteration as finished:
                 result = finished.value
                 break
-        if self._energy and result.status == COMPLETED:  # its step again, under the energy counter
+        if energy and result.status == COMPLETED:  # its step again, under the energy counter
             from gpudemo.core.measure.joules import run_energy
 
-            self.phaseChanged.emit(METERING)
-            self.metered.emit(run_energy(result.config, True, self.control.should_stop))
+            report(Phase(METERING))
+            report(Metered(run_energy(result.config, True, control.should_stop)))
         return result
 
-
-class TaskWorker(_Worker):
-    """Runs `task(should_stop, report)` on the worker thread: compare, sweep, any long job of the core."""
-
-    reported = Signal(object)  # whatever the task reports as it goes
-
-    def __init__(self, task: Callable[[Callable[[], bool], Callable[[object], None]], object]):
-        super().__init__()
-        self._task = task
-
-    def _work(self) -> object:
-        return self._task(self._stop.is_set, self.reported.emit)
+    return task
 
 
-class _ThreadOwner(QObject):
+class JobController(QObject):
     """Owns one job's thread and worker at a time; lives in the GUI thread and re-emits there."""
 
+    reported = Signal(object)  # a report of the job, on the GUI thread
     succeeded = Signal(object)  # the job's result
     failed = Signal(object)  # a Message
     finished = Signal()  # the thread has ended: a new job may start
@@ -141,14 +140,15 @@ class _ThreadOwner(QObject):
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
         self._thread: QThread | None = None
-        self._worker: QObject | None = None
+        self._worker: JobWorker | None = None
 
     def is_running(self) -> bool:
         return self._thread is not None
 
-    def _launch(self, worker: QObject, name: str) -> None:
+    def start(self, task: Task, name: str = "gpudemo-job") -> None:
         if self._thread is not None:
             raise RuntimeError("a job is already going")
+        worker = JobWorker(task, name)
         thread = QThread()
         thread.setObjectName(name)
         # A compile recurses deep (dynamo, inductor): Qt's default stack is the platform's, 512 KiB for a
@@ -156,6 +156,7 @@ class _ThreadOwner(QObject):
         thread.setStackSize(oscalls.THREAD_STACK_BYTES)
         worker.moveToThread(thread)
         thread.started.connect(worker.run)
+        worker.reported.connect(self._on_reported)
         worker.succeeded.connect(self._on_succeeded)
         worker.failed.connect(self._on_failed)
         # Direct: QThread.quit is thread-safe, and a queued call would wait for the GUI
@@ -169,6 +170,27 @@ class _ThreadOwner(QObject):
         if self._worker is not None:
             self._worker.request_stop()
 
+    def pause(self) -> None:
+        if self._worker is not None:
+            self._worker.control.pause()
+
+    def pause_after(self, epochs: int) -> None:
+        """Hold the run once `epochs` epochs are done (the first lesson's run: held after its first epoch)."""
+        if self._worker is not None:
+            self._worker.control.pause_after(epochs)
+
+    def resume(self) -> None:
+        if self._worker is not None:
+            self._worker.control.resume()
+
+    def step(self) -> None:
+        if self._worker is not None:
+            self._worker.control.step()
+
+    def stop_asked(self) -> bool:
+        """Stop was asked of the job that goes (it ends at its next check)."""
+        return self._worker is not None and self._worker.control.should_stop()
+
     def shutdown(self) -> None:
         """Stop the job and wait for its thread to end (for closing the window)."""
         if self._thread is None:
@@ -176,6 +198,10 @@ class _ThreadOwner(QObject):
         self.stop()
         self._thread.wait()
         self._on_thread_finished()
+
+    @Slot(object)
+    def _on_reported(self, report) -> None:
+        self.reported.emit(report)
 
     @Slot(object)
     def _on_succeeded(self, result) -> None:
@@ -196,79 +222,3 @@ class _ThreadOwner(QObject):
         self._thread.wait()
         self._thread = self._worker = None
         self.finished.emit()
-
-
-class TrainingController(_ThreadOwner):
-    """One training run at a time."""
-
-    batched = Signal(object)
-    phaseChanged = Signal(str)
-    paused = Signal(int, object)  # the run holds at this epoch; the model as it stands, on the CPU
-    metered = Signal(object)  # the run's energy, when asked (before `succeeded`)
-
-    def start(
-        self,
-        plan: Plan,
-        history: LossHistory,
-        path: PathHistory | None = None,
-        accuracy: LossHistory | None = None,
-        energy: bool = False,
-    ) -> None:
-        worker = TrainingWorker(plan, history, path, accuracy, energy)
-        worker.batched.connect(self._on_batched)
-        worker.phaseChanged.connect(self._on_phase)
-        worker.paused.connect(self._on_paused)
-        worker.metered.connect(self._on_metered)
-        self._launch(worker, "gpudemo-training")
-
-    def pause(self) -> None:
-        if self._worker is not None:
-            self._worker.control.pause()
-
-    def pause_after(self, epochs: int) -> None:
-        """Hold the run once `epochs` epochs are done (the first lesson's run: held after its first epoch)."""
-        if self._worker is not None:
-            self._worker.control.pause_after(epochs)
-
-    def resume(self) -> None:
-        if self._worker is not None:
-            self._worker.control.resume()
-
-    def step(self) -> None:
-        if self._worker is not None:
-            self._worker.control.step()
-
-    def stop_asked(self) -> bool:
-        """Stop was asked of the run that goes (it ends at its next check)."""
-        return self._worker is not None and self._worker.control.should_stop()
-
-    @Slot(int, object)
-    def _on_paused(self, epochs: int, model) -> None:
-        self.paused.emit(epochs, model)
-
-    @Slot(object)
-    def _on_metered(self, energy) -> None:
-        self.metered.emit(energy)
-
-    @Slot(object)
-    def _on_batched(self, batch) -> None:
-        self.batched.emit(batch)
-
-    @Slot(str)
-    def _on_phase(self, phase: str) -> None:
-        self.phaseChanged.emit(phase)
-
-
-class TaskController(_ThreadOwner):
-    """One task of the core at a time (compare, sweep), its reports re-emitted in the GUI thread."""
-
-    reported = Signal(object)
-
-    def start(self, task: Callable[[Callable[[], bool], Callable[[object], None]], object]) -> None:
-        worker = TaskWorker(task)
-        worker.reported.connect(self._on_reported)
-        self._launch(worker, "gpudemo-task")
-
-    @Slot(object)
-    def _on_reported(self, report) -> None:
-        self.reported.emit(report)

@@ -175,11 +175,8 @@ class CodePanel(QDockWidget):
             self.set_script(Script(text, {}))
             return
         problem = problem_for(config)
-        try:
-            if not problem.classes:
-                values = rules.parse_values(values_text)
-            else:
-                values = rules.parse_points(values_text) if problem.area is not None else []
+        try:  # the digits' script predicts no typed input: it shows its test images
+            values = problem.parse_inputs(values_text) if problem.predicts_from != rules.IMAGES else []
         except InvalidSetting:
             values = [] if problem.classes else [4.0]
         try:

@@ -29,17 +29,13 @@ from gpudemo.core.settings.rules import InvalidSetting
 from gpudemo.ui.base.i18n import epochs_text, say
 from gpudemo.ui.base.style import set_style_flag
 
-VALUES, POINTS, IMAGES = "values", "points", "images"  # what the input asks for, by the run's problem
+VALUES, POINTS, IMAGES = rules.VALUES, rules.POINTS, rules.IMAGES  # what the input asks for
 EXAMPLES = {VALUES: "4", POINTS: "0.5,0.5; -1,1", IMAGES: "1"}
 
 
 def kind_of(run: Run | None) -> str:
-    if run is None:
-        return VALUES
-    problem = problem_for(run.config)
-    if not problem.classes:
-        return VALUES
-    return POINTS if problem.area is not None else IMAGES
+    """What the run's problem predicts from (VALUES before any run)."""
+    return VALUES if run is None else problem_for(run.config).predicts_from
 
 
 class PredictionPanel(QGroupBox):
@@ -85,7 +81,7 @@ class PredictionPanel(QGroupBox):
         }
         self.input.setPlaceholderText(placeholders[kind])
         try:
-            fits = bool(self._parse(kind, self.input.text()))
+            fits = bool(rules.parse_prediction(kind, self.input.text()))
         except InvalidSetting:
             fits = False
         if not fits:
@@ -105,14 +101,6 @@ class PredictionPanel(QGroupBox):
         self.table.setRowCount(0)
         self.table.setColumnCount(len(headers))
         self.table.setHorizontalHeaderLabels(headers)
-
-    @staticmethod
-    def _parse(kind: str, text: str) -> list:
-        if kind == POINTS:
-            return rules.parse_points(text)
-        if kind == IMAGES:
-            return rules.parse_test_images(text, rules.TEST_IMAGES)
-        return rules.parse_values(text)
 
     @Slot(int)
     def predict_image(self, index: int) -> None:
@@ -138,7 +126,7 @@ class PredictionPanel(QGroupBox):
 
         kind = kind_of(run)
         try:
-            inputs = self._parse(kind, self.input.text())
+            inputs = rules.parse_prediction(kind, self.input.text())
         except InvalidSetting as error:
             self._say(say(error), error=True)
             return

@@ -87,6 +87,16 @@ class TrainingPanel(QGroupBox):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setTitle(self.tr("2. Train"))
+        self._problem_field()
+        self._size_fields()
+        self._method_fields()
+        self._run_fields()
+        self._buttons()
+        self._lay_out()
+        self._connect()
+
+    def _problem_field(self) -> None:
+        """What the model learns: the problems, each titled and explained."""
         self.problemCombo = QComboBox(objectName="problemCombo")
         for key, title, tip in (
             (
@@ -143,6 +153,16 @@ class TrainingPanel(QGroupBox):
         self.problemCombo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.problemCombo.setMinimumContentsLength(20)
         self.problemCombo.view().setMinimumWidth(self.problemCombo.view().sizeHintForColumn(0) + 24)
+        self.problemCombo.setToolTip(
+            self.tr(
+                "What the model learns: a straight line has two parameters (weight and bias) and a landscape you can"
+                " see; the sine needs a neural network; the circles, xor, spiral and digits are classifications, whose"
+                " accuracy is recorded beside the loss"
+            )
+        )
+
+    def _size_fields(self) -> None:
+        """How much it learns from and with: samples, the MLP's width and depth, the noise, the batch."""
         self.samplesSpin = _spin(
             "samplesSpin",
             rules.SAMPLES_MIN,
@@ -200,6 +220,9 @@ class TrainingPanel(QGroupBox):
             ),
         )
         self.batchSpin.setSpecialValueText(self.tr("full batch"))
+
+    def _method_fields(self) -> None:
+        """How a step is taken: the optimizer, the precision, the step mode."""
         self.optimizerCombo = QComboBox(objectName="optimizerCombo")
         for key, title in (
             ("sgd", self.tr("SGD")),
@@ -211,13 +234,6 @@ class TrainingPanel(QGroupBox):
             self.tr(
                 "How the gradient becomes a step: SGD steps straight down the slope; momentum keeps part of the last"
                 " step and rolls through shallow valleys; Adam scales each weight's step by its own gradient's size"
-            )
-        )
-        self.problemCombo.setToolTip(
-            self.tr(
-                "What the model learns: a straight line has two parameters (weight and bias) and a landscape you can"
-                " see; the sine needs a neural network; the circles, xor, spiral and digits are classifications, whose"
-                " accuracy is recorded beside the loss"
             )
         )
         self.precisionCombo = QComboBox(objectName="precisionCombo")
@@ -255,6 +271,9 @@ class TrainingPanel(QGroupBox):
         )
         self.stepCombo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.stepCombo.setMinimumContentsLength(12)
+
+    def _run_fields(self) -> None:
+        """How long and from where: epochs, learning rate, seed; and whether the run's energy is metered."""
         self.epochsSpin = _spin(
             "epochsSpin",
             rules.EPOCHS_MIN,
@@ -281,6 +300,8 @@ class TrainingPanel(QGroupBox):
         )
         self.energyCheck = QCheckBox(self.tr("meter J/epoch (5 s more)"), objectName="energyCheck")
         self.show_energy(None)
+
+    def _buttons(self) -> None:
         # The run's buttons: the window binds each to its action (text, tip, shortcut, enabled state).
         self.startButton = QPushButton(objectName="startButton")
         self.startButton.setDefault(True)
@@ -293,6 +314,8 @@ class TrainingPanel(QGroupBox):
         self.settingsError.setWordWrap(True)
         self.settingsError.hide()
 
+    def _lay_out(self) -> None:
+        """The form's rows, then the run's buttons: start and stop, pause and step, compare and profile."""
         model_row = QHBoxLayout()
         model_row.addWidget(QLabel(self.tr("width")))
         model_row.addWidget(self.widthSpin, 1)
@@ -330,6 +353,7 @@ class TrainingPanel(QGroupBox):
         layout.addLayout(measure)
         layout.addWidget(self.settingsError)
 
+    def _connect(self) -> None:
         # Each setting of the config table (core/settings/config.py) and the widget that holds it; the data file
         # is no widget: it is opened from the File menu.
         self.fields: dict[str, QWidget] = {

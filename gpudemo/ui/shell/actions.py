@@ -44,10 +44,18 @@ def tooltip(action: QAction) -> str:
 
 
 class Actions(QObject):
+    """Every command of the window, once: the menus, the buttons and the shortcuts all hold these."""
+
     def __init__(self, parent: QObject):
         super().__init__(parent)
+        self._run_actions()
+        self._file_actions()
+        self._view_actions()
+        self._help_actions()
+
+    def _run_actions(self) -> None:
+        """The Run menu: a run and its holds, then the measurements."""
         new = self._new
-        # Run
         self.start = new(
             self.tr("&Start training"),
             "Ctrl+Return",
@@ -93,7 +101,10 @@ class Actions(QObject):
                 "Run a few steps of these settings under torch.profiler on the chosen device: where a step's time goes"
             ),
         )
-        # File
+
+    def _file_actions(self) -> None:
+        """The File menu: what a run leaves, and what it starts from."""
+        new = self._new
         self.export_losses = new(
             self.tr("&Export losses as CSV…"),
             "Ctrl+E",
@@ -122,7 +133,10 @@ class Actions(QObject):
             ),
         )
         self.quit = new(self.tr("&Quit"), "Ctrl+Q", self.tr("Stop what is going and close gpudemo"))
-        # View
+
+    def _view_actions(self) -> None:
+        """The View menu: the axis, the runs kept, the theme and the language."""
+        new = self._new
         self.log_scale = new(self.tr("&Log scale"), "Ctrl+L", self.tr("The loss on a log axis"), checkable=True)
         self.clear_runs = new(
             self.tr("&Clear runs"),
@@ -150,7 +164,10 @@ class Actions(QObject):
             action.setData(code)
             self.languages.addAction(action)
             self.language_actions[code] = action
-        # Help
+
+    def _help_actions(self) -> None:
+        """The Help menu: the guide, the two lessons, About."""
+        new = self._new
         self.help = new(self.tr("&What each control does"), "F1", self.tr("A short guide to every control"))
         self.lesson = new(
             self.tr("&Lesson: the tutorial, step by step"),

@@ -1,5 +1,5 @@
 """The window's body: the left column (devices, settings, prediction) beside the views, with the run's status
-above them and its progress under them.
+above them and its progress under them; and the docks around it: the Code panel, the two lessons' panels.
 
 The body scrolls where the screen is smaller than it: at 150 % on a 1366 x 768 laptop (Windows' usual
 setting) the window has 911 x 485 logical pixels, less than the 1024 x 501 the body needs, and without the
@@ -9,8 +9,12 @@ than the body, no scroll bar shows and the body takes the room.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject
-from PySide6.QtWidgets import QHBoxLayout, QScrollArea, QStyle, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QHBoxLayout, QMainWindow, QScrollArea, QStyle, QVBoxLayout, QWidget
+
+from gpudemo.ui.panels.code_panel import CodePanel
+from gpudemo.ui.panels.guess_panel import GuessPanel
+from gpudemo.ui.panels.lesson_panel import LessonPanel
 
 
 class WindowBody(QScrollArea):
@@ -58,3 +62,13 @@ class WindowBody(QScrollArea):
         if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
             self.fit()  # a view built, a language changed: the content's minimum may have too
         return handled
+
+
+def add_docks(window: QMainWindow) -> tuple[CodePanel, LessonPanel, GuessPanel]:
+    """The Code panel and the two lessons' panels, docked on the right, a lesson above its code."""
+    code, lesson, guess = CodePanel(window), LessonPanel(window), GuessPanel(window)
+    code.setMinimumWidth(320)
+    for dock in (code, lesson, guess):
+        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+    window.splitDockWidget(lesson, code, Qt.Orientation.Vertical)
+    return code, lesson, guess

@@ -14,17 +14,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gpudemo.core.lessons import guesses
+from gpudemo.core.measure.requests import LINE, MATMUL, STEP, SweepRequest
 from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.settings.rules import DEFAULT_STEP as EAGER
-from gpudemo.core.settings.rules import SWEEP_KINDS
 from gpudemo.core.step.modes import fastest_for
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.shell.lesson_course import form_values
 
-STEP, MATMUL = SWEEP_KINDS  # core/measure/sweep.py's
-
 TUTORIAL = TrainingConfig()
-LINE = TrainingConfig(problem="line", lr=0.01)
 DOUBLING_SIZE = 1_000_000  # the doubling step's first size (then twice as many)
 MATMUL_SIZE = {"cuda": 4096, "cpu": 256}  # the matmul step's n: seconds on each (a CPU's bfloat16 is slow)
 MODES_EPOCHS = 2000
@@ -77,7 +74,7 @@ class LessonMeasure:
 
 def _crossover(here: Here) -> list[Start]:
     m = here.window.measurements
-    return [lambda: m.start_sweep(here.devices, STEP, "float32", here.config(LINE))]
+    return [lambda: m.start_sweep(SweepRequest(STEP, tuple(here.devices), config=here.config(LINE)))]
 
 
 def _read_crossover(results: list, here: Here) -> Reading:
@@ -98,7 +95,9 @@ def _busy(here: Here) -> list[Start]:
 
 def _doubling(here: Here) -> list[Start]:
     m, sizes = here.window.measurements, (DOUBLING_SIZE, 2 * DOUBLING_SIZE)
-    return [lambda: m.start_sweep([here.device], STEP, "float32", here.config(LINE), roofline=True, sizes=sizes)]
+    return [
+        lambda: m.start_sweep(SweepRequest(STEP, (here.device,), config=here.config(LINE), roofline=True, sizes=sizes))
+    ]
 
 
 def _read_doubling(results: list, here: Here) -> Reading:
@@ -115,7 +114,7 @@ def _modes(here: Here) -> list[Start]:
 def _bf16(here: Here) -> list[Start]:
     m, size = here.window.measurements, (matmul_size(here.device),)
     return [
-        functools.partial(m.start_sweep, [here.device], MATMUL, dtype, LINE, sizes=size)
+        functools.partial(m.start_sweep, SweepRequest(MATMUL, (here.device,), dtype, LINE, sizes=size))
         for dtype in ("float32", "bfloat16")
     ]
 

@@ -44,10 +44,8 @@ def rebuild_in(old, language: str):
         if old._preferences is None:
             carry.restore(new)
             carry.store.sync()
-    for name in ("compareView", "sweepView", "profileView"):  # a view never built has nothing to replay
-        before = old.built_view(name)
-        if before is not None:
-            before.replay_into(getattr(new, name))
+    for name in new.session.measured.views():  # each measurement view's latest, from the session's record
+        new.session.measured.show(name, new.find(name))
     for run in old.session.runs:
         if not old.lossView.is_shown(run):
             new.lossView.set_shown(run, False)

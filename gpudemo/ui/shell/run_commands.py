@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, Slot
 from PySide6.QtWidgets import QWidget
 
 from gpudemo.core.hardware.energy import status as energy_status
+from gpudemo.core.measure.requests import SweepRequest
 from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.training import TRAINING
 from gpudemo.ui.base.i18n import say
@@ -125,7 +126,9 @@ class RunCommands(QObject):
             self._start_measuring(w.sweepView, self.tr("%v / %m measurements"))
             view = w.sweepView
             w.measurements.start_sweep(
-                w.devices.ids, view.kind(), view.dtype(), config, view.roofline(), energy=view.energy()
+                SweepRequest(
+                    view.kind(), tuple(w.devices.ids), view.dtype(), config, view.roofline(), energy=view.energy()
+                )
             )
             self.update_actions()
 

@@ -24,7 +24,6 @@ from gpudemo.core.settings.rules import PRECISION_KEYS
 from gpudemo.ui.base import theme
 from gpudemo.ui.base.i18n import say, status_text
 from gpudemo.ui.views.plot_style import colour, new_plot
-from gpudemo.ui.views.replay import Replayable
 
 if TYPE_CHECKING:
     from gpudemo.core.measure.compare import CompareProgress, DeviceTiming
@@ -32,7 +31,7 @@ if TYPE_CHECKING:
 FORM, BESIDE_FP32, EVERY = "form", "beside-fp32", "every"
 
 
-class CompareView(QWidget, Replayable):
+class CompareView(QWidget):
     COLUMNS = ("device", "status", "epochs/s", "time", "final loss", "speedup vs CPU", "J/epoch", "above idle")
     ENERGY = (6, 7)  # shown when the comparison metered energy
 
@@ -105,16 +104,14 @@ class CompareView(QWidget, Replayable):
             return ["fp32", form]
         return None
 
-    def clear(self) -> None:
-        self._record("clear")
+    def begin(self) -> None:
         for curve, _, _ in self._curves.values():
             self.plot.getPlotItem().removeItem(curve)
         self._curves.clear()
         self.legend.clear()
         self.table.setRowCount(0)
 
-    def add_progress(self, progress: CompareProgress) -> None:
-        self._record("add_progress", progress)
+    def add(self, progress: CompareProgress) -> None:
         if progress.label not in self._curves:
             pen = pg.mkPen(colour(len(self._curves)), width=2)
             curve = pg.PlotDataItem(pen=pen, antialias=False, connect="finite", name=progress.label)
@@ -129,8 +126,7 @@ class CompareView(QWidget, Replayable):
         for curve, times, losses in self._curves.values():
             curve.setData(np.array(times, dtype=np.float64), np.array(losses, dtype=np.float64))
 
-    def show_timings(self, timings: list[DeviceTiming]) -> None:
-        self._record("show_timings", timings)
+    def end(self, timings: list[DeviceTiming]) -> None:
         self.redraw()
         self.table.setRowCount(len(timings))
         metered = any(timing.energy is not None for timing in timings)

@@ -8,12 +8,11 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 
 from gpudemo.ui.base import theme
 from gpudemo.ui.views.plot_style import new_plot
-from gpudemo.ui.views.replay import Replayable
 
 PLOT_MIN_HEIGHT = 120
 
 
-class MeasurementTab(QWidget, Replayable):
+class MeasurementTab(QWidget):
     """`name`Button (bound to the window's action), `name`Note and `name`Plot; a subclass names the axes
     (`set_axes`) and adds its curves, and more widgets under the plot through `body`."""
 

@@ -69,11 +69,10 @@ class ParallelView(MeasurementTab):
         )
         self.body.addWidget(self.table)
         self._results: list[ParallelResult] = []
-        self.clear(None, 0)
+        self.begin(None, 0)
 
-    def clear(self, backend: str | None, most: int) -> None:
+    def begin(self, backend: str | None, most: int) -> None:
         """A new measurement with `backend` on 1 to `most` workers (None: nothing measured yet)."""
-        self._record("clear", backend, most)
         self._results = []
         self.measured.setData([], [])
         self.ideal.setData([], [])
@@ -91,8 +90,7 @@ class ParallelView(MeasurementTab):
             self.note.setText(self.tr("Running on 1 to {most} workers: {where}…").format(most=most, where=where))
         self.plot.getPlotItem().setXRange(0.8, max(2, most) + 0.2, padding=0)
 
-    def add_result(self, result: ParallelResult) -> None:
-        self._record("add_result", result)
+    def add(self, result: ParallelResult) -> None:
         self._results.append(result)
         one = self._results[0].epochs_per_second
         workers = np.array([r.workers for r in self._results], dtype=np.float64)
@@ -114,10 +112,9 @@ class ParallelView(MeasurementTab):
             item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.table.setItem(row, column, item)
 
-    def finish(self, complete: bool, uneven: Message | None = None) -> str:
+    def end(self, complete: bool, uneven: Message | None = None) -> str:
         """Say what the measurement shows; `uneven`: why the workers' loss is not one worker's (an uneven split).
         That sentence, for the status line."""
-        self._record("finish", complete, uneven)
         if len(self._results) < 2:
             if not complete:
                 self.note.setText(self.tr("Stopped before two worker counts were measured."))

@@ -17,14 +17,13 @@ from PySide6.QtWidgets import (
 
 from gpudemo.core.step.modes import MODES
 from gpudemo.ui.base.i18n import say
-from gpudemo.ui.views.replay import Replayable
 from gpudemo.ui.views.timeline_plot import TimelinePlot
 
 if TYPE_CHECKING:
     from gpudemo.core.measure.profile import StepProfile
 
 
-class ProfileView(QWidget, Replayable):
+class ProfileView(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.summary = QLabel(objectName="profileSummary")
@@ -48,10 +47,9 @@ class ProfileView(QWidget, Replayable):
         layout.addWidget(self.timeline_note)
         layout.addWidget(self.timeline, 3)
         layout.addWidget(self.table, 2)
-        self.clear()
+        self.begin()
 
-    def clear(self) -> None:
-        self._record("clear")
+    def begin(self) -> None:
         self.summary.setText(
             self.tr(
                 "Press Profile a step to run a few steps of these settings under torch.profiler on the chosen"
@@ -63,10 +61,9 @@ class ProfileView(QWidget, Replayable):
         self.timeline.clear()
         self.timeline_note.setText("")
 
-    def show_profile(self, profile: StepProfile, problem: str) -> None:
+    def end(self, profile: StepProfile, problem: str) -> None:
         from gpudemo.core.measure.profile import HOST_BOUND, WARM_UP_STEPS  # PyTorch has loaded
 
-        self._record("show_profile", profile, problem)
         lines = [
             self.tr("{steps} steps of {problem} on {device}, after {warm} that were not profiled.").format(
                 steps=profile.steps, problem=problem, device=profile.device, warm=WARM_UP_STEPS

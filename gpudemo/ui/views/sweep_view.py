@@ -22,15 +22,15 @@ from gpudemo.core.settings.rules import SWEEP_KINDS
 from gpudemo.ui.base import theme
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.views.plot_style import colour, new_plot
-from gpudemo.ui.views.replay import Replayable
 
 if TYPE_CHECKING:
+    from gpudemo.core.measure.requests import SweepRequest
     from gpudemo.core.measure.sweep import SweepResult, SweepRow
 
 STEP = SWEEP_KINDS[0]  # core/measure/sweep.py's
 
 
-class SweepView(QWidget, Replayable):
+class SweepView(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.kindCombo = QComboBox(objectName="sweepKindCombo")
@@ -120,9 +120,9 @@ class SweepView(QWidget, Replayable):
         """Whether each size's energy is to be metered (a step sweep's)."""
         return self.energyCheck.isChecked() and self.kind() == STEP
 
-    def clear(self, kind: str) -> None:
-        self._record("clear", kind)
-        plot = self.plot.getPlotItem()
+    def begin(self, request: SweepRequest) -> None:
+        """A new sweep: what was there cleared, the axes named for what `request` times."""
+        kind, plot = request.kind, self.plot.getPlotItem()
         for curve, _, _ in self._series.values():
             plot.removeItem(curve)
         for mark in self._marks:
@@ -146,8 +146,7 @@ class SweepView(QWidget, Replayable):
         plot.setLabel("bottom", self.tr("samples") if kind == STEP else self.tr("n (an n × n product)"))
         plot.setLabel("left", self.tr("samples per second") if kind == STEP else self.tr("GFLOP/s"))
 
-    def add_row(self, row: SweepRow) -> None:
-        self._record("add_row", row)
+    def add(self, row: SweepRow) -> None:
         if row.device not in self._series:
             colour_ = colour(len(self._series))
             curve = pg.PlotDataItem(
@@ -183,10 +182,9 @@ class SweepView(QWidget, Replayable):
         if not self.energy_plot.isVisibleTo(self):
             self._show_plot(self.energy_plot)
 
-    def show_result(self, result: SweepResult) -> str:
+    def end(self, result: SweepResult) -> str:
         """Mark and name each device's crossover; say where each one wins, and more under the plots. Where
         each one wins, for the status line."""
-        self._record("show_result", result)
         lines = []
         for device, size in result.crossover.items():
             if size is None:

@@ -50,10 +50,9 @@ class TransferView(MeasurementTab):
             item.addItem(curve)
             self._curves[(direction, pinned)] = curve
         self._rows: list[TransferRow] = []
-        self.clear(None)
+        self.begin(None)
 
-    def clear(self, device: str | None) -> None:
-        self._record("clear", device)
+    def begin(self, device: str | None) -> None:
         self._rows = []
         for curve in self._curves.values():
             curve.setData([], [])
@@ -71,17 +70,15 @@ class TransferView(MeasurementTab):
                 self.tr("Timing copies between this machine's memory and {device}…").format(device=device)
             )
 
-    def add_row(self, row: TransferRow) -> None:
-        self._record("add_row", row)
+    def add(self, row: TransferRow) -> None:
         self._rows.append(row)
         rows = [r for r in self._rows if (r.direction, r.pinned) == (row.direction, row.pinned)]
         self._curves[(row.direction, row.pinned)].setData(
             np.array([r.bytes for r in rows], dtype=np.float64), np.array([r.gb_per_second for r in rows])
         )
 
-    def show_result(self, result: TransferResult) -> str:
+    def end(self, result: TransferResult) -> str:
         """Say what the copies showed under the plot; that sentence, for the status line."""
-        self._record("show_result", result)
         if result.note:
             self.note.setText(
                 self.tr(

@@ -21,7 +21,7 @@ from gpudemo.core.measure.compare import (
     compare_devices,
     devices_to_compare,
 )
-from gpudemo.core.measure.sweep import SweepResult, SweepRow, sweep
+from gpudemo.core.measure.sweep import SweepRequest, SweepResult, SweepRow, sweep
 from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.training import COMPLETED, train
@@ -65,7 +65,7 @@ def test_a_stop_leaves_the_rest_not_run():
 
 def test_the_sweep_times_growing_steps_on_the_cpu():
     rows = []
-    result = sweep("step", ["cpu"], max_size=1000, on_row=rows.append)
+    result = sweep(SweepRequest(kind="step", devices=("cpu",), max_size=1000), on_row=rows.append)
     assert [r.size for r in result.rows] == [10, 100, 1000] and rows == result.rows
     for row in result.rows:
         assert row.seconds > 0 and row.throughput == pytest.approx(row.size / row.seconds)
@@ -75,7 +75,7 @@ def test_the_sweep_times_growing_steps_on_the_cpu():
 
 
 def test_the_matmul_sweep_reports_gflops():
-    result = sweep("matmul", ["cpu"], max_size=64, dtype="bfloat16")
+    result = sweep(SweepRequest(kind="matmul", devices=("cpu",), dtype="bfloat16", max_size=64))
     assert [r.size for r in result.rows] == [16, 32, 64]
     assert result.rows[-1].throughput == pytest.approx(2 * 64**3 / result.rows[-1].seconds / 1e9)
     assert result.to_json()["rows"][0]["gflops"] > 0
@@ -98,12 +98,12 @@ def test_the_crossover_is_the_first_size_where_a_device_beats_the_cpu():
 
 def test_a_device_stops_growing_where_memory_runs_out(monkeypatch):
     monkeypatch.setattr(sweep_module, "free_bytes", lambda device: 100_000)
-    result = sweep("step", ["cpu"], max_size=100_000)
+    result = sweep(SweepRequest(kind="step", devices=("cpu",), max_size=100_000))
     assert [r.size for r in result.rows] == [10, 100, 1000]  # 10,000 samples need more than 100 kB
 
 
 def test_a_stopped_sweep_says_so():
-    result = sweep("step", ["cpu"], should_stop=lambda: True)
+    result = sweep(SweepRequest(kind="step", devices=("cpu",)), should_stop=lambda: True)
     assert result.rows == [] and not result.complete
 
 
@@ -141,7 +141,7 @@ def test_on_cuda_compare_and_the_sweep_measure_the_gpu():
     gpu, cpu = timings
     assert gpu.status == cpu.status == COMPLETED and gpu.speedup_vs_cpu > 0
     assert abs(gpu.final_loss - cpu.final_loss) <= 1e-4 * abs(cpu.final_loss)  # the same data on both
-    result = sweep("step", ["cuda:0"], max_size=100_000)
+    result = sweep(SweepRequest(kind="step", devices=("cuda:0",), max_size=100_000))
     assert {r.device for r in result.rows} == {"cpu", "cuda:0"}
     assert result.crossover["cuda:0"] in (None, *(r.size for r in result.rows))
     assert torch.cuda.memory_allocated() < 2**30
@@ -152,9 +152,9 @@ def test_the_warm_up_lasts_its_time_keeps_the_cache_and_the_timed_run_hands_it_b
     calls = []
     real_train, real_warm_up = compare.train, compare.warm_up_for
 
-    def recording_train(config, should_stop=None, **kwargs):
-        calls.append(("train", kwargs.get("keep_cache", False)))
-        return real_train(config, should_stop, **kwargs)
+    def recording_train(config, options, **kwargs):
+        calls.append(("train", options.keep_cache))
+        return real_train(config, options, **kwargs)
 
     def timed_warm_up(config, should_stop):
         began = time.perf_counter()
@@ -191,8 +191,8 @@ def test_float32_runs_with_tf32_off_and_tf32_with_it_on_whatever_was_set(monkeyp
     saved = torch.backends.cuda.matmul.allow_tf32
     torch.backends.cuda.matmul.allow_tf32 = True  # a global setting the sweep overrides
     try:
-        sweep("matmul", ["cpu"], dtype="float32", max_size=16)
-        sweep("matmul", ["cpu"], dtype="tf32", max_size=16)
+        sweep(SweepRequest(kind="matmul", devices=("cpu",), dtype="float32", max_size=16))
+        sweep(SweepRequest(kind="matmul", devices=("cpu",), dtype="tf32", max_size=16))
         assert seen == [False, True] and torch.backends.cuda.matmul.allow_tf32 is True  # restored
     finally:
         torch.backends.cuda.matmul.allow_tf32 = saved
@@ -207,7 +207,7 @@ def test_a_cpu_figure_taken_while_threads_wait_for_each_other_is_marked_busy(mon
         return 8e-6 if threads and threads[-1] == 1 else 16e-3
 
     monkeypatch.setattr(sweep_module, "median_seconds", timed)
-    result = sweep("matmul", ["cpu"], max_size=32)
+    result = sweep(SweepRequest(kind="matmul", devices=("cpu",), max_size=32))
     assert [row.busy for row in result.rows] == [True, True] and result.busy
     assert result.rows[0].one_thread_seconds == 8e-6 and result.to_json()["busy"] is True
     assert threads == [1, 2, 1, 2]  # one thread for the check, then back
@@ -217,7 +217,7 @@ def test_a_quiet_machine_leaves_the_figures_unmarked():
     threads = torch.get_num_threads()
     torch.set_num_threads(2)  # the check applies where torch computes on several threads
     try:
-        result = sweep("step", ["cpu"], max_size=10)
+        result = sweep(SweepRequest(kind="step", devices=("cpu",), max_size=10))
     finally:
         torch.set_num_threads(threads)
     (row,) = result.rows
@@ -270,7 +270,7 @@ def test_the_sweeps_step_is_a_full_batch_step_of_the_chosen_problem(monkeypatch,
 
     monkeypatch.setattr(sweep_module, "_training_step", recording)
     config = TrainingConfig(problem=problem, width=8, depth=0 if problem == "digits" else 2, batch_size=16)
-    result = sweep("step", ["cpu"], max_size=100, config=config)
+    result = sweep(SweepRequest(kind="step", devices=("cpu",), config=config, max_size=100))
     expected = "line" if problem == "tutorial" else problem
     assert seen == [(expected, 10, 0), (expected, 100, 0)] and len(result.rows) == 2
     x, y = sweep_module._samples(sweep_module.sized(config, 3000), 3000)

@@ -62,10 +62,10 @@ def test_a_stop_while_metering_is_its_reason_not_a_figure_of_a_cut_window(monkey
 
 
 def test_a_sweep_meters_each_size_and_finds_where_the_gpu_uses_less_energy(monkeypatch):
-    from gpudemo.core.measure.sweep import SweepResult, SweepRow, sweep
+    from gpudemo.core.measure.sweep import SweepRequest, SweepResult, SweepRow, sweep
 
     metered_quickly(monkeypatch)
-    result = sweep(devices=["cpu"], sizes=[10, 1000], energy=True)
+    result = sweep(SweepRequest(devices=("cpu",), sizes=[10, 1000], energy=True))
     assert result.metered and result.not_metered == {} and [row.size for row in result.rows] == [10, 1000]
     assert all(row.energy is not None and row.energy.joules_per_epoch > 0 for row in result.rows)
     data = result.to_json()
@@ -80,13 +80,13 @@ def test_a_sweep_meters_each_size_and_finds_where_the_gpu_uses_less_energy(monke
 
 
 def test_a_sweep_without_a_counter_says_why_and_times_as_before(monkeypatch):
-    from gpudemo.core.measure.sweep import sweep
+    from gpudemo.core.measure.sweep import SweepRequest, sweep
 
     without_counters(monkeypatch)
-    result = sweep(devices=["cpu"], sizes=[10], energy=True)
+    result = sweep(SweepRequest(devices=("cpu",), sizes=[10], energy=True))
     assert [row.energy for row in result.rows] == [None] and "no energy counter here" in str(result.not_metered["cpu"])
     assert "no energy counter here" in result.to_json()["energy_not_metered"]["cpu"]
-    assert "energy_crossover" not in sweep(devices=["cpu"], sizes=[10]).to_json()  # not asked: not said
+    assert "energy_crossover" not in sweep(SweepRequest(devices=("cpu",), sizes=[10])).to_json()  # not asked: not said
     text = gpudemo("sweep", "--device", "cpu", "--max-size", "10", "--energy").stdout
     assert "J/EPOCH" in text and "energy of cpu: not metered: the CPU has no energy counter here" in text
 

@@ -14,7 +14,7 @@ from gpudemo.core.measure.roofline import (
     measure,
     published,
 )
-from gpudemo.core.measure.sweep import sweep
+from gpudemo.core.measure.sweep import SweepRequest, sweep
 from tests.commands import gpudemo
 
 
@@ -88,14 +88,14 @@ def test_the_cpus_peaks_are_measured():
 
 
 def test_a_roofline_sweep_counts_each_row_and_finds_each_devices_peaks():
-    result = sweep(max_size=1000, roofline=True)
+    result = sweep(SweepRequest(roofline=True, max_size=1000))
     assert [row.size for row in result.rows] == [10, 100, 1000]
     assert all(row.work is not None and row.work.flops > 0 for row in result.rows)
     large = result.rows[-1]
     assert large.flops_per_second == pytest.approx(large.work.flops / large.seconds)
     assert set(result.peaks) == {"cpu"}
     assert large.flops_per_second < result.peaks["cpu"].roof(large.work.intensity) * 1.5
-    plain = sweep(max_size=10)
+    plain = sweep(SweepRequest(max_size=10))
     assert plain.rows[0].work is None and plain.peaks == {}
     assert "flops" not in plain.to_json()["rows"][0] and "peaks" not in plain.to_json()
 

@@ -14,7 +14,7 @@ from gpudemo.core.problems.classes import INNER_RADIUS, XOR_MARGIN
 from gpudemo.core.settings import rules
 from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.settings.rules import InvalidSetting
-from gpudemo.core.training import BOUNDARY_SIDE, budget, run_training, train
+from gpudemo.core.training import BOUNDARY_SIDE, LoopOptions, budget, run_training, train
 from gpudemo.core.training.prediction import classify, confusion
 from tests.commands import gpudemo
 
@@ -91,7 +91,7 @@ def test_a_linear_model_fails_on_the_circles():
 
 def test_accuracy_is_read_back_with_the_losses_every_epoch():
     config = TrainingConfig(problem="circles", width=8, depth=1, optimizer="adam", lr=0.05, epochs=60, samples=300)
-    run = run_training(config, flush_seconds=0.0)
+    run = run_training(config, LoopOptions(flush_seconds=0.0, fit=True))
     batches = []
     while True:
         try:
@@ -121,7 +121,7 @@ def test_minibatch_accuracy_counts_every_sample_of_the_epoch_once():
 def test_the_digits_runs_report_test_accuracy_as_they_go_and_at_the_end():
     config = TrainingConfig(problem="digits", width=16, depth=1, optimizer="adam", lr=0.01, epochs=30)
     batches = []
-    result = train(config, on_batch=batches.append, fit=True)
+    result = train(config, LoopOptions(fit=True), on_batch=batches.append)
     assert batches[-1].test_accuracy is not None and batches[-1].fit is None and batches[0].data is None
     x_test, y_test = PROBLEMS["digits"].make_test_data(config)
     assert result.test_accuracy == pytest.approx(
@@ -135,7 +135,7 @@ def test_the_digits_runs_report_test_accuracy_as_they_go_and_at_the_end():
 def _boundary(depth: int) -> tuple[np.ndarray, np.ndarray]:
     config = TrainingConfig(problem="circles", **{**TARGET, "depth": depth, "epochs": 300})
     batches = []
-    train(config, on_batch=batches.append, fit=True)
+    train(config, LoopOptions(fit=True), on_batch=batches.append)
     return batches[0].data.grid, batches[-1].fit
 
 

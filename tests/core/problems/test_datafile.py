@@ -13,7 +13,7 @@ from gpudemo.core.problems import datafile, problem_for
 from gpudemo.core.problems.datafile import DataFileError, read_data
 from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.settings.rules import InvalidSetting
-from gpudemo.core.training import budget, train
+from gpudemo.core.training import LoopOptions, budget, train
 from gpudemo.core.training.prediction import classify
 from tests.commands import gpudemo
 from tests.core.outputs.test_script import run_script
@@ -130,7 +130,7 @@ def test_your_classes_train_draw_a_boundary_and_run_as_a_script(circle_file):
         problem="data", data=str(circle_file), width=16, depth=2, optimizer="adam", lr=0.02, epochs=300
     )
     batches = []
-    result = train(config, on_batch=batches.append, fit=True)
+    result = train(config, LoopOptions(fit=True), on_batch=batches.append)
     assert result.accuracy > 0.9
     problem = problem_for(config)
     assert problem.classes == 2 and problem.area[0] < -2 and problem.area[1] > 2

@@ -16,6 +16,7 @@ from gpudemo.core.training import (
     COMPLETED,
     STOPPED,
     TO_DEVICE,
+    LoopOptions,
     TrainingError,
     budget,
     run_training,
@@ -133,7 +134,7 @@ def test_minibatch_losses_stay_on_the_device_until_a_flush(monkeypatch):
     )
     monkeypatch.setattr(torch.Tensor, "item", lambda self: pytest.fail("a sync per batch"))
     result = run_training(
-        TrainingConfig(problem="line", samples=2000, batch_size=10, epochs=50), fit=False, flush_seconds=60
+        TrainingConfig(problem="line", samples=2000, batch_size=10, epochs=50), LoopOptions(fit=False, flush_seconds=60)
     )  # no flush by time: 10,000 steps, read back twice
     try:
         while True:
@@ -153,14 +154,14 @@ def test_a_stop_between_minibatches_ends_the_run_without_the_partial_epoch():
         return len(asked) > 25
 
     config = TrainingConfig(problem="line", samples=100, batch_size=10, epochs=100)
-    result = train(config, should_stop=stop_in_the_third_epoch)
+    result = train(config, LoopOptions(should_stop=stop_in_the_third_epoch))
     assert result.status == STOPPED and result.epochs_run == 2
     assert result.losses.tolist() == train(TrainingConfig(**{**config.__dict__, "epochs": 2})).losses.tolist()
 
 
 def test_the_fit_view_gets_the_data_and_the_models_curve():
     config = TrainingConfig(problem="sine", samples=5000, epochs=50, width=8)
-    run = run_training(config)
+    run = run_training(config, LoopOptions(fit=True))
     batches, result = drain(run)
     data = batches[0].data
     assert data is not None and all(b.data is None for b in batches[1:])
@@ -175,7 +176,7 @@ def test_the_fit_view_gets_the_data_and_the_models_curve():
 
 
 def test_a_small_data_set_is_shown_whole():
-    run = run_training(TrainingConfig(epochs=2))
+    run = run_training(TrainingConfig(epochs=2), LoopOptions(fit=True))
     first = next(run)
     np.testing.assert_array_equal(first.data.x, [1, 2, 3])
     assert first.data.grid[0] == 0 and first.data.grid[-1] == 4
@@ -199,7 +200,7 @@ def test_a_run_that_cannot_fit_is_refused_before_anything_is_made(monkeypatch):
     monkeypatch.setattr(budget, "free_bytes", lambda device: 10 * 2**20)
     config = TrainingConfig(problem="line", samples=10_000_000)
     with pytest.raises(budget.RunTooLarge) as refused:
-        train(config, on_phase=phases.append)
+        train(config, LoopOptions(on_phase=phases.append))
     assert phases == []
     message = str(refused.value)
     assert "needs about 381.5 MiB on cpu (76.3 MiB data, 305.2 MiB activations" in message

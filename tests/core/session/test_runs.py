@@ -15,6 +15,7 @@ from gpudemo.core.training import (
     DIVERGED,
     FAILED,
     STOPPED,
+    LoopOptions,
     run_training,
     train,
 )
@@ -92,7 +93,7 @@ def test_a_history_trims_to_what_it_ran_and_reserves_room():
 def drive(session, config, control=None, on_pause=None):
     """What the window does with a run: start it in the session, hand it every batch, finish it."""
     run = session.start(config)
-    batches = run_training(config, history=run.history, control=control, on_pause=on_pause)
+    batches = run_training(config, LoopOptions(history=run.history, control=control, on_pause=on_pause, fit=True))
     run.began()
     while True:
         try:
@@ -125,7 +126,9 @@ def test_a_stopped_run_gives_back_the_room_it_did_not_use():
     run = session.start(TrainingConfig(epochs=1_000_000))
     assert run.history.nbytes > 4_000_000
     calls = iter(range(10**9))
-    batches = run_training(run.config, should_stop=lambda: next(calls) >= 50, history=run.history)
+    batches = run_training(
+        run.config, LoopOptions(should_stop=lambda: next(calls) >= 50, history=run.history, fit=True)
+    )
     while True:
         try:
             run.add(next(batches))
@@ -138,7 +141,7 @@ def test_a_stopped_run_gives_back_the_room_it_did_not_use():
 def test_a_run_stopped_before_its_first_epoch_ends_cleanly():
     session = Session()
     run = session.start(TrainingConfig(epochs=100))
-    result = train(run.config, should_stop=lambda: True, history=run.history)
+    result = train(run.config, LoopOptions(should_stop=lambda: True, history=run.history))
     run.finish(result)
     assert run.status == STOPPED and run.count == 0 and run.final_loss is None and run.rate == 0.0
     assert run.seconds_at(np.array([0.0]))[0] == 0.0
@@ -157,7 +160,7 @@ def test_a_paused_run_holds_a_model_and_takes_no_time_while_held():
         run.resume()
 
     run = session.start(TrainingConfig(epochs=50))
-    batches = run_training(run.config, history=run.history, control=control, on_pause=on_pause)
+    batches = run_training(run.config, LoopOptions(history=run.history, control=control, on_pause=on_pause, fit=True))
     assert run.status == PREPARING
     for batch in batches:
         run.add(batch)

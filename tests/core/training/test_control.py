@@ -7,7 +7,7 @@ import torch
 from gpudemo.core import training
 from gpudemo.core.base.control import RunControl
 from gpudemo.core.settings.config import TrainingConfig
-from gpudemo.core.training import COMPLETED, STOPPED, train
+from gpudemo.core.training import COMPLETED, STOPPED, LoopOptions, train
 from tests.core.training.test_training import _offset_clock as offset_clock
 
 
@@ -27,7 +27,7 @@ def test_a_paused_and_resumed_run_gives_exactly_the_same_losses(config):
         pauses.append(epochs)
         control.resume()
 
-    paused = train(config, control=control, on_pause=on_pause)
+    paused = train(config, LoopOptions(control=control, on_pause=on_pause))
     plain = train(config)
     assert pauses == [10]
     assert paused.losses.tobytes() == plain.losses.tobytes()  # bit for bit
@@ -47,7 +47,7 @@ def test_each_step_runs_one_epoch_and_the_snapshot_is_the_model_then():
         else:
             control.resume()
 
-    result = train(TrainingConfig(epochs=20), control=control, on_pause=on_pause)
+    result = train(TrainingConfig(epochs=20), LoopOptions(control=control, on_pause=on_pause))
     assert [epochs for epochs, _, _ in seen] == [0, 1, 2, 3]
     assert all(device == "cpu" for _, _, device in seen)
     torch.manual_seed(0)
@@ -67,7 +67,9 @@ def test_pause_after_holds_at_that_epoch_even_when_no_read_back_comes_near_it(mo
         seen.append((epochs, model.weight.item()))
         control.resume()
 
-    run = training.run_training(TrainingConfig(epochs=300), control=control, on_pause=on_pause, flush_seconds=1e9)
+    run = training.run_training(
+        TrainingConfig(epochs=300), LoopOptions(control=control, on_pause=on_pause, flush_seconds=1e9, fit=True)
+    )
     batches = []
     while True:
         try:
@@ -84,7 +86,9 @@ def test_pause_after_holds_at_that_epoch_even_when_no_read_back_comes_near_it(mo
 def test_a_stop_while_paused_ends_the_run():
     control = RunControl()
     control.pause()
-    result = train(TrainingConfig(epochs=100), control=control, on_pause=lambda epochs, model: control.stop())
+    result = train(
+        TrainingConfig(epochs=100), LoopOptions(control=control, on_pause=lambda epochs, model: control.stop())
+    )
     assert result.status == STOPPED and result.epochs_run == 0
 
 
@@ -101,7 +105,7 @@ def test_paused_time_is_left_out_of_the_timing(monkeypatch):
     monkeypatch.setattr(RunControl, "wait", pause_for_a_long_time)
     control = RunControl()
     control.pause()
-    result = train(TrainingConfig(epochs=50), control=control)
+    result = train(TrainingConfig(epochs=50), LoopOptions(control=control))
     assert result.epochs_run == 50 and offset[0] == 1000.0
     assert 0 < result.seconds < 100  # without the pause left out it would be over 1,000
 
@@ -111,4 +115,4 @@ def test_a_step_or_resume_without_a_pause_changes_nothing():
     control.step()
     control.resume()
     assert not control.is_paused() and control.wait() < 0.1
-    assert train(TrainingConfig(epochs=5), control=control).epochs_run == 5
+    assert train(TrainingConfig(epochs=5), LoopOptions(control=control)).epochs_run == 5

@@ -8,7 +8,7 @@ import torch
 
 from gpudemo.core.problems import PROBLEMS
 from gpudemo.core.settings.config import TrainingConfig
-from gpudemo.core.training import LossBatch, run_training, train
+from gpudemo.core.training import LoopOptions, LossBatch, run_training, train
 from gpudemo.core.training.landscape import (
     BATCHED,
     MOMENTS,
@@ -61,7 +61,7 @@ def test_the_least_loss_is_at_the_least_squares_line():
 
 def test_the_path_is_the_runs_parameters_after_every_epoch():
     path = PathHistory(100)
-    result = train(TrainingConfig(epochs=100), path=path)
+    result = train(TrainingConfig(epochs=100), LoopOptions(path=path))
     expected = np.array(tutorial_run(0)["path"], dtype=np.float32)
     np.testing.assert_array_equal(result.path, expected)
     assert path.count == 101 and path.nbytes / 100 <= 16
@@ -69,7 +69,7 @@ def test_the_path_is_the_runs_parameters_after_every_epoch():
 
 def test_a_landscape_comes_first_and_again_when_the_path_leaves_it():
     path = PathHistory(301)  # room for the step off the grid below
-    batches, result = drain(run_training(TrainingConfig(epochs=300), path=path, flush_seconds=0))
+    batches, result = drain(run_training(TrainingConfig(epochs=300), LoopOptions(path=path, flush_seconds=0, fit=True)))
     landscapes = [(batch, batch.landscape) for batch in batches if batch.landscape is not None]
     assert batches[0].landscape is not None
     assert landscapes[0][1].minimum == pytest.approx((2.0, 0.0))
@@ -84,13 +84,15 @@ def test_a_landscape_comes_first_and_again_when_the_path_leaves_it():
 
 
 def test_the_mlp_has_no_plane_and_no_path():
-    result = train(TrainingConfig(problem="sine", epochs=3, samples=20), path=PathHistory(3))
+    result = train(TrainingConfig(problem="sine", epochs=3, samples=20), LoopOptions(path=PathHistory(3)))
     assert result.path is None and not PROBLEMS["sine"].has_plane(result.config)
 
 
 def test_a_diverging_path_stops_moving_the_grid():
     path = PathHistory(100)
-    batches, result = drain(run_training(TrainingConfig(epochs=100, lr=1.0), path=path, flush_seconds=0))
+    batches, result = drain(
+        run_training(TrainingConfig(epochs=100, lr=1.0), LoopOptions(path=path, flush_seconds=0, fit=True))
+    )
     assert result.status == "diverged"
     assert all(
         np.abs([b.landscape.bounds.w_low, b.landscape.bounds.w_high]).max() < 1e7
@@ -128,7 +130,7 @@ def test_the_time_a_new_grid_takes_is_left_out_of_the_runs(monkeypatch):
         return evaluate(*args, **kwargs)
 
     monkeypatch.setattr(training.run, "evaluate", slow_evaluate)
-    result = train(TrainingConfig(epochs=100), path=PathHistory(100))
+    result = train(TrainingConfig(epochs=100), LoopOptions(path=PathHistory(100)))
     assert len(made) >= 2 and result.seconds < 1.0
 
 

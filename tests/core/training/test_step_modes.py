@@ -22,7 +22,7 @@ from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.step import capture
 from gpudemo.core.step.capture import EPOCHS_PER_REPLAY
 from gpudemo.core.step.modes import StepRefused, check, mode_of
-from gpudemo.core.training import COMPLETED, STOPPED, train
+from gpudemo.core.training import COMPLETED, STOPPED, LoopOptions, train
 from gpudemo.core.training.budget import batch_size, estimate
 from gpudemo.core.training.landscape import PathHistory
 from gpudemo.core.training.loop import _run_training
@@ -51,7 +51,7 @@ CASES = [
 def _run(config, path=False, control=None, on_pause=None):
     """The loop itself, past the refusal of a graph on the CPU (run_training's check)."""
     history = PathHistory(config.epochs + 1) if path else None
-    run = _run_training(unchecked(config), path=history, control=control, on_pause=on_pause)
+    run = _run_training(unchecked(config), LoopOptions(path=history, control=control, on_pause=on_pause, fit=True))
     while True:
         try:
             next(run)

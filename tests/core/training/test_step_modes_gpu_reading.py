@@ -11,7 +11,7 @@ from gpudemo.core import training
 from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.step import capture, compiled
 from gpudemo.core.step import step as step_module
-from gpudemo.core.training import train
+from gpudemo.core.training import LoopOptions, train
 from gpudemo.core.training.history import LossHistory
 from gpudemo.core.training.loop import _run_training
 from tests.core.training.test_step_modes import _child, unchecked
@@ -224,7 +224,10 @@ def test_a_graph_run_queues_no_more_epochs_than_the_device_runs_in_a_flush_inter
             return super().extend(values)
 
     config = TrainingConfig(problem="line", samples=50, step="graph", epochs=1000)
-    sizes = [len(batch.losses) for batch in _run_training(unchecked(config), history=SlowDevice(1000), fit=False)]
+    sizes = [
+        len(batch.losses)
+        for batch in _run_training(unchecked(config), LoopOptions(history=SlowDevice(1000), fit=False))
+    ]
     # 10 ms an epoch: 0.05 s of work is 5 epochs, in one-epoch replays (8,192 epochs were queued before)
     assert sum(sizes) == 1000 and max(sizes[1:]) <= 5, sizes
 

@@ -17,6 +17,7 @@ from gpudemo.core.training import (
     TO_CPU,
     TO_DEVICE,
     TRAINING,
+    LoopOptions,
     TrainingError,
     run_training,
     train,
@@ -81,7 +82,7 @@ def test_batches_cover_every_epoch_once_in_order(monkeypatch):
 
 def test_the_first_epoch_comes_back_on_its_own_at_once(monkeypatch):
     monkeypatch.setattr(training.readback, "FLUSH_EPOCHS", 100)
-    run = run_training(TrainingConfig(epochs=10_000), flush_seconds=60)
+    run = run_training(TrainingConfig(epochs=10_000), LoopOptions(flush_seconds=60, fit=True))
     first, second = next(run), next(run)
     assert (first.first_epoch, first.last_epoch) == (1, 1)
     assert second.first_epoch == 2 and len(second.losses) == training.readback.FLUSH_EPOCHS
@@ -106,14 +107,14 @@ def test_stop_is_checked_before_every_epoch():
         asked.append(1)
         return len(asked) > 10
 
-    result = train(TrainingConfig(epochs=1000), should_stop=stop_after_ten)
+    result = train(TrainingConfig(epochs=1000), LoopOptions(should_stop=stop_after_ten))
     assert result.status == STOPPED
     assert result.epochs_run == 10
     assert result.final_loss == pytest.approx(tutorial_run(0, epochs=10)["losses"][-1], abs=1e-6)
 
 
 def test_stop_at_once_runs_no_epoch():
-    result = train(TrainingConfig(epochs=5), should_stop=lambda: True)
+    result = train(TrainingConfig(epochs=5), LoopOptions(should_stop=lambda: True))
     assert result.status == STOPPED
     assert result.epochs_run == 0 and result.final_loss is None
 
@@ -137,7 +138,7 @@ def test_divergence_in_the_middle_of_a_batch(monkeypatch):
 
 def test_phases_follow_the_tutorial():
     phases = []
-    train(TrainingConfig(epochs=2), on_phase=phases.append)
+    train(TrainingConfig(epochs=2), LoopOptions(on_phase=phases.append))
     assert phases == [TO_DEVICE, TRAINING, TO_CPU]
 
 
@@ -242,7 +243,7 @@ def test_moving_the_data_is_timed_apart(monkeypatch):
         return real_to(tensor, *args, **kwargs)
 
     monkeypatch.setattr(torch.Tensor, "to", slow_copy)
-    result = train(TrainingConfig(problem="line", samples=100, epochs=20), on_phase=phases.append)
+    result = train(TrainingConfig(problem="line", samples=100, epochs=20), LoopOptions(on_phase=phases.append))
     assert result.to_device_seconds >= 200.0 and result.seconds < 100
 
 

@@ -7,7 +7,7 @@ from tests.ui.windows import first_curve, open_window, run_to_end
 
 
 def pause_and_wait(qtbot, window):
-    with qtbot.waitSignal(window.job.controller.paused, timeout=60_000):
+    with qtbot.waitSignal(window.job.pausedAt, timeout=60_000):
         window.pauseButton.click()
 
 
@@ -28,7 +28,7 @@ def test_pause_holds_the_run_predicts_with_the_model_as_it_stands_and_steps_one_
     window.predictButton.click()
     assert window.predictionTable.rowCount() == 1 and f"({epochs_text(held)})" in window.predictMessage.text()
     for n in (1, 2):  # each press: one epoch, then held again
-        with qtbot.waitSignal(window.job.controller.paused, timeout=60_000):
+        with qtbot.waitSignal(window.job.pausedAt, timeout=60_000):
             window.stepButton.click()
         assert window.session.current.count == held + n and window.progressBar.value() == held + n
     window.pauseButton.click()  # Resume

@@ -93,7 +93,7 @@ def test_a_bug_in_the_training_thread_is_shown_and_logged_with_its_traceback(qtb
     run_to_end(qtbot, window)
     assert window.statusLabel.text() == "Training failed: unexpected error: ZeroDivisionError('a bug')"
     text = log_file.read_text()
-    assert "Traceback" in text and "ZeroDivisionError: a bug" in text and "TrainingWorker" in text
+    assert "Traceback" in text and "ZeroDivisionError: a bug" in text and "gpudemo-training failed" in text
 
 
 @pytest.mark.parametrize("broken", ["is_available", "device_count", "get_device_properties"])

@@ -4,8 +4,8 @@ import pytest
 from PySide6.QtCore import QObject, QRect, Qt
 from PySide6.QtWidgets import QApplication, QWidget
 
-from gpudemo.ui.main_window import DEFERRED, EXPOSED
 from gpudemo.ui.shell.menus import fit_to_screen
+from gpudemo.ui.views.catalog import DEFERRED, EXPOSED
 from tests.ui.windows import every_view, open_window, run_to_end
 
 

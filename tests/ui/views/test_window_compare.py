@@ -4,6 +4,7 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtWidgets import QTableWidget
 
+from gpudemo.core.measure.requests import SweepRequest
 from gpudemo.core.measure.sweep import SweepResult, SweepRow
 from tests.ui.windows import TWO_GPUS, open_window
 
@@ -79,7 +80,7 @@ def test_stop_ends_a_sweep(qtbot):
 def test_the_crossover_is_marked_and_labelled(qtbot):
     window = open_window(qtbot)
     view = window.sweepView
-    view.clear("step")
+    view.begin(SweepRequest())
     rows = [
         SweepRow("cuda:0", 100, 5e-5, 2e6),
         SweepRow("cpu", 100, 2e-5, 5e6),
@@ -87,8 +88,8 @@ def test_the_crossover_is_marked_and_labelled(qtbot):
         SweepRow("cpu", 1000, 9e-5, 1.1e7),
     ]
     for row in rows:
-        view.add_row(row)
-    view.show_result(SweepResult("step", "float32", rows))
+        view.add(row)
+    view.end(SweepResult("step", "float32", rows))
     marks = [item for item in view.plot.getPlotItem().items if isinstance(item, pg.InfiniteLine)]
     assert len(marks) == 1 and marks[0].value() == pytest.approx(3.0)  # log10(1000)
     assert marks[0].label.format == "cuda:0 wins from 1,000"
@@ -109,12 +110,15 @@ def test_the_memory_line_follows_a_run(qtbot):
 
 
 def test_the_roofline_draws_each_size_under_the_devices_roofs(qtbot, monkeypatch):
-    import functools
+    import dataclasses
 
     from gpudemo.core.measure import sweep as core_sweep
     from gpudemo.ui.jobs import measurement_jobs
 
-    monkeypatch.setattr(measurement_jobs, "sweep", functools.partial(core_sweep.sweep, max_size=1000))  # 10 to 1,000
+    def to_1000(request, *args):  # 10 to 1,000
+        return core_sweep.sweep(dataclasses.replace(request, max_size=1000), *args)
+
+    monkeypatch.setattr(measurement_jobs, "sweep", to_1000)
     window = open_window(qtbot)
     assert not window.rooflinePlot.isVisible()
     window.sweepView.rooflineCheck.setChecked(True)
@@ -129,7 +133,7 @@ def test_the_roofline_draws_each_size_under_the_devices_roofs(qtbot, monkeypatch
     assert roof.yData[1] == roof.yData[2] and roof.yData[0] < roof.yData[1]  # the slanted roof meets the flat one
     text = window.sweepView.summary.text()
     assert "Roofline of cpu (measured here)" in text and "At 1,000 this step does 0.17 per byte" in text
-    window.sweepView.clear("step")
+    window.sweepView.begin(SweepRequest())
     assert not window.rooflinePlot.isVisible()
 
 

@@ -1,6 +1,7 @@
 """Energy in the window: the form's box says whether the chosen device has a counter; a run metered after it
 (the Training tab's status line), Compare's J/epoch columns; where there is no counter, the reason."""
 
+from gpudemo.core.measure.requests import SweepRequest
 from tests.meters import metered_quickly, without_counters
 from tests.ui.views.test_window_compare import table_rows
 from tests.ui.windows import open_window, run_to_end
@@ -53,13 +54,13 @@ def test_a_sweep_meters_each_size_and_draws_joules_beside_the_speed(qtbot, monke
     metered_quickly(monkeypatch)
     window = open_window(qtbot)
     with qtbot.waitSignal(window.runFinished, timeout=120_000):
-        window.measurements.start_sweep(["cpu"], "step", "float32", sizes=[10, 1000], energy=True)
+        window.measurements.start_sweep(SweepRequest(devices=("cpu",), sizes=(10, 1000), energy=True))
     (joules,) = curves(window.sweepView.energy_plot)
     assert list(joules.xData) == [10, 1000] and all(joules.yData > 0)
     assert window.sweepView.energy_plot.isVisibleTo(window.sweepView)
     assert window.sweepView.energy_plot.width() >= window.sweepPlot.width() // 2  # beside the speed
     with qtbot.waitSignal(window.runFinished, timeout=120_000):
-        window.measurements.start_sweep(["cpu"], "step", "float32", sizes=[10])
+        window.measurements.start_sweep(SweepRequest(devices=("cpu",), sizes=(10,)))
     assert not window.sweepView.energy_plot.isVisibleTo(window.sweepView)  # not asked: not drawn
 
 
@@ -75,13 +76,13 @@ def test_the_sweep_names_the_energy_crossover_beside_the_time_crossover(qtbot):
 
     window = open_window(qtbot)
     view = window.sweepView
-    view.clear("step")
+    view.begin(SweepRequest())
     rows = [row("cuda:0", 10, 1e-3, 0.1), row("cpu", 10, 1e-5, 0.001), row("cuda:0", 10**6, 2e-3, 0.2)]
     rows.append(row("cpu", 10**6, 1e-1, 5.0))
     for each in rows:
-        view.add_row(each)
+        view.add(each)
     result = SweepResult("step", "float32", rows, metered=True, not_metered={"cuda:1": Message("no counter, say")})
-    headline = view.show_result(result)
+    headline = view.end(result)
     assert "cuda:0 beats the CPU from 1,000,000 on." in headline
     assert "cuda:0 uses less energy per epoch than the CPU from 1,000,000 on." in headline
     assert "cuda:1's energy not metered: no counter, say." in headline

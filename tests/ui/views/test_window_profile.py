@@ -25,7 +25,7 @@ def test_a_graph_profile_says_its_mode_and_its_launches(qtbot):
     window = open_window(qtbot)
     profile = StepProfile("cuda:0", 64, 40.0, 60.0, 30.0, 11.0, (OpTiming("aten::addmm", 1.0, 1.0, 6.0),),
                           on_gpu=True, step="graph", launches=2 / 64)  # fmt: skip
-    window.profileView.show_profile(profile, "tutorial")
+    window.profileView.end(profile, "tutorial")
     text = window.profileView.summary.text()
     assert "Graph step (captured in CUDA graphs, 64 epochs a replay): 0.03 launches a step, 1,280.00 µs" in text
 
@@ -45,7 +45,7 @@ def test_a_gpu_profile_shows_its_waiting_apart_from_its_work(qtbot):
         on_gpu=True,
         waiting_us=95.0,
     )
-    window.profileView.show_profile(profile, "line")
+    window.profileView.end(profile, "line")
     text = window.profileView.summary.text()
     assert "30.0 µs of GPU work in 9 kernels" in text and "95.0 µs of it the CPU waited for the GPU (not work)" in text
     assert "without torch.cuda.synchronize() a step seems to take 120.0 µs, with it 140.0 µs" in text
@@ -75,7 +75,7 @@ def test_a_gpu_timeline_links_kernels_to_operators_and_names_what_is_hovered(qtb
         (Span("gemv", 40, 50, launched_by=0),),
         on_gpu=True,
     )
-    window.profileView.show_profile(StepProfile("cuda:0", 20, 100.0, 100.0, 50.0, 1.0, (), True, 0.0, timeline), "line")
+    window.profileView.end(StepProfile("cuda:0", 20, 100.0, 100.0, 50.0, 1.0, (), True, 0.0, timeline), "line")
     plot = window.profileView.timeline
     assert list(plot._kernel_bars.opts["x0"]) == [40]
     x, y = plot._links.getData()

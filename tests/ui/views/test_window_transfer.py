@@ -47,7 +47,40 @@ def test_the_overlap_sentence_names_what_hid_behind_what(qtbot):
 
     window = open_window(qtbot)
     rows = [TransferRow(HOST_TO_DEVICE, True, 1024, 1e-5), TransferRow(HOST_TO_DEVICE, True, 1024**2, 1e-4)]
-    window.transferView.show_result(TransferResult("cuda:0", rows, Overlap(1 << 26, 2e-3, 0.35e-3, 2.35e-3, 2e-3)))
+    window.transferView.end(TransferResult("cuda:0", rows, Overlap(1 << 26, 2e-3, 0.35e-3, 2.35e-3, 2e-3)))
     assert "100% of the compute hid behind a longer copy" in window.transferView.note.text()
-    window.transferView.show_result(TransferResult("cuda:0", rows, Overlap(1 << 26, 2e-3, 2.2e-3, 4.2e-3, 3e-3)))
+    window.transferView.end(TransferResult("cuda:0", rows, Overlap(1 << 26, 2e-3, 2.2e-3, 4.2e-3, 3e-3)))
     assert "60% of a copy hid behind compute" in window.transferView.note.text()
+
+
+def test_a_measurement_shown_comes_back_in_the_window_rebuilt_in_another_language(qtbot, monkeypatch):
+    # The session keeps each view's latest measurement (core/session/measured.py): the window rebuilt in
+    # Chinese shows the copies again, and the sweep's rows (Moving data and Data parallel were left empty by
+    # the recorded calls this replaced, which covered Compare, Sweep and Profile only).
+    from gpudemo.core.measure.requests import SweepRequest
+    from gpudemo.ui.base import i18n
+
+    rows = [TransferRow(HOST_TO_DEVICE, True, size, size / 10e9 + 5e-6) for size in (1024, 1024**2)]
+
+    def fake(device, max_bytes, should_stop, on_row):
+        for row in rows:
+            on_row(row)
+        return TransferResult(device, rows)
+
+    monkeypatch.setattr("gpudemo.ui.jobs.measurement_jobs.measure_transfers", fake)
+    window = open_window(qtbot)
+    with qtbot.waitSignal(window.runFinished, timeout=30_000):
+        window.transferButton.click()
+    with qtbot.waitSignal(window.runFinished, timeout=60_000):
+        window.measurements.start_sweep(SweepRequest(sizes=(10, 100)))
+    try:
+        new = window.set_language(i18n.CHINESE)
+        qtbot.addWidget(new, before_close_func=lambda w: w.close())
+        x, _y = new.transferView._curves[(HOST_TO_DEVICE, True)].getOriginalDataset()
+        assert list(x) == [1024, 1024**2] and "µs" in new.transferView.note.text()
+        assert {device: sizes for device, (_curve, sizes, _rates) in new.sweepView._series.items()} == {
+            "cpu": [10, 100]
+        }
+        assert new.sweepView.summary.text() and new.sweepView.summary.text() != window.sweepView.summary.text()
+    finally:
+        i18n.install(i18n.ENGLISH)
