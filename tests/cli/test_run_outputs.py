@@ -304,11 +304,12 @@ def test_ctrl_c_during_a_real_save_ends_as_interrupted(tmp_path):
     )  # fmt: skip
     seen = threading.Event()
 
-    def watch() -> None:  # Ctrl-C once the temporary file exists, i.e. during the write
-        while child.poll() is None and not seen.is_set():
+    def watch() -> None:  # Ctrl-C once the temporary file exists, i.e. during the write (of ~400 MB: ms apart is
+        while child.poll() is None and not seen.is_set():  # soon enough, and leaves the child its core)
             if list(tmp_path.glob(f".big.pt{PARTIAL}*")):
                 child.send_signal(signal.SIGINT)
                 seen.set()
+            time.sleep(0.002)
 
     watcher = threading.Thread(target=watch)
     watcher.start()
