@@ -163,16 +163,8 @@ def train_shard(config: TrainingConfig, rank: int, world: int, stop_file: str, d
         done = epoch + 1
         if done != next_flush and done != config.epochs:
             continue
-        vote = 1.0 if stop_file and os.path.exists(stop_file) else 0.0
-        packet = torch.cat((torch.stack(pending).float(), torch.tensor([vote], device=device)))
-        dist.all_reduce(packet)  # one collective: the losses (summed, then averaged) and the stop votes
-        values = (packet[:-1] / world).cpu()
-        stop_votes = float(packet[-1])
-        pending.clear()
-        bad = ~torch.isfinite(values)
-        if bad.any():
-            values = values[: int(bad.nonzero()[0]) + 1]
-            status = DIVERGED
+        values, stop_votes, diverged = _read_back(pending, bool(stop_file) and os.path.exists(stop_file), world)
+        status = DIVERGED if diverged else status
         epochs_run = first - 1 + len(values)
         last_loss = float(values[-1])
         if rank == 0:
@@ -204,6 +196,20 @@ def train_shard(config: TrainingConfig, rank: int, world: int, stop_file: str, d
             device=str(device),
             world=world,
         )
+
+
+def _read_back(pending: list[torch.Tensor], stop: bool, world: int) -> tuple[torch.Tensor, float, bool]:
+    """The epochs' losses since the last read-back, averaged over the workers, and the stop votes, in one
+    collective; the losses trimmed after the first that is not finite: (losses, stop votes, diverged)."""
+    device = pending[0].device
+    packet = torch.cat((torch.stack(pending).float(), torch.tensor([1.0 if stop else 0.0], device=device)))
+    dist.all_reduce(packet)  # one collective: the losses (summed, then averaged) and the stop votes
+    values = (packet[:-1] / world).cpu()
+    pending.clear()
+    bad = ~torch.isfinite(values)
+    if bad.any():
+        return values[: int(bad.nonzero()[0]) + 1], float(packet[-1]), True
+    return values, float(packet[-1]), False
 
 
 def communication_share(ddp, criterion, x_train, y_train, batch: int, device: torch.device) -> float:

@@ -333,14 +333,8 @@ def generate_script(
         mode_of(config).refuse(replace(config, device=config.device if config.device.startswith("cuda") else "cuda:0"))
     say = _comments(translate)
     problem = problem_for(config)
-    batch, samples = batch_size(config), problem.samples(config)
-    minibatch = batch < samples
-    generator = []
-    if problem.uses_generator(config):
-        generator = [say["generator"], f"generator = torch.Generator().manual_seed({config.seed})"]
-    if minibatch:
-        generator += [say["shuffle"], f"shuffle = torch.Generator(device=device).manual_seed({config.seed})"]
-    optimizer = OPTIMIZERS[config.optimizer].line(config.lr, capturable=mode_of(config).captures)
+    batch = batch_size(config)
+    minibatch = batch < problem.samples(config)
     sections: list[tuple[str | None, list[str]]] = [
         (
             None,
@@ -352,27 +346,7 @@ def generate_script(
                 "",
             ],
         ),
-        (
-            TO_DEVICE,
-            [
-                *_device_part(config, say),
-                say["seed"],
-                f"torch.manual_seed({config.seed})",
-                "",
-                say["to_device"],
-                *problem.script_model(config),
-                *generator,
-                *problem.script_data(config),
-                f"criterion = torch.nn.{type(problem.make_loss()).__name__}().to(device)",
-                *(
-                    [f"lr = {config.lr!r}  # the update is written out in the step"]
-                    if one_graph(config)
-                    else [f"optimizer = {optimizer}"]
-                ),
-                *precision_lines(config),
-                "",
-            ],
-        ),
+        (TO_DEVICE, _to_device(config, problem, minibatch, say)),
         (
             TRAINING,
             [
@@ -399,6 +373,39 @@ def generate_script(
         ),
         (PREDICTING, _predicting(problem, values, say)),
     ]
+    return _assembled(sections)
+
+
+def _to_device(config: TrainingConfig, problem, minibatch: bool, say: dict[str, str]) -> list[str]:
+    """The device, the seed, then the model, the data, the loss and the optimizer made there."""
+    generator = []
+    if problem.uses_generator(config):
+        generator = [say["generator"], f"generator = torch.Generator().manual_seed({config.seed})"]
+    if minibatch:
+        generator += [say["shuffle"], f"shuffle = torch.Generator(device=device).manual_seed({config.seed})"]
+    optimizer = OPTIMIZERS[config.optimizer].line(config.lr, capturable=mode_of(config).captures)
+    return [
+        *_device_part(config, say),
+        say["seed"],
+        f"torch.manual_seed({config.seed})",
+        "",
+        say["to_device"],
+        *problem.script_model(config),
+        *generator,
+        *problem.script_data(config),
+        f"criterion = torch.nn.{type(problem.make_loss()).__name__}().to(device)",
+        *(
+            [f"lr = {config.lr!r}  # the update is written out in the step"]
+            if one_graph(config)
+            else [f"optimizer = {optimizer}"]
+        ),
+        *precision_lines(config),
+        "",
+    ]
+
+
+def _assembled(sections: list[tuple[str | None, list[str]]]) -> Script:
+    """The script's lines, section after section, and the lines each phase spans (its last line of code)."""
     lines: list[str] = []
     spans: dict[str, tuple[int, int]] = {}
     for phase, body in sections:

@@ -47,30 +47,15 @@ def run_training(
 def _run_training(plan: Plan, options: LoopOptions = UNWATCHED) -> Generator[LossBatch, None, TrainingResult]:
     """Train as the tutorial does, yielding losses in batches; returns the TrainingResult.
 
-    The losses go into `options.history` (a new one when not given: pass one to draw it while
-    the run goes). With `fit`, batches carry the model's output on a grid of x for the
-    fit view, the first one the data to draw it against. Raises TrainingError when the
-    run cannot fit on its device (before anything is allocated), runs out of memory or
-    the device fails; a loss that is not finite ends the run with status DIVERGED.
+    Raises TrainingError when the run cannot fit on its device (before anything is allocated), runs out of
+    memory or the device fails; a loss that is not finite ends the run with status DIVERGED. What the options
+    ask (a pause, a path through the landscape, the fit, the accuracy) is core/training/options.py's.
 
-    With a `control`, the run can also be paused before any epoch: the losses so far are
-    read back, `on_pause(epochs, a CPU copy of the model)` is called, and the loop waits
-    for a resume, a step (one epoch, then paused again) or a stop. Paused time is left
-    out of the timing, and the numbers are those of a run that was never paused.
-
-    With a `path` (for a model of two parameters, see Problem.plane), the parameters at the
-    start and after every epoch go into it, and batches carry a loss landscape around the
-    path at the start and whenever the path leaves it (its time left out of the timing too).
-
-    The clock (`seconds`, epochs per second) covers the epochs and the read-backs of their
-    losses. Moving the model and data to the device and one warm-up step on a copy of the
-    model (on a GPU: the one-time costs of a device's first step) come before it, and are
-    reported apart. With `keep_cache`, a GPU's allocator keeps its cache after the run.
-
-    A classification also records each epoch's training accuracy into `accuracy` (a new
-    history when not given), read back with the losses in the same copy; with `fit`, batches
-    carry the test accuracy (where the problem has a test set) when the fit is evaluated.
-    The final model's training and test accuracy are measured after the clock stops.
+    The clock (`seconds`, epochs per second) covers the epochs and the read-backs of their losses. Moving the
+    model and data to the device and one warm-up step on a copy of the model (on a GPU: the one-time costs of
+    a device's first step) come before it, and are reported apart, as are a compile's or a capture's seconds;
+    time paused or drawing landscapes is left out. The final model's training and test accuracy (a
+    classification's) are measured after the clock stops.
     """
     config = plan.config
     options = replace(options, should_stop=options.stop_asked(), **_histories(plan, options))

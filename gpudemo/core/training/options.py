@@ -29,14 +29,22 @@ def _ignore(phase: str) -> None:
 
 @dataclass(frozen=True)
 class LoopOptions:
-    """`should_stop`: asked before every epoch (a `control` answers it where one is given). `on_phase`: told
-    each phase (core/training/records.py). `control`: pause, step and stop; when paused, `on_pause(epochs
-    run, a CPU copy of the model)` is told. `history`, `accuracy`: empty histories the losses and a
-    classification's accuracy go into (new ones when not given; pass them to draw a run as it goes).
-    `path`: the parameters after every epoch, for a model of two (Problem.plane), with the loss landscape
-    around them. `fit`: batches carry the model's output for the fit view (and a classification's test
-    accuracy). `flush_seconds`: the longest wait before losses are read back. `keep_cache`: a GPU's
-    allocator keeps its cache after the run (a warm-up before a timed run)."""
+    """- `should_stop`: asked before every epoch (a `control` answers it where one is given).
+    - `on_phase`: told each phase (core/training/records.py).
+    - `control`: the run can also be paused before any epoch: the losses so far are read back,
+      `on_pause(epochs, a CPU copy of the model)` is told, and the loop waits for a resume, a step (one
+      epoch, then paused again) or a stop. Paused time is left out of the timing, and the numbers are
+      those of a run that was never paused.
+    - `history`, `accuracy`: empty histories the losses and a classification's accuracy (each epoch's, read
+      back with the losses in the same copy) go into: new ones when not given; pass them to draw a run as
+      it goes.
+    - `path` (a model of two parameters, Problem.plane): the parameters at the start and after every epoch
+      go into it, and batches carry a loss landscape around the path at the start and whenever the path
+      leaves it (its time left out of the timing too).
+    - `fit`: batches carry the model's output on a grid of x for the fit view, the first one the data to
+      draw it against (and a classification's test accuracy, where it has a test set).
+    - `flush_seconds`: the longest wait before losses are read back.
+    - `keep_cache`: a GPU's allocator keeps its cache after the run (a warm-up before a timed run)."""
 
     should_stop: Callable[[], bool] = never
     on_phase: Callable[[str], None] = _ignore
