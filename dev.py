@@ -127,9 +127,7 @@ def main(argv: list[str]) -> int:
         return 0
     if argv and argv[0] == "lint":
         ensure_environment()
-        failed = [
-            " ".join(lint) for lint in LINTS if subprocess.run([tool(lint[0]), *lint[1:]], cwd=ROOT).returncode
-        ]
+        failed = [" ".join(lint) for lint in LINTS if subprocess.run([tool(lint[0]), *lint[1:]], cwd=ROOT).returncode]
         if failed:
             print(f"dev.py: failed: {', '.join(failed)}", file=sys.stderr)
         return 1 if failed else 0
