@@ -211,6 +211,10 @@
         <translation>x2</translation>
     </message>
     <message>
+        <source>Decision boundary plot</source>
+        <translation>决策边界图</translation>
+    </message>
+    <message>
         <source>the points, and the class the model predicts</source>
         <translation>数据点，以及模型预测的类别</translation>
     </message>
@@ -252,6 +256,10 @@
     <message>
         <source>The script for one device, as the Start button trains; or the same training with DistributedDataParallel on several workers, to run with torchrun --nproc-per-node N, as the Data parallel tab trains</source>
         <translation>单个设备的脚本，与“开始”按钮的训练相同；或者用 DistributedDataParallel 在多个工作进程上做同样的训练，用 torchrun --nproc-per-node N 运行，与“数据并行”标签页的训练相同</translation>
+    </message>
+    <message>
+        <source>The PyTorch script of these settings</source>
+        <translation>这些设置的 PyTorch 脚本</translation>
     </message>
     <message>
         <source>Copy</source>
@@ -364,6 +372,14 @@
         <translation>损失</translation>
     </message>
     <message>
+        <source>Compare plot</source>
+        <translation>比较图</translation>
+    </message>
+    <message>
+        <source>The same run on each device, timed</source>
+        <translation>同一次训练在每个设备上的计时</translation>
+    </message>
+    <message>
         <source>speedup</source>
         <translation>加速比</translation>
     </message>
@@ -406,6 +422,10 @@
     <message>
         <source>Compare every device</source>
         <translation>比较所有设备</translation>
+    </message>
+    <message>
+        <source>Each run&apos;s loss against wall-clock seconds: {runs}.</source>
+        <translation>每次训练的损失随实际耗时（秒）的变化：{runs}。</translation>
     </message>
     <message>
         <source>Not metered: {reason}</source>
@@ -577,6 +597,10 @@
 <context>
     <name>DigitsView</name>
     <message>
+        <source>Confusion matrix: a row for each true digit, a column for each digit said</source>
+        <translation>混淆矩阵：每行是一个真实数字，每列是一个预测的数字</translation>
+    </message>
+    <message>
         <source>Row: the true digit; column: the digit the model says. The diagonal is right; any other cell counts one kind of mistake (a 3 read as an 8, say)</source>
         <translation>行：真实数字；列：模型给出的数字。对角线是正确的；其他每个格子统计一种错误（例如把 3 认成 8）</translation>
     </message>
@@ -593,8 +617,24 @@
         <translation>测试图像 {number}：模型认为是 {said}，实际是 {true}。点击可在“预测”中查看每个类别的概率</translation>
     </message>
     <message>
+        <source>Test image {number}: the model says {said}, it is a {true}</source>
+        <translation>测试图像 {number}：模型说是 {said}，实际是 {true}</translation>
+    </message>
+    <message>
         <source>Run #{number}&apos;s model after {epochs}: {right} of {total} test images right ({share}).</source>
         <translation>第 {number} 次训练的模型在 {epochs}后：{total} 张测试图像中认对 {right} 张（{share}）。</translation>
+    </message>
+    <message>
+        <source>said {digit}</source>
+        <translation>预测 {digit}</translation>
+    </message>
+    <message>
+        <source>true {digit}</source>
+        <translation>真实 {digit}</translation>
+    </message>
+    <message>
+        <source>Test image {number}: no model yet</source>
+        <translation>测试图像 {number}：还没有模型</translation>
     </message>
     <message>
         <source>Train on the digits to see what the model makes of the test images.</source>
@@ -727,6 +767,10 @@
         <translation>y</translation>
     </message>
     <message>
+        <source>Fit plot</source>
+        <translation>拟合图</translation>
+    </message>
+    <message>
         <source>the data, and what the model predicts</source>
         <translation>数据，以及模型的预测</translation>
     </message>
@@ -833,6 +877,14 @@
         <translation>你的猜测：</translation>
     </message>
     <message>
+        <source>Your guess</source>
+        <translation>你的猜测</translation>
+    </message>
+    <message>
+        <source>Your guesses beside what was measured</source>
+        <translation>你的猜测与测量结果对照</translation>
+    </message>
+    <message>
         <source>question</source>
         <translation>问题</translation>
     </message>
@@ -866,6 +918,10 @@
     <message>
         <source>bias b</source>
         <translation>偏置 b</translation>
+    </message>
+    <message>
+        <source>Loss landscape plot</source>
+        <translation>损失地形图</translation>
     </message>
     <message>
         <source>Train the tutorial or the line to see its loss over every (weight, bias), and the path the optimizer takes through it.</source>
@@ -955,6 +1011,10 @@
     <message>
         <source>epoch</source>
         <translation>轮</translation>
+    </message>
+    <message>
+        <source>Loss plot</source>
+        <translation>损失图</translation>
     </message>
     <message>
         <source>training accuracy</source>
@@ -1199,6 +1259,10 @@
 <context>
     <name>ParallelView</name>
     <message>
+        <source>Data parallel plot</source>
+        <translation>数据并行图</translation>
+    </message>
+    <message>
         <source>workers</source>
         <translation>工作进程数</translation>
     </message>
@@ -1213,6 +1277,10 @@
     <message>
         <source>ideal: one worker&apos;s rate × workers</source>
         <translation>理想：单个工作进程的速度 × 工作进程数</translation>
+    </message>
+    <message>
+        <source>The run on each number of workers</source>
+        <translation>在每种工作进程数下的训练</translation>
     </message>
     <message>
         <source>epochs/s</source>
@@ -1276,6 +1344,64 @@
     </message>
 </context>
 <context>
+    <name>PlotStyle</name>
+    <message>
+        <source>Empty: nothing drawn yet.</source>
+        <translation>空白：还没有画任何内容。</translation>
+    </message>
+</context>
+<context>
+    <name>PlotWords</name>
+    <message>
+        <source>not a number</source>
+        <translation>不是数字</translation>
+    </message>
+    <message>
+        <source>falling</source>
+        <translation>正在下降</translation>
+    </message>
+    <message>
+        <source>rising</source>
+        <translation>正在上升</translation>
+    </message>
+    <message>
+        <source>flat</source>
+        <translation>持平</translation>
+    </message>
+    <message>
+        <source>No run yet: press Start training to see the loss fall.</source>
+        <translation>还没有训练：按“开始训练”看损失下降。</translation>
+    </message>
+    <message>
+        <source>Run {number} on {device}: no epoch yet.</source>
+        <translation>在 {device} 上的第 {number} 次训练：还没有完成任何一轮。</translation>
+    </message>
+    <message>
+        <source>Run {number} on {device}: loss {loss} at epoch {epoch} of {epochs}</source>
+        <translation>在 {device} 上的第 {number} 次训练：第 {epoch} 轮（共 {epochs} 轮）损失为 {loss}</translation>
+    </message>
+    <message>
+        <source>The data the model learns from, and, once a run has gone, its curve.</source>
+        <translation>模型学习的数据；训练之后还有模型的曲线。</translation>
+    </message>
+    <message>
+        <source>The data, and the curve of run {number}&apos;s model after {epochs} epochs drawn through it.</source>
+        <translation>数据，以及第 {number} 次训练的模型在 {epochs} 轮之后画出的曲线。</translation>
+    </message>
+    <message>
+        <source>The points of each class; once a run has gone, its boundary.</source>
+        <translation>每一类的数据点；训练之后还有决策边界。</translation>
+    </message>
+    <message>
+        <source>The points of each class over the regions run {number}&apos;s model gives each class</source>
+        <translation>每一类的数据点，叠在第 {number} 次训练的模型划给各类的区域上</translation>
+    </message>
+    <message>
+        <source>{share} of the training points right</source>
+        <translation>训练点分对了 {share}</translation>
+    </message>
+</context>
+<context>
     <name>PredictionPanel</name>
     <message>
         <source>3. Predict on the CPU</source>
@@ -1292,6 +1418,10 @@
     <message>
         <source>Train a model first, then ask it for new x.</source>
         <translation>先训练一个模型，再让它预测新的 x。</translation>
+    </message>
+    <message>
+        <source>Predictions</source>
+        <translation>预测</translation>
     </message>
     <message>
         <source>x</source>
@@ -1439,6 +1569,10 @@ digit</source>
     <message>
         <source>An operator takes {each} µs: its fixed cost, not arithmetic. A GPU&apos;s kernel launch costs about as much, so a GPU cannot make this step faster.</source>
         <translation>一个算子用 {each} µs：这是它的固定开销，而不是运算。GPU 启动一个核函数的开销也差不多，所以 GPU 无法让这一步更快。</translation>
+    </message>
+    <message>
+        <source>Where a step&apos;s time goes, operator by operator</source>
+        <translation>一步的时间花在哪里，逐个算子列出</translation>
     </message>
     <message>
         <source>An operator takes {each} µs: the arithmetic dominates, and a GPU, which does it in parallel, would make this step faster.</source>
@@ -1609,6 +1743,10 @@ digit</source>
 </context>
 <context>
     <name>RunsTable</name>
+    <message>
+        <source>Runs: one row per run kept, its box shows it on the loss plot</source>
+        <translation>训练记录：每次保留的训练一行，勾选框决定是否在损失图上显示</translation>
+    </message>
     <message>
         <source>run</source>
         <translation>训练</translation>
@@ -1791,6 +1929,10 @@ digit</source>
         <translation>吞吐量</translation>
     </message>
     <message>
+        <source>GPU vs CPU plot</source>
+        <translation>GPU 与 CPU 对比图</translation>
+    </message>
+    <message>
         <source>Roofline</source>
         <translation>屋顶线</translation>
     </message>
@@ -1807,6 +1949,10 @@ digit</source>
         <translation>实际达到的 GFLOP/s</translation>
     </message>
     <message>
+        <source>Roofline plot</source>
+        <translation>屋顶线图</translation>
+    </message>
+    <message>
         <source>J/epoch</source>
         <translation>焦耳/轮</translation>
     </message>
@@ -1821,6 +1967,10 @@ digit</source>
     <message>
         <source>joules per epoch</source>
         <translation>每轮焦耳数</translation>
+    </message>
+    <message>
+        <source>Energy per epoch plot</source>
+        <translation>每轮能耗图</translation>
     </message>
     <message>
         <source>n (an n × n product)</source>
@@ -1892,6 +2042,10 @@ digit</source>
     <message>
         <source>µs from the step&apos;s start</source>
         <translation>距一步开始的微秒数</translation>
+    </message>
+    <message>
+        <source>Step timeline plot</source>
+        <translation>单步时间线图</translation>
     </message>
     <message>
         <source>device</source>
@@ -2232,6 +2386,10 @@ digit</source>
 </context>
 <context>
     <name>TransferView</name>
+    <message>
+        <source>Moving data plot</source>
+        <translation>数据搬运图</translation>
+    </message>
     <message>
         <source>bytes per copy</source>
         <translation>每次拷贝的字节数</translation>

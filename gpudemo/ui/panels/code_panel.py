@@ -125,6 +125,7 @@ class CodePanel(QDockWidget):
         self._config: TrainingConfig | None = None
         self._values_text = ""
         self.view = QPlainTextEdit(objectName="codeView")
+        self.view.setAccessibleName(self.tr("The PyTorch script of these settings"))
         self.view.setReadOnly(True)
         self.view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)

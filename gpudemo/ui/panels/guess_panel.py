@@ -41,6 +41,7 @@ class GuessPanel(LessonPanel):
         self.guessLabel = QLabel(self.tr("Your guess:"), objectName="guessLabel")
         self.guessCombo = QComboBox(objectName="guessCombo")
         self.guessInput = QLineEdit(objectName="guessInput")
+        self.guessInput.setAccessibleName(self.tr("Your guess"))
         self.guessInput.setMaximumWidth(120)
         self.unitLabel = QLabel(objectName="guessUnit")
         self.lastGuess = QLabel(objectName="lastGuess")
@@ -48,6 +49,7 @@ class GuessPanel(LessonPanel):
         self.guessError.setWordWrap(True)  # red, by the window's style sheet
         self.guessError.hide()
         self.guessTable = QTableWidget(0, 5, objectName="guessTable")
+        self.guessTable.setAccessibleName(self.tr("Your guesses beside what was measured"))
         self.guessTable.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.guessTable.setHorizontalHeaderLabels(
             [self.tr("question"), self.tr("guess"), self.tr("measured"), self.tr("off by"), self.tr("note")]

@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gpudemo.ui.base.spoken import announce
+
 
 class LessonPanel(QDockWidget):
     backRequested = Signal()
@@ -103,6 +105,7 @@ class LessonPanel(QDockWidget):
         self.actionButton.setEnabled(action_enabled)
         self.backButton.setEnabled(number > 1)
         self.nextButton.setEnabled(number < total)
+        announce(self, f"{self.stepLabel.text()}: {title}")  # a screen reader hears the step change
 
     def closeEvent(self, event) -> None:
         """The dock's own close button leaves the lesson too (the lesson hides the panel)."""

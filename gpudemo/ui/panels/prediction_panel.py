@@ -51,6 +51,7 @@ class PredictionPanel(QGroupBox):
         self.message = QLabel(self.tr("Train a model first, then ask it for new x."), objectName="predictMessage")
         self.message.setWordWrap(True)
         self.table = QTableWidget(0, 2, objectName="predictionTable")
+        self.table.setAccessibleName(self.tr("Predictions"))
         self.table.setHorizontalHeaderLabels([self.tr("x"), self.tr("predicted y")])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setVisible(False)

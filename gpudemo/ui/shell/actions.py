@@ -187,6 +187,12 @@ class Actions(QObject):
         )
         self.about = new(self.tr("&About gpudemo"), "", self.tr("Versions, for a bug report"))
 
+    @Slot()
+    def system_theme_changed(self) -> None:
+        """The system's colour scheme or contrast preference changed: followed where the theme is "system"."""
+        if self.theme_system.isChecked():
+            self.theme_system.trigger()
+
     def _new(self, text: str, keys: str, tip: str, checkable: bool = False) -> QAction:
         action = QAction(text, self.parent())
         if keys:

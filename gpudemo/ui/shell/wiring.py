@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from PySide6.QtWidgets import QAbstractButton, QWidget
+from PySide6.QtWidgets import QAbstractButton, QApplication, QWidget
 
 from gpudemo.ui.base import theme
 from gpudemo.ui.shell.actions import bind
@@ -49,6 +49,7 @@ def wire(window) -> None:
     for action, choice in ((actions.theme_system, theme.SYSTEM), (actions.theme_light, theme.LIGHT_KEY),
                            (actions.theme_dark, theme.DARK_KEY)):  # fmt: skip
         action.triggered.connect(lambda checked=False, choice=choice: window.set_theme(choice))
+    theme.follow_system(QApplication.instance(), actions.system_theme_changed)  # a slot of a GUI-thread QObject
     window.trainingPanel.startRequested.connect(run.start_training)
     window.job.phaseChanged.connect(window.codePanel.mark)
     window.job.pausedAt.connect(window.codePanel.mark_paused)

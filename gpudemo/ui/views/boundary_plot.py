@@ -67,6 +67,7 @@ class BoundaryPlot:
             "boundaryPlot",
             QCoreApplication.translate("BoundaryPlot", "x1"),
             QCoreApplication.translate("BoundaryPlot", "x2"),
+            QCoreApplication.translate("BoundaryPlot", "Decision boundary plot"),
         )
         plot = self.widget.getPlotItem()
         plot.setAspectLocked(True)

@@ -23,6 +23,7 @@ from gpudemo.core.base import units as fmt
 from gpudemo.core.settings.rules import PRECISION_KEYS
 from gpudemo.ui.base import theme
 from gpudemo.ui.base.i18n import say, status_text
+from gpudemo.ui.base.spoken import describe
 from gpudemo.ui.views.plot_style import colour, new_plot
 
 if TYPE_CHECKING:
@@ -37,13 +38,14 @@ class CompareView(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.plot = new_plot("comparePlot", self.tr("wall-clock seconds"), self.tr("loss"))
+        self.plot = new_plot("comparePlot", self.tr("wall-clock seconds"), self.tr("loss"), self.tr("Compare plot"))
         self.plot.getPlotItem().setLogMode(y=True)
         self.plot.getPlotItem().getAxis("left").enableAutoSIPrefix(False)
         self.legend = self.plot.getPlotItem().addLegend(
             offset=(-10, 10), labelTextColor=theme.current().text, brush=pg.mkBrush(*theme.current().legend_fill)
         )
         self.table = QTableWidget(0, len(self.COLUMNS), objectName="compareTable")
+        self.table.setAccessibleName(self.tr("The same run on each device, timed"))
         self.table.setHorizontalHeaderLabels(
             [
                 self.tr("device"),
@@ -128,6 +130,16 @@ class CompareView(QWidget):
 
     def end(self, timings: list[DeviceTiming]) -> None:
         self.redraw()
+        describe(
+            self.plot,
+            self.tr("Each run's loss against wall-clock seconds: {runs}.").format(
+                runs="; ".join(
+                    f"{timing.label} {status_text(timing.status)}"
+                    + ("" if timing.seconds is None else f", {fmt.duration(timing.seconds)}")
+                    for timing in timings
+                )
+            ),
+        )
         self.table.setRowCount(len(timings))
         metered = any(timing.energy is not None for timing in timings)
         for column in self.ENERGY:

@@ -66,10 +66,14 @@ class DigitsView(QWidget):
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextUnderIcon)
             button.setIconSize(QSize(IMAGE_PIXELS, IMAGE_PIXELS))
             button.setAutoRaise(True)
+            button.setAccessibleName(self.tr("Test image {number}: no model yet").format(number=index + 1))
             button.clicked.connect(self._on_image_clicked)
             self.images.append(button)
             grid.addWidget(button, index // COLUMNS, index % COLUMNS)
         self.confusionTable = QTableWidget(0, 0, objectName="confusionTable")
+        self.confusionTable.setAccessibleName(
+            self.tr("Confusion matrix: a row for each true digit, a column for each digit said")
+        )
         self.confusionTable.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.confusionTable.setToolTip(
             self.tr(
@@ -138,6 +142,11 @@ class DigitsView(QWidget):
                     " class's probability in Predict"
                 ).format(number=index + 1, said=said, true=true)
             )
+            button.setAccessibleName(
+                self.tr("Test image {number}: the model says {said}, it is a {true}").format(
+                    number=index + 1, said=said, true=true
+                )
+            )
             button.setEnabled(True)
         self._fill_confusion(confusion(model, x_test, y_test, problem.classes).numpy())
         right = int(np.trace(self._matrix))
@@ -160,6 +169,13 @@ class DigitsView(QWidget):
         labels = [str(k) for k in range(classes)]
         table.setHorizontalHeaderLabels(labels)
         table.setVerticalHeaderLabels(labels)
+        for k in range(classes):  # what a screen reader says of each header: not "3", but which 3
+            table.horizontalHeaderItem(k).setData(
+                Qt.ItemDataRole.AccessibleTextRole, self.tr("said {digit}").format(digit=k)
+            )
+            table.verticalHeaderItem(k).setData(
+                Qt.ItemDataRole.AccessibleTextRole, self.tr("true {digit}").format(digit=k)
+            )
         largest = max(1, int(matrix.max()))
         for true in range(classes):
             for said in range(classes):
@@ -172,10 +188,11 @@ class DigitsView(QWidget):
                 table.setItem(true, said, item)
 
     def _clear(self, run: Run | None) -> None:
-        for button in self.images:
+        for index, button in enumerate(self.images):
             button.setIcon(QIcon())
             button.setText("")
             button.setToolTip("")
+            button.setAccessibleName(self.tr("Test image {number}: no model yet").format(number=index + 1))
             button.setEnabled(False)
         self.confusionTable.setRowCount(0)
         self.confusionTable.setColumnCount(0)

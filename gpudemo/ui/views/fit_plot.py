@@ -24,7 +24,10 @@ class FitPlot:
 
     def __init__(self):
         self.widget = new_plot(
-            "fitPlot", QCoreApplication.translate("FitPlot", "x"), QCoreApplication.translate("FitPlot", "y")
+            "fitPlot",
+            QCoreApplication.translate("FitPlot", "x"),
+            QCoreApplication.translate("FitPlot", "y"),
+            QCoreApplication.translate("FitPlot", "Fit plot"),
         )
         plot = self.widget.getPlotItem()
         self.points = pg.ScatterPlotItem(pen=None, pxMode=True)  # stacked by show_data

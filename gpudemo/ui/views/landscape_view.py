@@ -18,6 +18,7 @@ from gpudemo.core.problems import problem_for
 from gpudemo.core.session.runs import Run, Session
 from gpudemo.core.training.landscape import BATCHED, Landscape
 from gpudemo.ui.base import theme
+from gpudemo.ui.base.spoken import describe
 from gpudemo.ui.views.loss_view import run_label
 from gpudemo.ui.views.plot_style import colour, new_plot
 
@@ -33,7 +34,7 @@ class LandscapeView(QWidget):
     def __init__(self, session: Session, parent: QWidget | None = None):
         super().__init__(parent)
         self.session = session
-        self.plot = new_plot("landscapePlot", self.tr("weight w"), self.tr("bias b"))
+        self.plot = new_plot("landscapePlot", self.tr("weight w"), self.tr("bias b"), self.tr("Loss landscape plot"))
         item = self.plot.getPlotItem()
         self.image = pg.ImageItem(axisOrder="row-major")
         self.image.setColorMap(pg.colormap.get("viridis"))
@@ -159,6 +160,7 @@ class LandscapeView(QWidget):
                 " epoch."
             )
         self.note.setText(text)
+        describe(self.plot, text)
 
     def _draw_landscape(self, landscape: Landscape | None) -> None:
         self._drawn = landscape

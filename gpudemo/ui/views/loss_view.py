@@ -61,7 +61,7 @@ class LossView(QObject):
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
         self._curves: dict[Run, _RunCurves] = {}
-        self.widget = new_plot("lossPlot", self.tr("epoch"), self._metric_label(LOSS))
+        self.widget = new_plot("lossPlot", self.tr("epoch"), self._metric_label(LOSS), self.tr("Loss plot"))
         self.plot = self.widget.getPlotItem()
         self.plot.getAxis("left").enableAutoSIPrefix(False)  # "loss (MSE) (x0.001)" reads as a different unit
         self.legend = self.plot.addLegend(

@@ -16,12 +16,12 @@ class MeasurementTab(QWidget):
     """`name`Button (bound to the window's action), `name`Note and `name`Plot; a subclass names the axes
     (`set_axes`) and adds its curves, and more widgets under the plot through `body`."""
 
-    def __init__(self, name: str, parent: QWidget | None = None):
+    def __init__(self, name: str, spoken: str, parent: QWidget | None = None):
         super().__init__(parent)
         self.button = QPushButton(objectName=f"{name}Button")
         self.note = QLabel(objectName=f"{name}Note")
         self.note.setWordWrap(True)
-        self.plot = new_plot(f"{name}Plot", "", "")
+        self.plot = new_plot(f"{name}Plot", "", "", spoken)
         # Tall enough for its axes' labels not to run into each other; a table under it gives way first.
         self.plot.setMinimumHeight(PLOT_MIN_HEIGHT)
         self.legend = self.plot.getPlotItem().addLegend(

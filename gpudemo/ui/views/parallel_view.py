@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from gpudemo.core.base import units as fmt
 from gpudemo.core.base.messages import Message
 from gpudemo.ui.base.i18n import say
+from gpudemo.ui.base.spoken import describe
 from gpudemo.ui.views.measurement_tab import MeasurementTab
 from gpudemo.ui.views.plot_style import colour
 
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 
 class ParallelView(MeasurementTab):
     def __init__(self, parent: QWidget | None = None):
-        super().__init__("parallel", parent)
+        super().__init__("parallel", QCoreApplication.translate("ParallelView", "Data parallel plot"), parent)
         self.set_axes(self.tr("workers"), self.tr("epochs per second"))
         item = self.plot.getPlotItem()
         self.measured = pg.PlotDataItem(
@@ -47,6 +48,7 @@ class ParallelView(MeasurementTab):
         item.addItem(self.ideal)
         item.addItem(self.measured)
         self.table = QTableWidget(0, 5, objectName="parallelTable")
+        self.table.setAccessibleName(self.tr("The run on each number of workers"))
         self.table.setHorizontalHeaderLabels(
             [self.tr("workers"), self.tr("epochs/s"), self.tr("speedup"), self.tr("all-reduce"), self.tr("final loss")]
         )
@@ -139,6 +141,7 @@ class ParallelView(MeasurementTab):
         if uneven is not None:
             text += " " + self.tr("Note: {why}.").format(why=say(uneven))
         self.note.setText(text)
+        describe(self.plot, text)
         return text
 
     def results(self) -> list[ParallelResult]:

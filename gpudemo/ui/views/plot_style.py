@@ -3,24 +3,30 @@
 from __future__ import annotations
 
 import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication, Qt
 
 from gpudemo.ui.base import theme
 from gpudemo.ui.views.log_axis import LogAxis
 
+
 # One colour per device or run, in order: mid-tones that read on white and on the dark theme's
 # background, and stay apart for most colour blindness.
-COLOURS = ("#2f6fd0", "#e0622a", "#2ca05a", "#9b59b6", "#c29b00", "#1fa9bd", "#8c8c8c", "#e0457b")
-
-
 def colour(index: int) -> str:
-    return COLOURS[index % len(COLOURS)]
+    """The `index`th run's colour in the theme shown (ui/base/theme.py: each readable on its plots)."""
+    runs = theme.current().runs
+    return runs[index % len(runs)]
 
 
-def new_plot(object_name: str, bottom: str, left: str) -> pg.PlotWidget:
+def new_plot(object_name: str, bottom: str, left: str, spoken: str = "") -> pg.PlotWidget:
+    """A plot of the window's look, named `spoken` for a screen reader (its description says what it shows:
+    ui/base/spoken.py)."""
     # No context menus (pyqtgraph's would offer its own export and axis settings beside the window's): asked at
     # construction, the view box's menu is never built (a tenth of the window's build time, 11 plots).
     widget = pg.PlotWidget(enableMenu=False, axisItems={"left": LogAxis("left"), "bottom": LogAxis("bottom")})
     widget.setObjectName(object_name)
+    widget.setAccessibleName(spoken)
+    widget.setAccessibleDescription(QCoreApplication.translate("PlotStyle", "Empty: nothing drawn yet."))
+    widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # Tab reaches it: a screen reader then reads what it shows
     plot = widget.getPlotItem()
     plot.setLabel("bottom", bottom)
     plot.setLabel("left", left)

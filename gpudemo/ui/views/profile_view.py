@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 
 from gpudemo.core.step.modes import MODES
 from gpudemo.ui.base.i18n import say
+from gpudemo.ui.base.spoken import describe
 from gpudemo.ui.views.timeline_plot import TimelinePlot
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ class ProfileView(QWidget):
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.table = QTableWidget(0, 4, objectName="profileTable")
+        self.table.setAccessibleName(self.tr("Where a step's time goes, operator by operator"))
         self.table.setHorizontalHeaderLabels(
             [self.tr("operation"), self.tr("calls / step"), self.tr("CPU µs / step"), self.tr("device µs / step")]
         )
@@ -142,6 +144,7 @@ class ProfileView(QWidget):
             )
         lines.append(self._launches(profile))
         self.summary.setText("\n".join(lines))
+        describe(self.timeline.plot, " ".join(lines))
         self._show_timeline(profile)
         self.table.setRowCount(len(profile.ops))
         for row, op in enumerate(profile.ops):

@@ -16,6 +16,7 @@ from gpudemo.core.step.modes import mode_of
 from gpudemo.core.training import COMPLETED, DIVERGED, STOPPED, TrainingResult
 from gpudemo.core.training.growth import LossWatch, growth_warning
 from gpudemo.ui.base.i18n import epochs_text, say
+from gpudemo.ui.base.spoken import announce
 from gpudemo.ui.base.style import set_style_flag
 
 
@@ -52,6 +53,11 @@ class RunStatus(QObject):
         self.statusLabel.setText(text)
         set_style_flag(self.statusLabel, "error", error)
 
+    def tell(self, text: str, error: bool = False) -> None:
+        """Say `text` on the status line and to a screen reader at once (a run's start, hold and end)."""
+        self.say(text, error)
+        announce(self.statusLabel, text, urgent=error)
+
     def clear(self, progress_format: str | None = None) -> None:
         """A new job: no rate, no result; the bar counts in `progress_format` (Qt's %v, %m, %p)."""
         self.rateLabel.setText("")
@@ -67,9 +73,9 @@ class RunStatus(QObject):
         self.clear(self.tr("%v / %m epochs"))
         self._bar(0, maximum=0)  # busy until the loop begins
         if warm:
-            self.say(self.tr("Preparing the run on {device}…").format(device=config.device))
+            self.tell(self.tr("Preparing the run on {device}…").format(device=config.device))
         else:
-            self.say(
+            self.tell(
                 self.tr(
                     "Preparing the run on {device}: PyTorch loads its training code on the first run (a second or two)…"
                 ).format(device=config.device)
@@ -92,13 +98,13 @@ class RunStatus(QObject):
 
     def stopped_before_first_epoch(self) -> None:
         self._bar(0, maximum=1)
-        self.say(self.tr("Stopped before the first epoch: no run to keep."))
+        self.tell(self.tr("Stopped before the first epoch: no run to keep."))
 
     def pausing(self) -> None:
         self.say(self.tr("Pausing before the next epoch…"))
 
     def paused(self, epochs: int, total: int) -> None:
-        self.say(
+        self.tell(
             self.tr(
                 "Paused at epoch {epoch} of {total}: Step runs one more epoch, Resume goes on,"
                 " Predict uses the model as it stands."
@@ -175,15 +181,15 @@ class RunStatus(QObject):
             text = self.tr("Completed: {summary}").format(summary=summary)
             text = text if energy is None else f"{text} · {self.energy_text(energy)}"
             growing = growth_warning(result.losses, result.config.lr)  # completed, but not minimised
-            self.say(text if growing is None else f"{text}. {say(growing)}", error=growing is not None)
+            self.tell(text if growing is None else f"{text}. {say(growing)}", error=growing is not None)
         elif result.status == STOPPED:
-            self.say(
+            self.tell(
                 self.tr("Stopped at epoch {epoch} of {total}: {summary}").format(
                     epoch=f"{result.epochs_run:,}", total=f"{result.config.epochs:,}", summary=summary
                 )
             )
         elif result.status == DIVERGED:
-            self.say(
+            self.tell(
                 self.tr(
                     "Diverged at epoch {epoch}: the loss became {loss}. Try a smaller learning rate than {lr}."
                 ).format(epoch=f"{result.diverged_at:,}", loss=fmt.loss(result.final_loss), lr=f"{result.config.lr:g}"),
@@ -244,7 +250,7 @@ class RunStatus(QObject):
         )
 
     def failed(self, message: Message) -> None:
-        self.say(self.tr("Training failed: {message}").format(message=say(message)), error=True)
+        self.tell(self.tr("Training failed: {message}").format(message=say(message)), error=True)
 
     # --- a measurement, and the end of any job ---
 

@@ -50,6 +50,7 @@ class RunsTable(QTableWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(0, len(self.COLUMNS), parent)
         self.setObjectName("runsTable")
+        self.setAccessibleName(self.tr("Runs: one row per run kept, its box shows it on the loss plot"))
         self.setHorizontalHeaderLabels(
             [
                 self.tr("run"),

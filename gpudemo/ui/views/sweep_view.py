@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from gpudemo.core.settings.rules import SWEEP_KINDS
 from gpudemo.ui.base import theme
 from gpudemo.ui.base.i18n import say
+from gpudemo.ui.base.spoken import describe
 from gpudemo.ui.views.plot_style import colour, new_plot
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ class SweepView(QWidget):
         )
         self.button = QPushButton(objectName="sweepButton")  # bound to the window's sweep action
         self.button.setToolTip(self.tr("Time one step at growing sizes on every device; the CPU is the baseline"))
-        self.plot = new_plot("sweepPlot", self.tr("size"), self.tr("throughput"))
+        self.plot = new_plot("sweepPlot", self.tr("size"), self.tr("throughput"), self.tr("GPU vs CPU plot"))
         self.plot.getPlotItem().setLogMode(x=True, y=True)
         self.legend = self.plot.getPlotItem().addLegend(
             offset=(10, 10), labelTextColor=theme.current().text, brush=pg.mkBrush(*theme.current().legend_fill)
@@ -62,7 +63,9 @@ class SweepView(QWidget):
                 " peak FLOP/s and its memory's bandwidth (a known GPU's published figures, else measured here)."
             )
         )
-        self.roofline_plot = new_plot("rooflinePlot", self.tr("FLOP per byte moved"), self.tr("GFLOP/s achieved"))
+        self.roofline_plot = new_plot(
+            "rooflinePlot", self.tr("FLOP per byte moved"), self.tr("GFLOP/s achieved"), self.tr("Roofline plot")
+        )
         self.roofline_plot.getPlotItem().setLogMode(x=True, y=True)
         self.roofline_plot.setVisible(False)
         self._roof_items: list[pg.GraphicsObject] = []
@@ -74,7 +77,9 @@ class SweepView(QWidget):
                 " uses less energy per epoch than the CPU. Where a device has no counter, the reason is said"
             )
         )
-        self.energy_plot = new_plot("sweepEnergyPlot", self.tr("samples"), self.tr("joules per epoch"))
+        self.energy_plot = new_plot(
+            "sweepEnergyPlot", self.tr("samples"), self.tr("joules per epoch"), self.tr("Energy per epoch plot")
+        )
         self.energy_plot.getPlotItem().setLogMode(x=True, y=True)
         self.energy_plot.setVisible(False)
         self._energy: dict[str, tuple[pg.PlotDataItem, list[int], list[float]]] = {}
@@ -215,6 +220,8 @@ class SweepView(QWidget):
                 )
             )
         self.summary.setText(" ".join(lines))
+        for plot in (self.plot, self.roofline_plot, self.energy_plot):
+            describe(plot, " ".join(lines))
         return headline
 
     def _show_plot(self, plot: pg.PlotWidget) -> None:

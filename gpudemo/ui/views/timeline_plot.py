@@ -30,7 +30,7 @@ def _lane_bottom(lane: int) -> float:
 class TimelinePlot(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.plot = new_plot("timelinePlot", self.tr("µs from the step's start"), "")
+        self.plot = new_plot("timelinePlot", self.tr("µs from the step's start"), "", self.tr("Step timeline plot"))
         item = self.plot.getPlotItem()
         item.setMouseEnabled(y=False)
         item.getAxis("left").setWidth(60)

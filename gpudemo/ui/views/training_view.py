@@ -12,7 +12,7 @@ predicts; with no row selected, the newest run does.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -28,9 +28,11 @@ from PySide6.QtWidgets import (
 
 from gpudemo.core.base import units as fmt
 from gpudemo.core.problems import problem_for
-from gpudemo.core.session.runs import Run, Session
+from gpudemo.core.session.runs import LIVE, Run, Session
 from gpudemo.core.session.smoothing import WEIGHT_MAX
 from gpudemo.core.training import DataSample
+from gpudemo.ui.base.spoken import DESCRIBE_MS, describe
+from gpudemo.ui.views import plot_words
 from gpudemo.ui.views.boundary_plot import BoundaryPlot
 from gpudemo.ui.views.digits_view import DigitsView
 from gpudemo.ui.views.fit_plot import FitPlot
@@ -99,7 +101,9 @@ class TrainingView(QWidget):
         self.runsMemoryLabel.setWordWrap(True)  # a long line must not widen the window
 
         tools = QHBoxLayout()
-        tools.addWidget(QLabel(self.tr("Smoothing")))
+        smoothing = QLabel(self.tr("Smoothing"))
+        smoothing.setBuddy(self.smoothingSlider)  # the slider's name, for a screen reader
+        tools.addWidget(smoothing)
         tools.addWidget(self.smoothingSlider)
         tools.addWidget(self.smoothingValue)
         tools.addSpacing(8)
@@ -142,10 +146,24 @@ class TrainingView(QWidget):
         self.runsTable.shownToggled.connect(self._on_shown_toggled)
         self.loss.shownChanged.connect(self._on_shown_changed)
         self._on_smoothing(0)
+        # The plots said in words for a screen reader, at a calm pace while a run goes (ui/base/spoken.py).
+        self._words = QTimer(self, interval=DESCRIBE_MS)
+        self._words.timeout.connect(self.describe_plots)
         for run in session.runs:  # a window rebuilt over a session that has runs already
             self._on_added(run)
             self._on_changed(run)
         self._show_memory()
+        self.describe_plots()
+
+    @Slot()
+    def describe_plots(self) -> None:
+        """Each plot's description, from the chosen run as it stands; the pace timer stops once it has ended."""
+        run = self.chosen()
+        describe(self.lossPlot, plot_words.loss_words(run))
+        describe(self.fitPlot, plot_words.fit_words(run))
+        describe(self.boundaryPlot, plot_words.boundary_words(run))
+        if run is None or run.status not in LIVE:
+            self._words.stop()
 
     # --- what the window asks ---------------------------------------------------------
 
@@ -172,6 +190,7 @@ class TrainingView(QWidget):
         self.runsTable.add(run)
         self._choose(run)
         self._show_memory()
+        self._words.start()
 
     def _on_changed(self, run: Run) -> None:
         self.loss.refresh(run)
@@ -180,6 +199,8 @@ class TrainingView(QWidget):
             self._draw_fit()
         if run is self.chosen():
             self.chosenChanged.emit(run)
+            if run.status not in LIVE:  # ended: said at once, not at the next tick
+                self.describe_plots()
         self._show_memory()
 
     def _on_removed(self, run: Run) -> None:
@@ -195,6 +216,7 @@ class TrainingView(QWidget):
     def _on_selected(self, run: Run | None) -> None:
         self.loss.highlight(run)
         self._choose(self.chosen())
+        self.describe_plots()
 
     def _choose(self, run: Run | None) -> None:
         if run is not self._fit_run:

@@ -6,10 +6,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QWidget
 
 from gpudemo.core.settings.rules import TRANSFER_DIRECTIONS
+from gpudemo.ui.base.spoken import describe
 from gpudemo.ui.views.measurement_tab import MeasurementTab
 from gpudemo.ui.views.plot_style import colour
 
@@ -28,7 +29,7 @@ SERIES = (
 
 class TransferView(MeasurementTab):
     def __init__(self, parent: QWidget | None = None):
-        super().__init__("transfer", parent)
+        super().__init__("transfer", QCoreApplication.translate("TransferView", "Moving data plot"), parent)
         self.set_axes(self.tr("bytes per copy"), self.tr("GB/s"))
         item = self.plot.getPlotItem()
         item.setLogMode(x=True, y=True)
@@ -113,4 +114,5 @@ class TransferView(MeasurementTab):
         if not result.complete:
             text = self.tr("Stopped. ") + text
         self.note.setText(text)
+        describe(self.plot, text)
         return text

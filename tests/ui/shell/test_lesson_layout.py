@@ -79,3 +79,37 @@ def test_every_step_of_both_lessons_fits_the_screen(qtbot, size, visited, app_fo
         QApplication.processEvents()
         assert window.width() <= size[0] and window.minimumSizeHint().width() <= size[0]
         window.close()
+
+
+@pytest.fixture
+def font_14(qapp):
+    """The app's font raised from 11 to 14 points, as a person who needs larger text sets it."""
+    default = qapp.font()
+    font = qapp.font()
+    font.setPointSizeF(14.0)
+    qapp.setFont(font)
+    yield
+    qapp.setFont(default)
+
+
+def test_at_14_points_on_1366_by_768_every_step_of_both_lessons_and_every_view_is_reachable(qtbot, font_14):
+    screen = QRect(0, 0, 1366, 768)
+    for trigger, panel_name, lesson_name in (
+        ("gpu_lesson", "guessPanel", "gpu_lesson"),
+        ("lesson", "lessonPanel", "lesson"),
+    ):
+        window = open_window(qtbot)
+        fit_to_screen(window, screen)
+        for index in range(window.viewTabs.count()):
+            window.viewTabs.setCurrentIndex(index)
+            QApplication.processEvents()
+            assert window.viewTabs.currentWidget().isVisible()
+        window.viewTabs.setCurrentIndex(0)
+        QApplication.processEvents()
+        assert window.width() <= 1366 and window.minimumSizeHint().width() <= 1366
+        getattr(window.actions, trigger).trigger()
+        if lesson_name == "gpu_lesson":
+            _measured_everything(window.gpu_lesson)
+        _walk(window, getattr(window, panel_name), getattr(window, lesson_name), screen, lesson_name)
+        getattr(window, panel_name).leaveButton.click()
+        window.close()
