@@ -64,12 +64,27 @@ def controls(window: QWidget) -> list[QWidget]:
     ]
 
 
+FIELDS = (QComboBox, QAbstractSpinBox, QLineEdit, QAbstractSlider)  # named by their value unless told
+
+
+def labelled(widget: QWidget, labels: set) -> bool:
+    """A field a screen reader names by what it is, not by its value: an accessible name of its own, or a
+    label that is its buddy (Qt names a combo box by its current text and a spin box in a group by the
+    group's title otherwise: read through AT-SPI, the optimizer's box was "SGD" and the samples' "2. Train")."""
+    if not isinstance(widget, FIELDS) or widget.accessibleName().strip():
+        return True
+    return widget in labels and not isinstance(widget, QComboBox)  # AT-SPI names a combo by its text, buddy or not
+
+
 def unnamed(window: QWidget) -> list[str]:
-    """The controls a screen reader would announce without a name."""
+    """The controls a screen reader would announce without a name, or by their value alone."""
+    from PySide6.QtWidgets import QLabel
+
+    labels = {label.buddy() for label in window.findChildren(QLabel) if label.buddy() is not None}
     return [
         f"{type(widget).__name__} {widget.objectName() or '(no object name)'} in {widget.parentWidget().objectName()}"
         for widget in controls(window)
-        if not accessible_text(widget).strip()
+        if not accessible_text(widget).strip() or not labelled(widget, labels)
     ]
 
 

@@ -137,3 +137,22 @@ def test_a_theme_change_recolours_the_runs_already_drawn(qtbot):
         assert theme.DARK_RUNS[0] in colours and theme.LIGHT_RUNS[0] not in colours, colours
     finally:
         window.set_theme(theme.LIGHT_KEY)
+
+
+def test_on_system_the_window_follows_the_systems_scheme_and_contrast_as_they_change(qtbot, monkeypatch):
+    from PySide6.QtCore import Qt
+
+    window = open_window(qtbot)
+    window.set_theme(theme.SYSTEM)
+    try:
+        monkeypatch.setattr(theme, "system_is_dark", lambda app: True)
+        QApplication.instance().styleHints().colorSchemeChanged.emit(Qt.ColorScheme.Dark)
+        assert theme.current().dark and window.actions.theme_system.isChecked()
+        monkeypatch.setattr(theme, "high_contrast", lambda app: True)
+        window.actions.system_theme_changed()  # what the contrast preference's signal calls
+        assert theme.current().text == "#ffffff" and theme.current().background == "#000000"
+        window.set_theme(theme.LIGHT_KEY)  # a theme of the person's choice: the system is not followed
+        QApplication.instance().styleHints().colorSchemeChanged.emit(Qt.ColorScheme.Dark)
+        assert not theme.current().dark
+    finally:
+        window.set_theme(theme.LIGHT_KEY)

@@ -246,6 +246,10 @@
         <translation>在 CPU 上预测</translation>
     </message>
     <message>
+        <source>Which script</source>
+        <translation>哪个脚本</translation>
+    </message>
+    <message>
         <source>one device</source>
         <translation>单个设备</translation>
     </message>
@@ -402,6 +406,10 @@
     <message>
         <source>The joules an epoch added above the device&apos;s idle power (metered for 1 s before)</source>
         <translation>每轮在设备空闲功耗之上多消耗的焦耳数（空闲功耗在此前计量 1 秒）</translation>
+    </message>
+    <message>
+        <source>Precisions to compare</source>
+        <translation>要比较的精度</translation>
     </message>
     <message>
         <source>in the form&apos;s precision</source>
@@ -1408,6 +1416,10 @@
         <translation>3. 在 CPU 上预测</translation>
     </message>
     <message>
+        <source>Values to predict for</source>
+        <translation>要预测的值</translation>
+    </message>
+    <message>
         <source>values, e.g. 4, 5.5, -1</source>
         <translation>数值，例如 4, 5.5, -1</translation>
     </message>
@@ -1893,12 +1905,20 @@ digit</source>
 <context>
     <name>SweepView</name>
     <message>
+        <source>What to sweep</source>
+        <translation>扫描什么</translation>
+    </message>
+    <message>
         <source>a training step of the form&apos;s problem, 10 to 10,000,000 samples</source>
         <translation>表单中问题的一个训练步，10 到 10,000,000 个样本</translation>
     </message>
     <message>
         <source>an n × n matrix product, n from 16</source>
         <translation>一次 n × n 矩阵乘法，n 从 16 起</translation>
+    </message>
+    <message>
+        <source>Precision of the sweep</source>
+        <translation>扫描所用的精度</translation>
     </message>
     <message>
         <source>float32 (TF32 off)</source>
@@ -2266,6 +2286,14 @@ digit</source>
         <translation>样本数</translation>
     </message>
     <message>
+        <source>MLP width</source>
+        <translation>MLP 宽度</translation>
+    </message>
+    <message>
+        <source>MLP depth</source>
+        <translation>MLP 深度</translation>
+    </message>
+    <message>
         <source>MLP</source>
         <translation>MLP</translation>
     </message>
@@ -2329,6 +2357,10 @@ digit</source>
         <translation>平滑，0 到 0.99：在原始损失上画出指数移动平均，原始曲线淡淡地留在后面（与 TensorBoard 的画法相同）</translation>
     </message>
     <message>
+        <source>The loss plot&apos;s x axis</source>
+        <translation>损失图的 x 轴</translation>
+    </message>
+    <message>
         <source>x: epochs</source>
         <translation>x：轮数</translation>
     </message>
@@ -2339,6 +2371,10 @@ digit</source>
     <message>
         <source>Draw the loss against epochs, or against the seconds each run trained</source>
         <translation>按轮数，或按每次训练的秒数画损失</translation>
+    </message>
+    <message>
+        <source>The loss plot&apos;s y axis</source>
+        <translation>损失图的 y 轴</translation>
     </message>
     <message>
         <source>y: loss</source>

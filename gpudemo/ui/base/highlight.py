@@ -51,15 +51,19 @@ class Frame(QWidget):
 
 
 def _visible_part(target: QWidget, window: QWidget) -> QRect | None:
-    """Where a scroll area around `target` shows it, in the window's coordinates (None: no scroll area)."""
+    """Where the scroll areas around `target` show it, in the window's coordinates (None: no scroll area): the
+    part every one of them shows (the left column's, inside the window body's on a small screen; a frame
+    drawn by the innermost alone was drawn over the lesson's panel, its widget scrolled out of sight)."""
+    shown = None
     parent = target.parentWidget()
     while parent is not None and parent is not window:
         if isinstance(parent, QAbstractScrollArea) and parent is not target:
             viewport = parent.viewport()
             corner = window.mapFromGlobal(viewport.mapToGlobal(QPoint(0, 0)))
-            return QRect(corner, viewport.size())
+            area = QRect(corner, viewport.size())
+            shown = area if shown is None else shown.intersected(area)
         parent = parent.parentWidget()
-    return None
+    return shown
 
 
 class Highlighter:

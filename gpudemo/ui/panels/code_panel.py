@@ -113,6 +113,7 @@ class CodePanel(QDockWidget):
         }
 
         self.kindCombo = QComboBox(objectName="codeKindCombo")
+        self.kindCombo.setAccessibleName(self.tr("Which script"))
         self.kindCombo.addItem(self.tr("one device"), SINGLE)
         self.kindCombo.addItem(self.tr("data parallel (DDP, for torchrun)"), PARALLEL)
         self.kindCombo.setToolTip(

@@ -40,6 +40,7 @@ class GuessPanel(LessonPanel):
         self.setWindowTitle(self.tr("Lesson: make the GPU win"))
         self.guessLabel = QLabel(self.tr("Your guess:"), objectName="guessLabel")
         self.guessCombo = QComboBox(objectName="guessCombo")
+        self.guessCombo.setAccessibleName(self.tr("Your guess"))
         self.guessInput = QLineEdit(objectName="guessInput")
         self.guessInput.setAccessibleName(self.tr("Your guess"))
         self.guessInput.setMaximumWidth(120)

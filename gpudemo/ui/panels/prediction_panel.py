@@ -46,6 +46,7 @@ class PredictionPanel(QGroupBox):
         self.setTitle(self.tr("3. Predict on the CPU"))
         self.run: Run | None = None  # the run whose model predicts
         self.input = QLineEdit("4", objectName="predictInput")
+        self.input.setAccessibleName(self.tr("Values to predict for"))
         self.input.setPlaceholderText(self.tr("values, e.g. 4, 5.5, -1"))
         self.button = QPushButton(self.tr("Predict"), objectName="predictButton")
         self.message = QLabel(self.tr("Train a model first, then ask it for new x."), objectName="predictMessage")

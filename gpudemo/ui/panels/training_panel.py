@@ -316,6 +316,14 @@ class TrainingPanel(QGroupBox):
 
     def _lay_out(self) -> None:
         """The form's rows, then the run's buttons: start and stop, pause and step, compare and profile."""
+        # A field in a row of two is named for a screen reader (a form's own label names only the row's first).
+        for field, name in (
+            (self.samplesSpin, self.tr("Samples")),
+            (self.noiseSpin, self.tr("noise")),
+            (self.widthSpin, self.tr("MLP width")),
+            (self.depthSpin, self.tr("MLP depth")),
+        ):
+            field.setAccessibleName(name)
         model_row = QHBoxLayout()
         model_row.addWidget(QLabel(self.tr("width")))
         model_row.addWidget(self.widthSpin, 1)
@@ -337,6 +345,12 @@ class TrainingPanel(QGroupBox):
         form.addRow(self.tr("Learning rate"), self.lrInput)
         form.addRow(self.tr("Seed"), self.seedInput)
         form.addRow(self.tr("Energy"), self.energyCheck)
+        for row in range(form.rowCount()):  # each field named as its row says (a combo's name is its text else)
+            label = form.itemAt(row, QFormLayout.ItemRole.LabelRole)
+            field = form.itemAt(row, QFormLayout.ItemRole.FieldRole)
+            if label is not None and field is not None and field.widget() is not None:
+                if not field.widget().accessibleName():
+                    field.widget().setAccessibleName(label.widget().text())
         buttons = QHBoxLayout()
         buttons.addWidget(self.startButton, 2)
         buttons.addWidget(self.stopButton, 1)

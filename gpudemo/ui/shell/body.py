@@ -16,6 +16,8 @@ from gpudemo.ui.panels.code_panel import CodePanel
 from gpudemo.ui.panels.guess_panel import GuessPanel
 from gpudemo.ui.panels.lesson_panel import LessonPanel
 
+ROOMY = 620  # logical px: the body's height where it scrolls (its views' plots readable)
+
 
 class WindowBody(QScrollArea):
     def __init__(self, left: QWidget, status, tabs: QWidget) -> None:
@@ -42,8 +44,12 @@ class WindowBody(QScrollArea):
         return self.needed().width()
 
     def fit(self) -> None:
-        """The content as large as the room, and no smaller than it needs (the scroll bars show the rest)."""
+        """The content as large as the room, and no smaller than it needs (the scroll bars show the rest); once
+        it scrolls up and down, at least ROOMY tall: its minimum there squeezed the loss plot to 100 px under
+        a lesson at 150 %, where a taller body, scrolled, shows the plot whole."""
         room, need = self.maximumViewportSize(), self.needed()
+        if need.height() > room.height():
+            need.setHeight(max(need.height(), ROOMY))
         bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, self)
         wide, tall = need.width() > room.width(), need.height() > room.height()
         wide = wide or (tall and need.width() > room.width() - bar)

@@ -73,6 +73,7 @@ class CompareView(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setMaximumHeight(170)
         self.precisionsCombo = QComboBox(objectName="comparePrecisionsCombo")
+        self.precisionsCombo.setAccessibleName(self.tr("Precisions to compare"))
         for key, title in (
             (FORM, self.tr("in the form's precision")),
             (BESIDE_FP32, self.tr("fp32 and the form's precision, side by side")),

@@ -35,9 +35,11 @@ class SweepView(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.kindCombo = QComboBox(objectName="sweepKindCombo")
+        self.kindCombo.setAccessibleName(self.tr("What to sweep"))
         self.kindCombo.addItem(self.tr("a training step of the form's problem, 10 to 10,000,000 samples"), "step")
         self.kindCombo.addItem(self.tr("an n × n matrix product, n from 16"), "matmul")
         self.dtypeCombo = QComboBox(objectName="sweepDtypeCombo")
+        self.dtypeCombo.setAccessibleName(self.tr("Precision of the sweep"))
         self.dtypeCombo.addItem(self.tr("float32 (TF32 off)"), "float32")
         self.dtypeCombo.addItem(self.tr("TF32"), "tf32")
         self.dtypeCombo.addItem(self.tr("bfloat16"), "bfloat16")

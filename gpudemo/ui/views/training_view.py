@@ -82,10 +82,12 @@ class TrainingView(QWidget):
         self.smoothingValue = QLabel(objectName="smoothingValue")
         self.smoothingValue.setFixedWidth(self.fontMetrics().horizontalAdvance("0.99") + 4)  # no relayout per value
         self.xAxisCombo = QComboBox(objectName="xAxisCombo")
+        self.xAxisCombo.setAccessibleName(self.tr("The loss plot's x axis"))
         self.xAxisCombo.addItem(self.tr("x: epochs"), EPOCHS)
         self.xAxisCombo.addItem(self.tr("x: seconds"), SECONDS)
         self.xAxisCombo.setToolTip(self.tr("Draw the loss against epochs, or against the seconds each run trained"))
         self.metricCombo = QComboBox(objectName="metricCombo")
+        self.metricCombo.setAccessibleName(self.tr("The loss plot's y axis"))
         self.metricCombo.addItem(self.tr("y: loss"), LOSS)
         self.metricCombo.addItem(self.tr("y: accuracy"), ACCURACY)
         self.metricCombo.setToolTip(

@@ -38,6 +38,11 @@ def _walk(window, panel, lesson, screen: QRect, name: str) -> None:
             for column in (1, 2, 3):  # your guess, measured, off by: in sight without scrolling
                 right = table.columnViewportPosition(column) + table.columnWidth(column)
                 assert 0 <= table.columnViewportPosition(column) and right <= table.viewport().width(), (what, column)
+        for frame in lesson.highlighter.frames:  # a frame never drawn over the panel for a widget scrolled away
+            frame.follow()
+            if frame.isVisible() and not panel.isAncestorOf(frame.target):
+                on_panel = QRect(panel.mapTo(window, QPoint(0, 0)), panel.size())
+                assert not frame.geometry().intersects(on_panel), (what, frame.target.objectName())
         if number + 1 < len(lesson.steps):
             panel.nextButton.click()
 
