@@ -18,6 +18,7 @@ import torch  # noqa: E402
 
 from benchmarks import (  # noqa: E402
     classes,
+    compile_cache,
     first_loss,
     gpu,
     headless,
@@ -42,6 +43,7 @@ SUITES = {
     "timeline": timeline.run,
     "gpu": gpu.run,
     "steps": steps.run,
+    "compile_cache": compile_cache.run,
 }
 # --quick: small sizes, to check that the suite runs (the figures mean little)
 QUICK = {
@@ -56,6 +58,7 @@ QUICK = {
     "timeline": {"events": 1000, "repeats": 1},
     "gpu": {"epochs": 200, "repeats": 1},
     "steps": {"epochs": 200, "repeats": 1, "quick": True},
+    "compile_cache": {"repeats": 1, "epochs": 2},
 }
 
 

@@ -14,10 +14,12 @@ from collections.abc import Sequence
 from gpudemo.cli import desktop, measure, train, window
 from gpudemo.cli.arguments import parse, resolve_config, resolve_devices
 from gpudemo.cli.output import EXIT_INTERRUPTED
+from gpudemo.core.step import compile_cache
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     readable_anywhere()
+    compile_cache.keep_in_user_cache()  # before anything compiles: kept across reboots, not in the temporary folder
     args = parse(sys.argv[1:] if argv is None else argv)
     try:
         if args.command == "devices":

@@ -21,6 +21,9 @@ the calls below out of every other module). What each one does, and why it is no
   and pathconf, with the answer other systems need.
 - `memory()` and `process_memory()`: the machine's total and available memory and this process's, from
   psutil where it is installed (every platform), else from Linux's /proc.
+- `user_cache_dir()`: where this user's caches are kept across reboots: XDG_CACHE_HOME (~/.cache) on
+  Linux, ~/Library/Caches on macOS, %LOCALAPPDATA% on Windows (not the temporary folder, which many
+  systems empty at boot).
 - `unthrottled()`: while a job runs, the process is not slowed because its window is hidden or the laptop is
   on battery: macOS's App Nap lowers the timers and priority of an app nobody looks at, and Windows 11's
   power throttling (EcoQoS) runs a background process on the slow cores. Either way a sweep measured while
@@ -388,6 +391,16 @@ def peak_process_memory() -> int | None:
             return None
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak if MACOS else peak * 1024
+
+
+def user_cache_dir() -> Path:
+    """This user's cache folder on this system (see the module's notes)."""
+    home = Path.home()
+    if WINDOWS:
+        return Path(os.environ.get("LOCALAPPDATA") or home / "AppData" / "Local")
+    if MACOS:
+        return home / "Library" / "Caches"
+    return Path(os.environ.get("XDG_CACHE_HOME") or home / ".cache")
 
 
 # Windows (processthreadsapi.h, winbase.h): ProcessPowerThrottling's class, version and flag; the execution state.

@@ -26,6 +26,8 @@ import warnings
 
 import torch
 
+from gpudemo.core.step import compile_cache
+
 INSTALLED = ("__compiled_fn", "__resume_at")  # the names dynamo gives what it installs in a module
 
 
@@ -55,6 +57,7 @@ def load_compiler() -> None:
             "ignore", message=r".*torch\.jit\.script_method.* is deprecated", category=DeprecationWarning
         )
         import torch._inductor.compile_fx  # noqa: F401
+    compile_cache.keep_headers_in_user_cache()
 
 
 def cudagraph_trees_in_this_thread() -> None:

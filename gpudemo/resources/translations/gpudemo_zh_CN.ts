@@ -534,6 +534,18 @@
         <translation>复制，用于报告问题</translation>
     </message>
     <message>
+        <source>Clear the compile cache</source>
+        <translation>清除编译缓存</translation>
+    </message>
+    <message>
+        <source>Cleared {size}: the next compiled run compiles from nothing.</source>
+        <translation>已清除 {size}：下一次编译运行将从头编译。</translation>
+    </message>
+    <message>
+        <source>torch.compile&apos;s cache: {size} in {folder} (kept across restarts: a step compiled before compiles faster the next day).</source>
+        <translation>torch.compile 的缓存：{folder} 中共 {size}（重启后仍保留：之前编译过的步骤第二天编译得更快）。</translation>
+    </message>
+    <message>
         <source>Device</source>
         <translation>设备</translation>
     </message>

@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from gpudemo.core.base import units
+from gpudemo.core.step import compile_cache
 from gpudemo.logfile import current_log, log_path
 from gpudemo.ui.base.resources import icon_path
 from gpudemo.ui.shell.actions import plain
@@ -91,15 +93,41 @@ def show_about(window: QMainWindow) -> QDialog:
     details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     copy = QPushButton(QCoreApplication.translate("Dialogs", "Copy for a bug report"), objectName="aboutCopyButton")
     copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(text))
+    cache = QLabel(_cache_text(), objectName="aboutCompileCache")
+    cache.setWordWrap(True)
+    cache.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    clear = QPushButton(QCoreApplication.translate("Dialogs", "Clear the compile cache"), objectName="aboutClearCache")
+
+    def clear_cache() -> None:
+        freed = compile_cache.clear()
+        cache.setText(
+            QCoreApplication.translate(
+                "Dialogs", "Cleared {size}: the next compiled run compiles from nothing."
+            ).format(size=units.bytes_text(freed))
+        )
+        clear.setEnabled(False)
+
+    clear.clicked.connect(clear_cache)
+    clear.setEnabled(compile_cache.size() > 0)
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
     buttons.addButton(copy, QDialogButtonBox.ButtonRole.ActionRole)
+    buttons.addButton(clear, QDialogButtonBox.ButtonRole.ActionRole)
     buttons.rejected.connect(dialog.close)
     layout = QVBoxLayout(dialog)
-    for widget in (title, details, buttons):
+    for widget in (title, details, cache, buttons):
         layout.addWidget(widget)
     window.aboutDialog = dialog
     dialog.show()
     return dialog
+
+
+def _cache_text() -> str:
+    """The compile cache's size and folder (core/step/compile_cache.py)."""
+    return QCoreApplication.translate(
+        "Dialogs",
+        "torch.compile's cache: {size} in {folder} (kept across restarts: a step compiled before compiles"
+        " faster the next day).",
+    ).format(size=units.bytes_text(compile_cache.size()), folder=compile_cache.folder())
 
 
 def help_html(window: QMainWindow) -> str:

@@ -362,3 +362,20 @@ def test_a_window_saved_on_a_wider_screen_reopens_inside_a_smaller_one(qtbot, tm
     qtbot.addWidget(second, before_close_func=lambda w: w.close())
     # It opened 1,350 px wide (the docks' minimum with the Code panel), its right end off the projector.
     assert projector.contains(second.frameGeometry()) and not second.codePanel.isVisibleTo(second)
+
+
+def test_about_says_the_compile_caches_size_and_clears_it(qtbot, monkeypatch, tmp_path):
+    from gpudemo.core.step import compile_cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    kernels = compile_cache.folder() / "inductor" / "ab"
+    kernels.mkdir(parents=True)
+    (kernels / "kernel.so").write_bytes(b"k" * 2048)
+    window = open_window(qtbot)
+    window.actions.about.trigger()
+    dialog = window.aboutDialog
+    said = dialog.findChild(QLabel, "aboutCompileCache")
+    assert "2.0 KiB" in said.text() and str(compile_cache.folder()) in said.text()
+    dialog.findChild(QPushButton, "aboutClearCache").click()
+    assert not compile_cache.folder().exists() and said.text().startswith("Cleared 2.0 KiB")
+    assert not dialog.findChild(QPushButton, "aboutClearCache").isEnabled()
