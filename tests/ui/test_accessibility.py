@@ -119,6 +119,9 @@ def test_every_text_and_every_runs_colour_reads_at_aa_contrast_in_both_themes(qt
         sheet = style.DARK_COLOURS if current.dark else style.LIGHT_COLOURS
         ratios["an error"] = contrast(QColor(sheet["error"]), palette.color(QPalette.ColorRole.Window))
         ratios["a device note"] = contrast(QColor(sheet["note_text"]), QColor(sheet["note_bg"]))
+        from gpudemo.ui.views.digits_view import wrong_colour
+
+        ratios["a digit read wrong"] = contrast(QColor(wrong_colour()), palette.color(QPalette.ColorRole.Window))
         low = {name: round(ratio, 2) for name, ratio in ratios.items() if ratio < 4.5}
         assert low == {}, low
     finally:
