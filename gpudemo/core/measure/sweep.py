@@ -43,7 +43,7 @@ from gpudemo.core.measure.roofline import Peak, Work, count_work, matmul_work, p
 from gpudemo.core.measure.timing import median_seconds
 from gpudemo.core.problems import problem_for
 from gpudemo.core.settings.config import TrainingConfig
-from gpudemo.core.step.modes import StepRefused, Stopped, mode_of, refuse
+from gpudemo.core.step.modes import SteppedRun, StepRefused, Stopped, mode_of, refuse
 from gpudemo.core.step.optimizers import OPTIMIZERS
 from gpudemo.core.step.precision import STORAGE, matmul_precision
 from gpudemo.core.step.step import EAGER, Step
@@ -260,9 +260,10 @@ def _training_step(
     return (lambda: mode.advance(run, per_call, False)), per_call
 
 
-class _SweptRun:
-    """The sweep's full-batch step, with what a mode's prepare and advance ask of a prepared run (core/
-    training/run.py's PreparedRun): its data, step and device; no classes counted, no stop between compiles."""
+class _SweptRun(SteppedRun):
+    """The sweep's full-batch step as a mode's prepare and advance take a run (core/step/modes.SteppedRun, which a
+    training run's PreparedRun is too): its data, step and device; no classes counted, no stop between
+    compiles, no path."""
 
     classes, hits, captured = 0, None, None
 

@@ -18,7 +18,7 @@ loaded); what prepares and takes steps imports the torch-holding modules it runs
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from gpudemo.core.base import oscalls
 from gpudemo.core.base.errors import RunRefused
@@ -50,6 +50,29 @@ def compiled_graphs() -> int:
     from torch._dynamo.utils import counters  # loaded with torch.compile; only a compiled run asks
 
     return int(counters["stats"]["unique_graphs"])
+
+
+class SteppedRun(Protocol):
+    """What a mode's `prepare` and `advance` ask of a run: a training run's PreparedRun (core/training/run.py)
+    and the sweep's one full-batch step (core/measure/sweep.py's _SweptRun) both are one."""
+
+    config: TrainingConfig
+    device: torch.device
+    step: object  # core/step/step.Step: its take, its compiled code, its capture
+    train_step: Callable  # the step as it is launched: (x, y) -> (outputs, loss)
+    x_train: torch.Tensor
+    y_train: torch.Tensor
+    samples: int
+    batch: int  # samples a step; the full batch where it equals samples
+    classes: int  # 0: a regression (no right answers counted)
+    hits: torch.Tensor | None  # the last epoch's right answers, a classification's
+    captured: object | None  # a graph mode's captured replays (core/step/capture.py), once captured
+
+    def should_stop(self) -> bool: ...  # asked between a compile's passes
+
+    def epoch(self) -> torch.Tensor: ...  # one epoch, its loss still on the device
+
+    def position(self) -> torch.Tensor: ...  # (w, b) now, for a model of two parameters
 
 
 class StepMode:
@@ -93,11 +116,11 @@ class StepMode:
         """The sentence for a step that could not be prepared on `device`."""
         return message(QT_TRANSLATE_NOOP("core", "could not prepare {device}: {reason}"), device=device, reason=reason)
 
-    def prepare(self, run, with_path: bool) -> None:
+    def prepare(self, run: SteppedRun, with_path: bool) -> None:
         """Compile or capture `run`'s step before the clock (nothing for eager)."""
 
     def advance(
-        self, run, most: int, with_path: bool
+        self, run: SteppedRun, most: int, with_path: bool
     ) -> tuple[int, torch.Tensor, torch.Tensor | None, torch.Tensor | None]:
         """Up to `most` epochs (at least one): (how many, their losses, a classification's right answers, the
         path's (w, b) when `with_path`), still on the device."""
@@ -168,7 +191,7 @@ class Compiled(StepMode):
             reason=reason,
         )
 
-    def prepare(self, run, with_path: bool) -> None:
+    def prepare(self, run: SteppedRun, with_path: bool) -> None:
         """Every batch shape the run will meet (the batch; a last minibatch of another size), warmed until a
         round compiles nothing, then rewound (core/step/step.py): the run starts from the weights and optimizer
         state it had, and no shape is first compiled inside the clock (one that was recompiled there:
@@ -281,7 +304,7 @@ class Graph(StepMode):
             reason=reason,
         )
 
-    def prepare(self, run, with_path: bool) -> None:
+    def prepare(self, run: SteppedRun, with_path: bool) -> None:
         """The epochs captured (core/step/capture.py), recording each epoch's loss, a classification's right
         answers and, `with_path`, (w, b)."""
         from gpudemo.core.step import capture
@@ -311,7 +334,7 @@ class Graph(StepMode):
         return records
 
     def advance(
-        self, run, most: int, with_path: bool
+        self, run: SteppedRun, most: int, with_path: bool
     ) -> tuple[int, torch.Tensor, torch.Tensor | None, torch.Tensor | None]:
         """One replay: the captured epochs if `most` allows them all, else one (the path as captured)."""
         size = run.captured.size_for(most)
