@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -37,47 +36,10 @@ from gpudemo.core.settings.rules import InvalidSetting
 from gpudemo.core.step.modes import MODES
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.base.style import set_style_flag
+from gpudemo.ui.panels.form_fields import changed_signal, read_value, spin_box, write_value
 
 if TYPE_CHECKING:
     from gpudemo.core.training.plan import Plan
-
-
-def _read(widget: QWidget) -> object:
-    """A form widget's value: a combo's key, a box's number, a line's text (checked by the rules)."""
-    if isinstance(widget, QComboBox):
-        return widget.currentData()
-    if isinstance(widget, QLineEdit):
-        return widget.text()
-    return widget.value()
-
-
-def _write(widget: QWidget, value: object) -> None:
-    if isinstance(widget, QComboBox):
-        if widget.findData(value) >= 0:
-            widget.setCurrentIndex(widget.findData(value))
-    elif isinstance(widget, QLineEdit):
-        widget.setText(value if isinstance(value, str) else f"{value:g}" if isinstance(value, float) else str(value))
-    else:
-        widget.setValue(value)
-
-
-def _changed(widget: QWidget):
-    """The signal a form widget sends when its value changes."""
-    if isinstance(widget, QComboBox):
-        return widget.currentIndexChanged
-    if isinstance(widget, QLineEdit):
-        return widget.textChanged
-    return widget.valueChanged
-
-
-def _spin(name: str, low: int, high: int, value: int, tip: str) -> QSpinBox:
-    spin = QSpinBox(objectName=name)
-    spin.setRange(low, high)
-    spin.setValue(value)
-    spin.setGroupSeparatorShown(True)
-    spin.setAccelerated(True)
-    spin.setToolTip(tip)
-    return spin
 
 
 class TrainingPanel(QGroupBox):
@@ -163,7 +125,7 @@ class TrainingPanel(QGroupBox):
 
     def _size_fields(self) -> None:
         """How much it learns from and with: samples, the MLP's width and depth, the noise, the batch."""
-        self.samplesSpin = _spin(
+        self.samplesSpin = spin_box(
             "samplesSpin",
             rules.SAMPLES_MIN,
             rules.SAMPLES_MAX,
@@ -175,7 +137,7 @@ class TrainingPanel(QGroupBox):
                 " whole step; try 1,000,000 and compare"
             ),
         )
-        self.widthSpin = _spin(
+        self.widthSpin = spin_box(
             "widthSpin",
             rules.WIDTH_MIN,
             rules.WIDTH_MAX,
@@ -185,7 +147,7 @@ class TrainingPanel(QGroupBox):
                 " more finely, and cost more arithmetic per step"
             ),
         )
-        self.depthSpin = _spin(
+        self.depthSpin = spin_box(
             "depthSpin",
             rules.DEPTH_MIN,
             rules.DEPTH_MAX,
@@ -208,7 +170,7 @@ class TrainingPanel(QGroupBox):
                 " to 1.5): more noise blurs the classes into each other"
             )
         )
-        self.batchSpin = _spin(
+        self.batchSpin = spin_box(
             "batchSpin",
             0,
             rules.BATCH_MAX,
@@ -274,7 +236,7 @@ class TrainingPanel(QGroupBox):
 
     def _run_fields(self) -> None:
         """How long and from where: epochs, learning rate, seed; and whether the run's energy is metered."""
-        self.epochsSpin = _spin(
+        self.epochsSpin = spin_box(
             "epochsSpin",
             rules.EPOCHS_MIN,
             rules.EPOCHS_MAX,
@@ -385,7 +347,7 @@ class TrainingPanel(QGroupBox):
             "seed": self.seedInput,
         }
         for widget in self.fields.values():
-            _changed(widget).connect(self.changed)
+            changed_signal(widget).connect(self.changed)
         for field in (self.lrInput, self.seedInput):
             field.textChanged.connect(self.check)
             field.returnPressed.connect(self.startRequested)
@@ -403,7 +365,7 @@ class TrainingPanel(QGroupBox):
         return TrainingConfig(device=device, **self._values())
 
     def _values(self) -> dict:
-        values = {name: _read(widget) for name, widget in self.fields.items()}
+        values = {name: read_value(widget) for name, widget in self.fields.items()}
         return {**values, "data": self._data_path if values["problem"] == "data" else ""}
 
     def set_data(self, path: str, name: str) -> None:
@@ -507,7 +469,7 @@ class TrainingPanel(QGroupBox):
             self.set_data(values["data"], Path(values["data"]).name)
         for name, widget in self.fields.items():
             if name in values:
-                _write(widget, values[name])
+                write_value(widget, values[name])
 
     @Slot()
     def _apply_problem(self) -> None:

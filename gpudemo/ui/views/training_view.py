@@ -68,7 +68,12 @@ class TrainingView(QWidget):
         self._fit_run: Run | None = None  # the run whose data and fit the fit view draws
         self._fit_drawn = None  # the outputs it drew last
         self._drawer: FitPlot | BoundaryPlot | None = self.fit  # which draws the fit run's (None: the digits view)
+        tools = self._loss_tools()
+        self._lay_out(tools)
+        self._connect(session)
 
+    def _loss_tools(self) -> QHBoxLayout:
+        """The row above the plots: smoothing, the axes, log scale."""
         self.smoothingSlider = QSlider(Qt.Orientation.Horizontal, objectName="smoothingSlider")
         self.smoothingSlider.setRange(0, round(WEIGHT_MAX * SLIDER_STEPS))
         self.smoothingSlider.setMinimumWidth(60)
@@ -113,6 +118,10 @@ class TrainingView(QWidget):
         tools.addWidget(self.metricCombo)
         tools.addWidget(self.logScaleCheck)
         tools.addStretch(1)
+        return tools
+
+    def _lay_out(self, tools: QHBoxLayout) -> None:
+        """The loss on top, the fit (or the classification's picture) under it, the runs' table at the bottom."""
         runs = QWidget()
         runs_layout = QVBoxLayout(runs)
         runs_layout.setContentsMargins(0, 0, 0, 0)
@@ -139,6 +148,8 @@ class TrainingView(QWidget):
         layout.addLayout(tools)
         layout.addWidget(self.plotSplitter, 1)
 
+    def _connect(self, session: Session) -> None:
+        """The session's news and the person's choices; the runs a rebuilt window's session has already."""
         self.detach = session.subscribe(added=self._on_added, changed=self._on_changed, removed=self._on_removed)
         self.smoothingSlider.valueChanged.connect(self._on_smoothing)
         self.xAxisCombo.currentIndexChanged.connect(self._on_x_axis)

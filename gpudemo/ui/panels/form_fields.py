@@ -1,0 +1,48 @@
+"""A form widget's value, read, shown and watched the same way whatever its kind (a combo box's key, a spin
+box's number, a line's text): what lets the training form treat its settings as one table
+(TrainingPanel.fields, core/settings/config.py's settings)."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QComboBox, QLineEdit, QSpinBox, QWidget
+
+
+def read_value(widget: QWidget) -> object:
+    """A form widget's value: a combo's key, a box's number, a line's text (checked by the rules)."""
+    if isinstance(widget, QComboBox):
+        return widget.currentData()
+    if isinstance(widget, QLineEdit):
+        return widget.text()
+    return widget.value()
+
+
+def write_value(widget: QWidget, value: object) -> None:
+    """Show `value` in a form widget: a combo's key chosen (an unknown key changes nothing), a number written
+    as typed, a box set."""
+    if isinstance(widget, QComboBox):
+        if widget.findData(value) >= 0:
+            widget.setCurrentIndex(widget.findData(value))
+    elif isinstance(widget, QLineEdit):
+        widget.setText(value if isinstance(value, str) else f"{value:g}" if isinstance(value, float) else str(value))
+    else:
+        widget.setValue(value)
+
+
+def changed_signal(widget: QWidget):
+    """The signal a form widget sends when its value changes."""
+    if isinstance(widget, QComboBox):
+        return widget.currentIndexChanged
+    if isinstance(widget, QLineEdit):
+        return widget.textChanged
+    return widget.valueChanged
+
+
+def spin_box(name: str, low: int, high: int, value: int, tip: str) -> QSpinBox:
+    """A whole-number box as the form's are: its range, thousands grouped, faster when held, explained."""
+    spin = QSpinBox(objectName=name)
+    spin.setRange(low, high)
+    spin.setValue(value)
+    spin.setGroupSeparatorShown(True)
+    spin.setAccelerated(True)
+    spin.setToolTip(tip)
+    return spin
