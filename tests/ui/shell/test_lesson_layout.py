@@ -59,10 +59,9 @@ def _measured_everything(lesson) -> None:
             )
 
 
-@pytest.mark.parametrize("size", SIZES, ids="{0[0]}x{0[1]}".format)
-@pytest.mark.parametrize("visited", [False, True], ids=["fresh", "every-view-laid-out"])
-def test_every_step_of_both_lessons_fits_the_screen(qtbot, size, visited, app_font):
-    screen = QRect(0, 0, *size)
+def _walk_both_lessons(qtbot, screen: QRect, visited: bool) -> None:
+    """Each lesson on a fresh window fitted to `screen` (every view laid out first where `visited`), walked
+    step by step (_walk); the window within the screen before and after."""
     for trigger, panel_name, lesson_name in (
         ("gpu_lesson", "guessPanel", "gpu_lesson"),
         ("lesson", "lessonPanel", "lesson"),
@@ -73,17 +72,24 @@ def test_every_step_of_both_lessons_fits_the_screen(qtbot, size, visited, app_fo
             for index in range(window.viewTabs.count()):
                 window.viewTabs.setCurrentIndex(index)
                 QApplication.processEvents()
+                assert window.viewTabs.currentWidget().isVisible()
             window.viewTabs.setCurrentIndex(0)
         QApplication.processEvents()
-        assert window.width() <= size[0] and window.minimumSizeHint().width() <= size[0]
+        assert window.width() <= screen.width() and window.minimumSizeHint().width() <= screen.width()
         getattr(window.actions, trigger).trigger()
         if lesson_name == "gpu_lesson":  # every step measured: the summary's table full, as a learner sees it
             _measured_everything(window.gpu_lesson)
         _walk(window, getattr(window, panel_name), getattr(window, lesson_name), screen, lesson_name)
         getattr(window, panel_name).leaveButton.click()
         QApplication.processEvents()
-        assert window.width() <= size[0] and window.minimumSizeHint().width() <= size[0]
+        assert window.width() <= screen.width() and window.minimumSizeHint().width() <= screen.width()
         window.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids="{0[0]}x{0[1]}".format)
+@pytest.mark.parametrize("visited", [False, True], ids=["fresh", "every-view-laid-out"])
+def test_every_step_of_both_lessons_fits_the_screen(qtbot, size, visited, app_font):
+    _walk_both_lessons(qtbot, QRect(0, 0, *size), visited)
 
 
 @pytest.fixture
@@ -98,23 +104,4 @@ def font_14(qapp):
 
 
 def test_at_14_points_on_1366_by_768_every_step_of_both_lessons_and_every_view_is_reachable(qtbot, font_14):
-    screen = QRect(0, 0, 1366, 768)
-    for trigger, panel_name, lesson_name in (
-        ("gpu_lesson", "guessPanel", "gpu_lesson"),
-        ("lesson", "lessonPanel", "lesson"),
-    ):
-        window = open_window(qtbot)
-        fit_to_screen(window, screen)
-        for index in range(window.viewTabs.count()):
-            window.viewTabs.setCurrentIndex(index)
-            QApplication.processEvents()
-            assert window.viewTabs.currentWidget().isVisible()
-        window.viewTabs.setCurrentIndex(0)
-        QApplication.processEvents()
-        assert window.width() <= 1366 and window.minimumSizeHint().width() <= 1366
-        getattr(window.actions, trigger).trigger()
-        if lesson_name == "gpu_lesson":
-            _measured_everything(window.gpu_lesson)
-        _walk(window, getattr(window, panel_name), getattr(window, lesson_name), screen, lesson_name)
-        getattr(window, panel_name).leaveButton.click()
-        window.close()
+    _walk_both_lessons(qtbot, QRect(0, 0, 1366, 768), visited=True)
