@@ -100,7 +100,10 @@ def main() -> int:
         return 0 if found else 1
     finally:
         for process in (window, launcher):
-            os.killpg(process.pid, signal.SIGKILL)
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except ProcessLookupError:  # it ended already (a window whose platform would not start)
+                pass
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
 """The window as Orca reads it: through AT-SPI, over D-Bus, from another process (tests/ui/atspi_reader.py).
 
-Needs a D-Bus session, Debian's at-spi2-core (the accessibility bus) and Xvfb (Qt's AT-SPI bridge is the
-X11 platform's); skipped with the reason where any is missing.
+Needs a D-Bus session, Debian's at-spi2-core (the accessibility bus), Xvfb and the xcb libraries that
+Qt's X11 platform loads (its AT-SPI bridge is that platform's); skipped with the reason where any is missing.
 """
 
+import ctypes
 import json
 import os
 import shutil
@@ -14,10 +15,24 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def _xcb_platform_loads() -> bool | None:
+    """Whether Qt's X11 platform plugin loads here (it needs Debian's libxcb-cursor0, libxcb-icccm4 and others)."""
+    import PySide6
+
+    plugin = Path(PySide6.__file__).parent / "Qt" / "plugins" / "platforms" / "libqxcb.so"
+    try:
+        ctypes.CDLL(str(plugin))
+    except OSError:
+        return None
+    return True
+
 NEEDS = {
     "dbus-run-session": shutil.which("dbus-run-session"),
     "xvfb-run": shutil.which("xvfb-run"),
     "at-spi2-core": os.path.exists("/usr/libexec/at-spi-bus-launcher") or None,
+    "Qt's X11 platform and the xcb libraries it loads": _xcb_platform_loads(),
 }
 pytestmark = [
     pytest.mark.linux,
