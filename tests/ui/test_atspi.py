@@ -28,6 +28,7 @@ def _xcb_platform_loads() -> bool | None:
         return None
     return True
 
+
 NEEDS = {
     "dbus-run-session": shutil.which("dbus-run-session"),
     "xvfb-run": shutil.which("xvfb-run"),

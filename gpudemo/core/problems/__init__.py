@@ -5,7 +5,7 @@ moved to the run's device), its model (built on the CPU right after the seed is 
 does), its loss, how to describe what was learned, the x range its fit is drawn
 over, and its part of the generated script. The window, the command line and the
 script read all of it from here. A new problem joins by adding a module and an
-entry to `_registry` (and its key and settings to rules.PROBLEM_KEYS and PROBLEM_SETTINGS).
+entry to `_registry` (and its key, title, explanation and settings to rules.PROBLEM_CHOICES).
 
 A person's own data ("data") is a problem made from the file the config names: look a
 config's problem up with `problem_for(config)`, which reads that file (kept while unchanged).
@@ -20,12 +20,10 @@ import functools
 from typing import TYPE_CHECKING
 
 from gpudemo.core.settings.config import TrainingConfig
-from gpudemo.core.settings.rules import PROBLEM_SETTINGS
+from gpudemo.core.settings.rules import OWN_DATA, PROBLEM_CHOICES
 
 if TYPE_CHECKING:
     from gpudemo.core.problems.base import Problem
-
-OWN_DATA = "data"
 
 
 _REMEMBERED: dict[str, Problem] = {}  # data files that cannot be read now, by path: what a loaded model kept
@@ -56,7 +54,7 @@ def remember(path: str, problem: Problem) -> None:
 
 def uses(key: str) -> frozenset[str]:
     """The settings a problem of this key uses (no file is read for "data", and no torch imported)."""
-    return PROBLEM_SETTINGS[key]
+    return PROBLEM_CHOICES[key].uses
 
 
 @functools.cache

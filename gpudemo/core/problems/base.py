@@ -12,7 +12,6 @@ from torch import nn
 
 from gpudemo.core.settings import rules
 from gpudemo.core.settings.config import TrainingConfig
-from gpudemo.core.settings.rules import PROBLEM_SETTINGS
 
 
 class Problem:
@@ -38,7 +37,7 @@ class Problem:
     @property
     def uses(self) -> frozenset[str]:
         """Which of "samples", "width", "depth", "noise" apply (the rules' table: the form reads it without torch)."""
-        return PROBLEM_SETTINGS[self.key]
+        return rules.PROBLEM_CHOICES[self.key].uses
 
     def samples(self, config: TrainingConfig) -> int:
         return config.samples

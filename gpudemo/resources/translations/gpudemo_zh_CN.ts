@@ -2134,62 +2134,6 @@ digit</source>
         <translation>2. 训练</translation>
     </message>
     <message>
-        <source>Tutorial: y = 2x from 3 points</source>
-        <translation>教程：由 3 个点学 y = 2x</translation>
-    </message>
-    <message>
-        <source>The tutorial&apos;s own problem: nn.Linear(1, 1) on x = 1, 2, 3</source>
-        <translation>教程原本的问题：在 x = 1, 2, 3 上训练 nn.Linear(1, 1)</translation>
-    </message>
-    <message>
-        <source>Line: y = 2x + noise</source>
-        <translation>直线：y = 2x + 噪声</translation>
-    </message>
-    <message>
-        <source>nn.Linear(1, 1) on N points, x uniform in [-3, 3], normal noise of 0.5</source>
-        <translation>在 N 个点上训练 nn.Linear(1, 1)，x 在 [-3, 3] 中均匀分布，正态噪声 0.5</translation>
-    </message>
-    <message>
-        <source>Sine: an MLP learns sin(x)</source>
-        <translation>正弦：MLP 学习 sin(x)</translation>
-    </message>
-    <message>
-        <source>An MLP of tanh layers on N points of sin(x) + noise of 0.1, x in [-π, π]</source>
-        <translation>由 tanh 层组成的 MLP，在 N 个 sin(x) + 0.1 噪声的点上训练，x 在 [-π, π] 中</translation>
-    </message>
-    <message>
-        <source>Circles: two classes, one inside the other</source>
-        <translation>同心圆：两类，一类在另一类里面</translation>
-    </message>
-    <message>
-        <source>Classify 2-D points: class 0 on a circle of radius 0.5, class 1 on the unit circle. No straight line separates them: set depth 0 (a linear model) to see it fail</source>
-        <translation>对二维点分类：类别 0 在半径 0.5 的圆上，类别 1 在单位圆上。没有一条直线能把它们分开：把深度设为 0（线性模型）看它失败</translation>
-    </message>
-    <message>
-        <source>XOR: two classes in opposite corners</source>
-        <translation>异或：两类位于相对的象限</translation>
-    </message>
-    <message>
-        <source>Classify 2-D points by quadrant: the same sign on both axes is class 0. The classic problem a single layer cannot solve</source>
-        <translation>按象限对二维点分类：两个坐标同号为类别 0。这是单层网络解决不了的经典问题</translation>
-    </message>
-    <message>
-        <source>Spiral: two interleaved arms</source>
-        <translation>螺旋：两条交错的旋臂</translation>
-    </message>
-    <message>
-        <source>Classify 2-D points on two spiral arms, half a turn apart: the hardest of the three; try more width and depth</source>
-        <translation>对相差半圈的两条螺旋臂上的二维点分类：三者中最难的；试试更大的宽度和深度</translation>
-    </message>
-    <message>
-        <source>Digits: 8x8 handwritten, 10 classes</source>
-        <translation>手写数字：8x8 像素，10 类</translation>
-    </message>
-    <message>
-        <source>1,797 handwritten digits of 8x8 pixels (UCI, CC BY 4.0): 1,437 to train on, 360 held out to test; the classic first GPU exercise</source>
-        <translation>1,797 个 8x8 像素的手写数字（UCI，CC BY 4.0）：1,437 个用于训练，360 个留作测试；经典的第一个 GPU 练习</translation>
-    </message>
-    <message>
         <source>Hidden layers of the MLP, 0 to 8: each layer feeds the next, so the network can compose simple bends into complex shapes; 0 is a linear model (no hidden layer), which can only draw a straight line</source>
         <translation>MLP 的隐藏层数，0 到 8：每层的输出送入下一层，网络因而能把简单的弯折组合成复杂的形状；0 是线性模型（没有隐藏层），只能画出直线</translation>
     </message>
@@ -2206,24 +2150,8 @@ digit</source>
         <translation>全批量</translation>
     </message>
     <message>
-        <source>SGD</source>
-        <translation>SGD</translation>
-    </message>
-    <message>
-        <source>SGD with momentum 0.9</source>
-        <translation>带动量 0.9 的 SGD</translation>
-    </message>
-    <message>
-        <source>Adam</source>
-        <translation>Adam</translation>
-    </message>
-    <message>
         <source>What the model learns: a straight line has two parameters (weight and bias) and a landscape you can see; the sine needs a neural network; the circles, xor, spiral and digits are classifications, whose accuracy is recorded beside the loss</source>
         <translation>模型学习什么：直线有两个参数（权重和偏置），其损失地形可以画出来；正弦需要神经网络；同心圆、异或、螺旋和手写数字是分类问题，除损失外还记录准确率</translation>
-    </message>
-    <message>
-        <source>fp32: float32 throughout</source>
-        <translation>fp32：全程 float32</translation>
     </message>
     <message>
         <source>meter J/epoch (5 s more)</source>
@@ -2244,18 +2172,6 @@ digit</source>
     <message>
         <source>How the gradient becomes a step: SGD steps straight down the slope; momentum keeps part of the last step and rolls through shallow valleys; Adam scales each weight&apos;s step by its own gradient&apos;s size</source>
         <translation>梯度如何变成一步：SGD 沿坡度直接往下走；动量保留上一步的一部分，能滚过平缓的山谷；Adam 按每个权重自己梯度的大小调整它的步长</translation>
-    </message>
-    <message>
-        <source>tf32: matmuls on tensor cores</source>
-        <translation>tf32：矩阵乘法用张量核心</translation>
-    </message>
-    <message>
-        <source>bf16: mixed, autocast</source>
-        <translation>bf16：混合精度，autocast</translation>
-    </message>
-    <message>
-        <source>fp16: mixed, autocast + GradScaler</source>
-        <translation>fp16：混合精度，autocast + GradScaler</translation>
     </message>
     <message>
         <source>What a step computes in. fp32: float32 throughout. tf32: float32 data, but a GPU&apos;s matrix products round to 10-bit mantissas on its tensor cores (Ampere and newer). bf16 and fp16: mixed precision with torch.autocast, the matrix products in 16 bits, losses and weights in float32; fp16 scales the loss (GradScaler) so that small gradients do not vanish. A device that cannot do one refuses it</source>
@@ -2615,6 +2531,90 @@ digit</source>
     <message>
         <source>{count} epochs</source>
         <translation>{count} 轮</translation>
+    </message>
+    <message>
+        <source>Tutorial: y = 2x from 3 points</source>
+        <translation>教程：由 3 个点学 y = 2x</translation>
+    </message>
+    <message>
+        <source>The tutorial&apos;s own problem: nn.Linear(1, 1) on x = 1, 2, 3</source>
+        <translation>教程原本的问题：在 x = 1, 2, 3 上训练 nn.Linear(1, 1)</translation>
+    </message>
+    <message>
+        <source>Line: y = 2x + noise</source>
+        <translation>直线：y = 2x + 噪声</translation>
+    </message>
+    <message>
+        <source>nn.Linear(1, 1) on N points, x uniform in [-3, 3], normal noise of 0.5</source>
+        <translation>在 N 个点上训练 nn.Linear(1, 1)，x 在 [-3, 3] 中均匀分布，正态噪声 0.5</translation>
+    </message>
+    <message>
+        <source>Sine: an MLP learns sin(x)</source>
+        <translation>正弦：MLP 学习 sin(x)</translation>
+    </message>
+    <message>
+        <source>An MLP of tanh layers on N points of sin(x) + noise of 0.1, x in [-π, π]</source>
+        <translation>由 tanh 层组成的 MLP，在 N 个 sin(x) + 0.1 噪声的点上训练，x 在 [-π, π] 中</translation>
+    </message>
+    <message>
+        <source>Circles: two classes, one inside the other</source>
+        <translation>同心圆：两类，一类在另一类里面</translation>
+    </message>
+    <message>
+        <source>Classify 2-D points: class 0 on a circle of radius 0.5, class 1 on the unit circle. No straight line separates them: set depth 0 (a linear model) to see it fail</source>
+        <translation>对二维点分类：类别 0 在半径 0.5 的圆上，类别 1 在单位圆上。没有一条直线能把它们分开：把深度设为 0（线性模型）看它失败</translation>
+    </message>
+    <message>
+        <source>XOR: two classes in opposite corners</source>
+        <translation>异或：两类位于相对的象限</translation>
+    </message>
+    <message>
+        <source>Classify 2-D points by quadrant: the same sign on both axes is class 0. The classic problem a single layer cannot solve</source>
+        <translation>按象限对二维点分类：两个坐标同号为类别 0。这是单层网络解决不了的经典问题</translation>
+    </message>
+    <message>
+        <source>Spiral: two interleaved arms</source>
+        <translation>螺旋：两条交错的旋臂</translation>
+    </message>
+    <message>
+        <source>Classify 2-D points on two spiral arms, half a turn apart: the hardest of the three; try more width and depth</source>
+        <translation>对相差半圈的两条螺旋臂上的二维点分类：三者中最难的；试试更大的宽度和深度</translation>
+    </message>
+    <message>
+        <source>Digits: 8x8 handwritten, 10 classes</source>
+        <translation>手写数字：8x8 像素，10 类</translation>
+    </message>
+    <message>
+        <source>1,797 handwritten digits of 8x8 pixels (UCI, CC BY 4.0): 1,437 to train on, 360 held out to test; the classic first GPU exercise</source>
+        <translation>1,797 个 8x8 像素的手写数字（UCI，CC BY 4.0）：1,437 个用于训练，360 个留作测试；经典的第一个 GPU 练习</translation>
+    </message>
+    <message>
+        <source>SGD</source>
+        <translation>SGD</translation>
+    </message>
+    <message>
+        <source>SGD with momentum 0.9</source>
+        <translation>带动量 0.9 的 SGD</translation>
+    </message>
+    <message>
+        <source>Adam</source>
+        <translation>Adam</translation>
+    </message>
+    <message>
+        <source>fp32: float32 throughout</source>
+        <translation>fp32：全程 float32</translation>
+    </message>
+    <message>
+        <source>tf32: matmuls on tensor cores</source>
+        <translation>tf32：矩阵乘法用张量核心</translation>
+    </message>
+    <message>
+        <source>bf16: mixed, autocast</source>
+        <translation>bf16：混合精度，autocast</translation>
+    </message>
+    <message>
+        <source>fp16: mixed, autocast + GradScaler</source>
+        <translation>fp16：混合精度，autocast + GradScaler</translation>
     </message>
     <message>
         <source>epochs</source>

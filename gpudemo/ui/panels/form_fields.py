@@ -1,10 +1,17 @@
 """A form widget's value, read, shown and watched the same way whatever its kind (a combo box's key, a spin
 box's number, a line's text): what lets the training form treat its settings as one table
-(TrainingPanel.fields, core/settings/config.py's settings)."""
+(TrainingPanel.fields, core/settings/config.py's settings); a list made from the rules' choices."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLineEdit, QSpinBox, QWidget
+
+from gpudemo.core.base.messages import Message
+from gpudemo.core.settings.rules import Choice
+from gpudemo.ui.base.i18n import say
 
 
 def read_value(widget: QWidget) -> object:
@@ -46,3 +53,16 @@ def spin_box(name: str, low: int, high: int, value: int, tip: str) -> QSpinBox:
     spin.setAccelerated(True)
     spin.setToolTip(tip)
     return spin
+
+
+def choice_box(name: str, choices: Mapping[str, Choice], leave_out: tuple[str, ...] = ()) -> QComboBox:
+    """A list of a setting's choices as the rules declare them (core/settings/rules.py): each titled in the window's
+    language, its key as the item's data, its explanation (if any) as the item's tooltip."""
+    combo = QComboBox(objectName=name)
+    for key, choice in choices.items():
+        if key in leave_out:
+            continue
+        combo.addItem(say(Message(choice.title)), key)
+        if choice.tip:
+            combo.setItemData(combo.count() - 1, say(Message(choice.tip)), Qt.ItemDataRole.ToolTipRole)
+    return combo

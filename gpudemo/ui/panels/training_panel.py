@@ -36,7 +36,7 @@ from gpudemo.core.settings.rules import InvalidSetting
 from gpudemo.core.step.modes import MODES
 from gpudemo.ui.base.i18n import say
 from gpudemo.ui.base.style import set_style_flag
-from gpudemo.ui.panels.form_fields import changed_signal, read_value, spin_box, write_value
+from gpudemo.ui.panels.form_fields import changed_signal, choice_box, read_value, spin_box, write_value
 
 if TYPE_CHECKING:
     from gpudemo.core.training.plan import Plan
@@ -59,58 +59,7 @@ class TrainingPanel(QGroupBox):
 
     def _problem_field(self) -> None:
         """What the model learns: the problems, each titled and explained."""
-        self.problemCombo = QComboBox(objectName="problemCombo")
-        for key, title, tip in (
-            (
-                "tutorial",
-                self.tr("Tutorial: y = 2x from 3 points"),
-                self.tr("The tutorial's own problem: nn.Linear(1, 1) on x = 1, 2, 3"),
-            ),
-            (
-                "line",
-                self.tr("Line: y = 2x + noise"),
-                self.tr("nn.Linear(1, 1) on N points, x uniform in [-3, 3], normal noise of 0.5"),
-            ),
-            (
-                "sine",
-                self.tr("Sine: an MLP learns sin(x)"),
-                self.tr("An MLP of tanh layers on N points of sin(x) + noise of 0.1, x in [-π, π]"),
-            ),
-            (
-                "circles",
-                self.tr("Circles: two classes, one inside the other"),
-                self.tr(
-                    "Classify 2-D points: class 0 on a circle of radius 0.5, class 1 on the unit circle. No straight"
-                    " line separates them: set depth 0 (a linear model) to see it fail"
-                ),
-            ),
-            (
-                "xor",
-                self.tr("XOR: two classes in opposite corners"),
-                self.tr(
-                    "Classify 2-D points by quadrant: the same sign on both axes is class 0. The classic problem a"
-                    " single layer cannot solve"
-                ),
-            ),
-            (
-                "spiral",
-                self.tr("Spiral: two interleaved arms"),
-                self.tr(
-                    "Classify 2-D points on two spiral arms, half a turn apart: the hardest of the three; try more"
-                    " width and depth"
-                ),
-            ),
-            (
-                "digits",
-                self.tr("Digits: 8x8 handwritten, 10 classes"),
-                self.tr(
-                    "1,797 handwritten digits of 8x8 pixels (UCI, CC BY 4.0): 1,437 to train on, 360 held out to"
-                    " test; the classic first GPU exercise"
-                ),
-            ),
-        ):
-            self.problemCombo.addItem(title, key)
-            self.problemCombo.setItemData(self.problemCombo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
+        self.problemCombo = choice_box("problemCombo", rules.PROBLEM_CHOICES, leave_out=(rules.OWN_DATA,))
         # Its longest titles must not widen the left column: the list opens as wide as they need.
         self.problemCombo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.problemCombo.setMinimumContentsLength(20)
@@ -185,27 +134,14 @@ class TrainingPanel(QGroupBox):
 
     def _method_fields(self) -> None:
         """How a step is taken: the optimizer, the precision, the step mode."""
-        self.optimizerCombo = QComboBox(objectName="optimizerCombo")
-        for key, title in (
-            ("sgd", self.tr("SGD")),
-            ("momentum", self.tr("SGD with momentum 0.9")),
-            ("adam", self.tr("Adam")),
-        ):
-            self.optimizerCombo.addItem(title, key)
+        self.optimizerCombo = choice_box("optimizerCombo", rules.OPTIMIZER_CHOICES)
         self.optimizerCombo.setToolTip(
             self.tr(
                 "How the gradient becomes a step: SGD steps straight down the slope; momentum keeps part of the last"
                 " step and rolls through shallow valleys; Adam scales each weight's step by its own gradient's size"
             )
         )
-        self.precisionCombo = QComboBox(objectName="precisionCombo")
-        for key, title in (
-            ("fp32", self.tr("fp32: float32 throughout")),
-            ("tf32", self.tr("tf32: matmuls on tensor cores")),
-            ("bf16", self.tr("bf16: mixed, autocast")),
-            ("fp16", self.tr("fp16: mixed, autocast + GradScaler")),
-        ):
-            self.precisionCombo.addItem(title, key)
+        self.precisionCombo = choice_box("precisionCombo", rules.PRECISION_CHOICES)
         self.precisionCombo.setToolTip(
             self.tr(
                 "What a step computes in. fp32: float32 throughout. tf32: float32 data, but a GPU's matrix"
