@@ -83,6 +83,7 @@ def _joules(energy) -> tuple[str, str]:
 
 
 def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConfig) -> int:
+    from gpudemo.core.measure.readings import sweep_reading
     from gpudemo.core.measure.sweep import STEP, SweepRequest, check_sweep, sized, sweep
     from gpudemo.core.step.modes import StepRefused
     from gpudemo.core.step.precision import SWEEP_DTYPE
@@ -151,32 +152,8 @@ def run_sweep(args: argparse.Namespace, devices: list[str], config: TrainingConf
             f"{what} in {PRECISIONS[args.dtype]}: median time per step, the device synchronised before each clock read"
         )
         print(table(rows, numbers_right=True))
-        if result.busy:
-            slowest = max((r for r in result.rows if r.busy), key=lambda r: r.seconds / r.one_thread_seconds)
-            print(
-                f"* the machine was busy: another process took a core, and torch's CPU threads waited for each"
-                f" other at every operator ({slowest.seconds / slowest.one_thread_seconds:,.0f}x slower than one"
-                f" thread at size {slowest.size:,}). Close other programs and run again."
-            )
-        for device, peak in result.peaks.items():
-            print(
-                f"{device} peaks ({peak.source}: {peak.detail}): {peak.flops_per_second / 1e9:,.0f} GFLOP/s,"
-                f" {peak.bytes_per_second / 1e9:,.0f} GB/s; below {peak.ridge:,.1f} FLOP/byte a step waits on memory"
-            )
-        for device in dict.fromkeys(r.device for r in result.rows if r.step != config.step):
-            print(f"{device}: the {config.step} step cannot run there, so it ran eager beside the others")
-        for device, size in result.crossover.items():
-            print(f"{device} beats the CPU from {size:,} on" if size else f"{device} does not beat the CPU here")
-        if not result.crossover:
-            print("only the CPU was measured: no crossover to find")
-        for device, reason in result.not_metered.items():
-            print(f"energy of {device}: not metered: {reason}")
-        for device, size in result.energy_crossover.items():
-            print(
-                f"{device} uses less energy per epoch than the CPU from {size:,} on"
-                if size
-                else f"{device} does not use less energy per epoch than the CPU at any size metered"
-            )
+        for sentence in sweep_reading(result, config.step).all:
+            print(sentence)
     if not result.complete:
         print("gpudemo: stopped by the user", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -275,8 +252,8 @@ def run_compare_steps(args: argparse.Namespace, config: TrainingConfig) -> int:
 
 def run_profile(args: argparse.Namespace, config: TrainingConfig) -> int:
     from gpudemo.core.base.errors import TrainingError
-    from gpudemo.core.measure.profile import WARM_UP_STEPS, profile_steps
-    from gpudemo.core.step.modes import mode_of
+    from gpudemo.core.measure.profile import profile_steps
+    from gpudemo.core.measure.readings import profile_reading
 
     if args.compare_steps:
         if args.step is not None:
@@ -293,64 +270,12 @@ def run_profile(args: argparse.Namespace, config: TrainingConfig) -> int:
     if args.json:
         print(json.dumps(profile.to_json(), indent=2))
         return EXIT_OK
-    print(
-        f"{profile.steps} steps of {config.problem} on {config.device} ({config.step}), after {WARM_UP_STEPS} that are"
-        " not profiled" + (f", and the {config.step} step prepared first" if mode_of(config).prepares else "")
-    )
-    if profile.on_gpu:
-        print(
-            f"per step: {profile.cpu_us:,.1f} us on the CPU side to issue it, {profile.device_us:,.1f} us of GPU work"
-            f" in {profile.kernels:,.0f} kernels; {profile.wall_us:,.1f} us from start to the GPU done;"
-            f" {profile.waiting_us:,.1f} us of it the CPU waited for the GPU (not work)"
-        )
-    else:
-        print(
-            f"per step: {profile.wall_us:,.1f} us on the CPU, timed alone; under the profiler, {profile.device_us:,.1f}"
-            f" us inside {profile.kernels:,.0f} PyTorch operator calls ({profile.per_kernel_us:,.1f} us each, the"
-            " profiler's own cost included)"
-        )
-    print(explain(profile))
-    if profile.on_gpu:
-        print(
-            f"launches: {profile.launches:,.1f} a step, {profile.host_us_per_launch:,.2f} us of the host's time each"
-            + (" (a graph's replay is one launch for all its epochs)" if mode_of(config).captures else "")
-        )
-    else:  # a CPU launches nothing: it runs each operator itself
-        print(
-            f"operator calls: {profile.launches:,.0f} a step,"
-            f" {profile.host_us_per_launch:,.2f} us of the CPU's time each"
-        )
-    if profile.on_gpu:
-        print(
-            f"timed without torch.cuda.synchronize(): {profile.cpu_us:,.1f} us a step; with it: {profile.wall_us:,.1f}"
-            f" us. Without, the clock stops when the CPU has queued the work, not when the GPU has done it:"
-            f" {profile.overstated:,.1f}x too fast"
-        )
+    for sentence in profile_reading(profile, config.problem):
+        print(sentence)
     rows = [("OPERATION", "CALLS/STEP", "CPU US/STEP", "DEVICE US/STEP")]
     rows += [(op.name, f"{op.calls:g}", f"{op.cpu_us:,.1f}", f"{op.device_us:,.1f}") for op in profile.ops]
     print(table(rows, numbers_right=True))
     return EXIT_OK
-
-
-def explain(profile) -> str:
-    from gpudemo.core.measure.profile import HOST_BOUND
-
-    if profile.on_gpu:
-        if profile.bound == HOST_BOUND:
-            return (
-                f"the GPU computes {profile.busy_share:.0%} of the step and waits for the CPU the rest: the step is"
-                " too small to pay for its launches; more samples per step (or a bigger model) would"
-            )
-        return f"the GPU computes {profile.busy_share:.0%} of the step: the arithmetic dominates, as a GPU likes it"
-    if profile.bound == HOST_BOUND:
-        return (
-            f"an operator takes {profile.per_kernel_us:,.1f} us: its fixed cost, not arithmetic. A GPU's kernel"
-            " launch costs about as much, so a GPU cannot make this step faster"
-        )
-    return (
-        f"an operator takes {profile.per_kernel_us:,.1f} us: the arithmetic dominates, and a GPU, which does it"
-        " in parallel, would make this step faster"
-    )
 
 
 def run_parallel_command(args: argparse.Namespace, config: TrainingConfig) -> int:

@@ -1559,64 +1559,8 @@ digit</source>
         <translation>按“剖析一步”，在所选设备上用 torch.profiler 运行这些设置的几步，看一步的时间花在哪里：是 CPU 一侧在下发工作，还是设备在计算。</translation>
     </message>
     <message>
-        <source>{steps} steps of {problem} on {device}, after {warm} that were not profiled.</source>
-        <translation>{problem} 在 {device} 上的 {steps} 步，之前有 {warm} 步未被剖析。</translation>
-    </message>
-    <message>
-        <source>On the Apple GPU (MPS), torch.profiler sees the CPU encoding Metal&apos;s commands, not the GPU&apos;s own time: the figures below are the CPU&apos;s side of the step, and say nothing of how busy the GPU was.</source>
-        <translation>在 Apple GPU（MPS）上，torch.profiler 看到的是 CPU 编码 Metal 命令的过程，而不是 GPU 自己的时间：下面的数字是这一步在 CPU 一侧的情况，说明不了 GPU 有多忙。</translation>
-    </message>
-    <message>
-        <source>Per step: {cpu} µs on the CPU side to issue it, {device} µs of GPU work in {kernels} kernels; {wall} µs from start to the GPU done; {waiting} µs of it the CPU waited for the GPU (not work).</source>
-        <translation>每步：CPU 一侧下发用 {cpu} µs，GPU 在 {kernels} 个核函数中工作 {device} µs；从开始到 GPU 完成共 {wall} µs，其中 CPU 等待 GPU {waiting} µs（不是工作）。</translation>
-    </message>
-    <message>
-        <source>The GPU computes {share} of the step and waits for the CPU the rest: the step is too small to pay for its launches; more samples per step (or a bigger model) would.</source>
-        <translation>GPU 在这一步中只有 {share} 的时间在计算，其余时间在等 CPU：这一步太小，抵不上启动开销；每步更多样本（或更大的模型）才划算。</translation>
-    </message>
-    <message>
-        <source>The GPU computes {share} of the step: the arithmetic dominates, as a GPU likes it.</source>
-        <translation>GPU 在这一步中有 {share} 的时间在计算：运算占主导，这正是 GPU 擅长的。</translation>
-    </message>
-    <message>
-        <source>Honest timing: without torch.cuda.synchronize() a step seems to take {unsynced} µs, with it {synced} µs. Without it the clock stops when the CPU has queued the work, not when the GPU has done it: {times}× too fast.</source>
-        <translation>诚实的计时：不调用 torch.cuda.synchronize() 时，一步看起来要 {unsynced} µs，调用后是 {synced} µs。不同步时，时钟在 CPU 把工作排进队列时就停了，而不是在 GPU 做完时：快了 {times} 倍，是假的。</translation>
-    </message>
-    <message>
-        <source>Per step: {wall} µs on the CPU, timed alone; under the profiler, {device} µs inside {kernels} PyTorch operator calls ({each} µs each, the profiler&apos;s own cost included).</source>
-        <translation>每一步：单独计时，CPU 上 {wall} µs；在剖析器下，{kernels} 次 PyTorch 算子调用内共 {device} µs（每次 {each} µs，含剖析器自身的开销）。</translation>
-    </message>
-    <message>
-        <source>The timeline of one step ({step} µs) on the CPU, which has no device row: the CPU spent {share} of it inside PyTorch&apos;s operators (nested ones drawn higher) and the rest between them: Python, PyTorch&apos;s dispatch, and whatever else held the cores (another program, the profiler itself).</source>
-        <translation>CPU 上一步（{step} µs）的时间线，没有设备行：CPU 把其中 {share} 的时间花在 PyTorch 的算子内部（嵌套的画得更高），其余时间在算子之间：Python、PyTorch 的分派，以及占用这些核心的其他事情（别的程序、剖析器本身）。</translation>
-    </message>
-    <message>
-        <source>An operator takes {each} µs: its fixed cost, not arithmetic. A GPU&apos;s kernel launch costs about as much, so a GPU cannot make this step faster.</source>
-        <translation>一个算子用 {each} µs：这是它的固定开销，而不是运算。GPU 启动一个核函数的开销也差不多，所以 GPU 无法让这一步更快。</translation>
-    </message>
-    <message>
         <source>Where a step&apos;s time goes, operator by operator</source>
         <translation>一步的时间花在哪里，逐个算子列出</translation>
-    </message>
-    <message>
-        <source>An operator takes {each} µs: the arithmetic dominates, and a GPU, which does it in parallel, would make this step faster.</source>
-        <translation>一个算子用 {each} µs：运算占主导，能并行运算的 GPU 会让这一步更快。</translation>
-    </message>
-    <message>
-        <source>{mode}: {launches} launches a step, {each} µs of the host&apos;s time each.</source>
-        <translation>{mode}：每步启动 {launches} 次，每次花费主机 {each} µs。</translation>
-    </message>
-    <message>
-        <source>{mode}: {calls} operator calls a step, {each} µs of the CPU&apos;s time each.</source>
-        <translation>{mode}：每步 {calls} 次算子调用，每次占 CPU {each} µs。</translation>
-    </message>
-    <message>
-        <source>Compiled regions entered a step: {regions}; graph breaks: {breaks}.</source>
-        <translation>每步进入的编译区域：{regions}；图中断：{breaks}。</translation>
-    </message>
-    <message>
-        <source>The timeline of one step ({step} µs): operators on the CPU above, the kernels they launched on the GPU below, a line from each operator to its kernel. The GPU was busy {share} of the step; in the gaps it waited for the CPU&apos;s next launch.</source>
-        <translation>一步的时间线（{step} µs）：上方是 CPU 上的算子，下方是它们在 GPU 上启动的核函数，每个算子与它的核函数之间连一条线。GPU 在这一步中有 {share} 的时间在忙；空隙中它在等待 CPU 的下一次启动。</translation>
     </message>
 </context>
 <context>
@@ -2017,56 +1961,12 @@ digit</source>
         <translation>GFLOP/s</translation>
     </message>
     <message>
-        <source>{device} does not beat the CPU at any size measured.</source>
-        <translation>在所测的任何规模上，{device} 都没有胜过 CPU。</translation>
-    </message>
-    <message>
-        <source>{device} beats the CPU from {size} on.</source>
-        <translation>{device} 从规模 {size} 起胜过 CPU。</translation>
-    </message>
-    <message>
         <source>{device} wins from {size}</source>
         <translation>{device} 从 {size} 起胜出</translation>
     </message>
     <message>
-        <source>Only the CPU was measured: with a GPU listed, the sweep shows where it overtakes.</source>
-        <translation>只测了 CPU：若列出了 GPU，扫描会显示它从哪里开始反超。</translation>
-    </message>
-    <message>
-        <source>Stopped before the end.</source>
-        <translation>在结束前停止。</translation>
-    </message>
-    <message>
-        <source>The machine was busy: the CPU&apos;s figures at {sizes} are too slow, {ratio}x slower than on one thread (another program took a core, and torch&apos;s threads waited for each other at every step). Close other programs and sweep again.</source>
-        <translation>机器正忙：CPU 在 {sizes} 处的数字偏慢，比单线程慢 {ratio} 倍（另一个程序占用了一个核心，torch 的线程在每一步都互相等待）。请关闭其他程序后再扫描一次。</translation>
-    </message>
-    <message>
-        <source>{device} does not use less energy per epoch than the CPU at any size metered.</source>
-        <translation>在计量的任何规模下，{device} 每轮的能耗都不低于 CPU。</translation>
-    </message>
-    <message>
-        <source>{device} uses less energy per epoch than the CPU from {size} on.</source>
-        <translation>从 {size} 起，{device} 每轮的能耗低于 CPU。</translation>
-    </message>
-    <message>
         <source>{device} uses less from {size}</source>
         <translation>{device} 从 {size} 起更省能</translation>
-    </message>
-    <message>
-        <source>{device}&apos;s energy not metered: {reason}.</source>
-        <translation>{device} 的能耗未计量：{reason}。</translation>
-    </message>
-    <message>
-        <source>published figures</source>
-        <translation>公布的数字</translation>
-    </message>
-    <message>
-        <source>measured here</source>
-        <translation>在本机测量</translation>
-    </message>
-    <message>
-        <source>Roofline of {device} ({source}): {flops} GFLOP/s at most, {bandwidth} GB/s from memory; a step with fewer than {ridge} operations per byte cannot reach the peak whatever the device. At {size} this step does {intensity} per byte and reaches {share} of the roof above it.</source>
-        <translation>{device} 的屋顶线（{source}）：最多 {flops} GFLOP/s，内存带宽 {bandwidth} GB/s；每字节运算少于 {ridge} 次的一步，无论在什么设备上都达不到峰值。在规模 {size} 时，这一步每字节做 {intensity} 次运算，达到其上方屋顶的 {share}。</translation>
     </message>
 </context>
 <context>
@@ -3087,6 +2987,110 @@ digit</source>
     <message>
         <source>the loss is growing: {latest} at epoch {epoch}, {times} times its lowest ({lowest} at epoch {low_epoch}); the learning rate {lr} is too large for this data: try a smaller one</source>
         <translation>损失正在增大：第 {epoch} 轮为 {latest}，是其最低值（第 {low_epoch} 轮的 {lowest}）的 {times} 倍；学习率 {lr} 对这些数据来说太大：请尝试更小的学习率</translation>
+    </message>
+    <message>
+        <source>{steps} steps of {problem} on {device}, after {warm} that were not profiled.</source>
+        <translation>{problem} 在 {device} 上的 {steps} 步，之前有 {warm} 步未被剖析。</translation>
+    </message>
+    <message>
+        <source>On the Apple GPU (MPS), torch.profiler sees the CPU encoding Metal&apos;s commands, not the GPU&apos;s own time: the figures below are the CPU&apos;s side of the step, and say nothing of how busy the GPU was.</source>
+        <translation>在 Apple GPU（MPS）上，torch.profiler 看到的是 CPU 编码 Metal 命令的过程，而不是 GPU 自己的时间：下面的数字是这一步在 CPU 一侧的情况，说明不了 GPU 有多忙。</translation>
+    </message>
+    <message>
+        <source>The GPU computes {share} of the step and waits for the CPU the rest: the step is too small to pay for its launches; more samples per step (or a bigger model) would.</source>
+        <translation>GPU 在这一步中只有 {share} 的时间在计算，其余时间在等 CPU：这一步太小，抵不上启动开销；每步更多样本（或更大的模型）才划算。</translation>
+    </message>
+    <message>
+        <source>The GPU computes {share} of the step: the arithmetic dominates, as a GPU likes it.</source>
+        <translation>GPU 在这一步中有 {share} 的时间在计算：运算占主导，这正是 GPU 擅长的。</translation>
+    </message>
+    <message>
+        <source>Per step: {cpu} µs on the CPU side to issue it, {device} µs of GPU work in {kernels} kernels; {wall} µs from start to the GPU done; {waiting} µs of it the CPU waited for the GPU (not work).</source>
+        <translation>每步：CPU 一侧下发用 {cpu} µs，GPU 在 {kernels} 个核函数中工作 {device} µs；从开始到 GPU 完成共 {wall} µs，其中 CPU 等待 GPU {waiting} µs（不是工作）。</translation>
+    </message>
+    <message>
+        <source>Honest timing: without torch.cuda.synchronize() a step seems to take {unsynced} µs, with it {synced} µs. Without it the clock stops when the CPU has queued the work, not when the GPU has done it: {times}× too fast.</source>
+        <translation>诚实的计时：不调用 torch.cuda.synchronize() 时，一步看起来要 {unsynced} µs，调用后是 {synced} µs。不同步时，时钟在 CPU 把工作排进队列时就停了，而不是在 GPU 做完时：快了 {times} 倍，是假的。</translation>
+    </message>
+    <message>
+        <source>An operator takes {each} µs: its fixed cost, not arithmetic. A GPU&apos;s kernel launch costs about as much, so a GPU cannot make this step faster.</source>
+        <translation>一个算子用 {each} µs：这是它的固定开销，而不是运算。GPU 启动一个核函数的开销也差不多，所以 GPU 无法让这一步更快。</translation>
+    </message>
+    <message>
+        <source>An operator takes {each} µs: the arithmetic dominates, and a GPU, which does it in parallel, would make this step faster.</source>
+        <translation>一个算子用 {each} µs：运算占主导，能并行运算的 GPU 会让这一步更快。</translation>
+    </message>
+    <message>
+        <source>Per step: {wall} µs on the CPU, timed alone; under the profiler, {device} µs inside {kernels} PyTorch operator calls ({each} µs each, the profiler&apos;s own cost included).</source>
+        <translation>每一步：单独计时，CPU 上 {wall} µs；在剖析器下，{kernels} 次 PyTorch 算子调用内共 {device} µs（每次 {each} µs，含剖析器自身的开销）。</translation>
+    </message>
+    <message>
+        <source>{mode}: {launches} launches a step, {each} µs of the host&apos;s time each.</source>
+        <translation>{mode}：每步启动 {launches} 次，每次花费主机 {each} µs。</translation>
+    </message>
+    <message>
+        <source>{mode}: {calls} operator calls a step, {each} µs of the CPU&apos;s time each.</source>
+        <translation>{mode}：每步 {calls} 次算子调用，每次占 CPU {each} µs。</translation>
+    </message>
+    <message>
+        <source>Compiled regions entered a step: {regions}; graph breaks: {breaks}.</source>
+        <translation>每步进入的编译区域：{regions}；图中断：{breaks}。</translation>
+    </message>
+    <message>
+        <source>The timeline of one step ({step} µs): operators on the CPU above, the kernels they launched on the GPU below, a line from each operator to its kernel. The GPU was busy {share} of the step; in the gaps it waited for the CPU&apos;s next launch.</source>
+        <translation>一步的时间线（{step} µs）：上方是 CPU 上的算子，下方是它们在 GPU 上启动的核函数，每个算子与它的核函数之间连一条线。GPU 在这一步中有 {share} 的时间在忙；空隙中它在等待 CPU 的下一次启动。</translation>
+    </message>
+    <message>
+        <source>The timeline of one step ({step} µs) on the CPU, which has no device row: the CPU spent {share} of it inside PyTorch&apos;s operators (nested ones drawn higher) and the rest between them: Python, PyTorch&apos;s dispatch, and whatever else held the cores (another program, the profiler itself).</source>
+        <translation>CPU 上一步（{step} µs）的时间线，没有设备行：CPU 把其中 {share} 的时间花在 PyTorch 的算子内部（嵌套的画得更高），其余时间在算子之间：Python、PyTorch 的分派，以及占用这些核心的其他事情（别的程序、剖析器本身）。</translation>
+    </message>
+    <message>
+        <source>{device} does not beat the CPU at any size measured.</source>
+        <translation>在所测的任何规模上，{device} 都没有胜过 CPU。</translation>
+    </message>
+    <message>
+        <source>{device} beats the CPU from {size} on.</source>
+        <translation>{device} 从规模 {size} 起胜过 CPU。</translation>
+    </message>
+    <message>
+        <source>Only the CPU was measured: with a GPU listed, the sweep shows where it overtakes.</source>
+        <translation>只测了 CPU：若列出了 GPU，扫描会显示它从哪里开始反超。</translation>
+    </message>
+    <message>
+        <source>{device}: the {step} step cannot run there, so it ran eager beside the others.</source>
+        <translation>{device}：{step} 步骤无法在那里运行，因此它与其他设备并列以 eager 方式运行。</translation>
+    </message>
+    <message>
+        <source>Stopped before the end.</source>
+        <translation>在结束前停止。</translation>
+    </message>
+    <message>
+        <source>The machine was busy: the CPU&apos;s figures at {sizes} are too slow, {ratio}x slower than on one thread (another program took a core, and torch&apos;s threads waited for each other at every step). Close other programs and sweep again.</source>
+        <translation>机器正忙：CPU 在 {sizes} 处的数字偏慢，比单线程慢 {ratio} 倍（另一个程序占用了一个核心，torch 的线程在每一步都互相等待）。请关闭其他程序后再扫描一次。</translation>
+    </message>
+    <message>
+        <source>{device} does not use less energy per epoch than the CPU at any size metered.</source>
+        <translation>在计量的任何规模下，{device} 每轮的能耗都不低于 CPU。</translation>
+    </message>
+    <message>
+        <source>{device} uses less energy per epoch than the CPU from {size} on.</source>
+        <translation>从 {size} 起，{device} 每轮的能耗低于 CPU。</translation>
+    </message>
+    <message>
+        <source>{device}&apos;s energy not metered: {reason}.</source>
+        <translation>{device} 的能耗未计量：{reason}。</translation>
+    </message>
+    <message>
+        <source>published figures</source>
+        <translation>公布的数字</translation>
+    </message>
+    <message>
+        <source>measured here</source>
+        <translation>在本机测量</translation>
+    </message>
+    <message>
+        <source>Roofline of {device} ({source}): {flops} GFLOP/s at most, {bandwidth} GB/s from memory; a step with fewer than {ridge} operations per byte cannot reach the peak whatever the device. At {size} this step does {intensity} per byte and reaches {share} of the roof above it.</source>
+        <translation>{device} 的屋顶线（{source}）：最多 {flops} GFLOP/s，内存带宽 {bandwidth} GB/s；每字节运算少于 {ridge} 次的一步，无论在什么设备上都达不到峰值。在规模 {size} 时，这一步每字节做 {intensity} 次运算，达到其上方屋顶的 {share}。</translation>
     </message>
 </context>
 <context>

@@ -176,7 +176,7 @@ class SweepJob(MeasurementJob):
         )
 
     def done(self, result: SweepResult) -> None:
-        headline = self.feed.end(result)
+        headline = self.feed.end(result, self.request.config.step)
         self.runner.progress(self.count, self.count)
         if result.complete:
             self.runner.say(self.tr("Sweep done: {summary}").format(summary=headline))

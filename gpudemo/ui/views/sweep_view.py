@@ -189,42 +189,26 @@ class SweepView(QWidget):
         if not self.energy_plot.isVisibleTo(self):
             self._show_plot(self.energy_plot)
 
-    def end(self, result: SweepResult) -> str:
-        """Mark and name each device's crossover; say where each one wins, and more under the plots. Where
-        each one wins, for the status line."""
-        lines = []
+    def end(self, result: SweepResult, step: str) -> str:
+        """Mark and name each device's crossover (in time, and in energy where metered), draw the roofs; say what
+        the sweep found (core/measure/readings.py) under the plots. Where each one wins, for the status line."""
+        from gpudemo.core.measure.readings import sweep_reading  # a sweep has run: PyTorch has loaded
+
         for device, size in result.crossover.items():
-            if size is None:
-                lines.append(self.tr("{device} does not beat the CPU at any size measured.").format(device=device))
-                continue
-            lines.append(self.tr("{device} beats the CPU from {size} on.").format(device=device, size=f"{size:,}"))
-            label = self.tr("{device} wins from {size}").format(device=device, size=f"{size:,}")
-            self._marks.append(self._mark(self.plot, device, size, label))
-        if not result.crossover:
-            lines.append(self.tr("Only the CPU was measured: with a GPU listed, the sweep shows where it overtakes."))
-        lines += self._energy_lines(result)
-        headline = " ".join(lines)
-        lines += self._draw_roofline(result)
-        if not result.complete:
-            lines.append(self.tr("Stopped before the end."))
-        busy = [row for row in result.rows if row.busy]
-        if busy:
-            worst = max(busy, key=lambda row: row.seconds / row.one_thread_seconds)
-            lines.append(
-                self.tr(
-                    "The machine was busy: the CPU's figures at {sizes} are too slow, {ratio}x slower than on"
-                    " one thread"
-                    " (another program took a core, and torch's threads waited for each other at every step). Close"
-                    " other programs and sweep again."
-                ).format(
-                    sizes=", ".join(f"{row.size:,}" for row in busy),
-                    ratio=f"{worst.seconds / worst.one_thread_seconds:,.0f}",
-                )
-            )
-        self.summary.setText(" ".join(lines))
+            if size is not None:
+                label = self.tr("{device} wins from {size}").format(device=device, size=f"{size:,}")
+                self._marks.append(self._mark(self.plot, device, size, label))
+        for device, size in result.energy_crossover.items():
+            if size is not None:
+                label = self.tr("{device} uses less from {size}").format(device=device, size=f"{size:,}")
+                self._energy_marks.append(self._mark(self.energy_plot, device, size, label))
+        self._draw_roofline(result)
+        reading = sweep_reading(result, step)
+        said = " ".join(say(sentence) for sentence in reading.all)
+        self.summary.setText(said)
         for plot in (self.plot, self.roofline_plot, self.energy_plot):
-            describe(plot, " ".join(lines))
-        return headline
+            describe(plot, said)
+        return " ".join(say(sentence) for sentence in reading.wins)
 
     def _show_plot(self, plot: pg.PlotWidget) -> None:
         """Show `plot` beside the others, the splitter's width shared evenly (a plot shown late would otherwise
@@ -247,36 +231,9 @@ class SweepView(QWidget):
         plot.getPlotItem().addItem(mark, ignoreBounds=True)
         return mark
 
-    def _energy_lines(self, result: SweepResult) -> list[str]:
-        """Where each GPU uses less energy per epoch than the CPU (marked), and why a device was not metered."""
-        lines = []
-        for device, size in result.energy_crossover.items():
-            if size is None:
-                lines.append(
-                    self.tr("{device} does not use less energy per epoch than the CPU at any size metered.").format(
-                        device=device
-                    )
-                )
-                continue
-            lines.append(
-                self.tr("{device} uses less energy per epoch than the CPU from {size} on.").format(
-                    device=device, size=f"{size:,}"
-                )
-            )
-            label = self.tr("{device} uses less from {size}").format(device=device, size=f"{size:,}")
-            self._energy_marks.append(self._mark(self.energy_plot, device, size, label))
-        for device, reason in result.not_metered.items():
-            lines.append(self.tr("{device}'s energy not metered: {reason}.").format(device=device, reason=say(reason)))
-        return lines
-
-    def _draw_roofline(self, result: SweepResult) -> list[str]:
-        """Each device's roofs and each size's point under them; says how far the largest size is from its roof."""
-        if not result.peaks:
-            return []
-        from gpudemo.core.measure.roofline import PUBLISHED  # a sweep has run: PyTorch has loaded
-
+    def _draw_roofline(self, result: SweepResult) -> None:
+        """Each device's roofs and each size's point under them."""
         plot = self.roofline_plot.getPlotItem()
-        lines = []
         devices = list(self._series)
         for device, peak in result.peaks.items():
             rows = [row for row in result.rows if row.device == device and row.work is not None and row.work.bytes]
@@ -307,26 +264,5 @@ class SweepView(QWidget):
             for item in items:
                 plot.addItem(item)
             self._roof_items += items
-            largest = rows[-1]
-            share = largest.flops_per_second / peak.roof(largest.work.intensity)
-            source = self.tr("published figures") if peak.source == PUBLISHED else self.tr("measured here")
-            lines.append(
-                self.tr(
-                    "Roofline of {device} ({source}): {flops} GFLOP/s at most, {bandwidth} GB/s from memory; a"
-                    " step with"
-                    " fewer than {ridge} operations per byte cannot reach the peak whatever the device. At {size} this"
-                    " step does {intensity} per byte and reaches {share} of the roof above it."
-                ).format(
-                    device=device,
-                    source=source,
-                    flops=f"{peak.flops_per_second / 1e9:,.0f}",
-                    bandwidth=f"{peak.bytes_per_second / 1e9:,.0f}",
-                    ridge=f"{peak.ridge:,.1f}",
-                    size=f"{largest.size:,}",
-                    intensity=f"{largest.work.intensity:,.2f}",
-                    share=f"{share:.0%}",
-                )
-            )
         if self._roof_items and not self.roofline_plot.isVisibleTo(self):
             self._show_plot(self.roofline_plot)
-        return lines

@@ -88,7 +88,7 @@ def test_a_sweep_without_a_counter_says_why_and_times_as_before(monkeypatch):
     assert "no energy counter here" in result.to_json()["energy_not_metered"]["cpu"]
     assert "energy_crossover" not in sweep(SweepRequest(devices=("cpu",), sizes=[10])).to_json()  # not asked: not said
     text = gpudemo("sweep", "--device", "cpu", "--max-size", "10", "--energy").stdout
-    assert "J/EPOCH" in text and "energy of cpu: not metered: the CPU has no energy counter here" in text
+    assert "J/EPOCH" in text and "cpu's energy not metered: the CPU has no energy counter here" in text
 
 
 def _joules(per_epoch: float) -> energy.EnergyPerEpoch:

@@ -59,7 +59,7 @@ def test_the_command_prints_the_promised_json():
 
 def test_the_command_explains_in_words_and_refuses_bad_steps():
     out = gpudemo("profile", "--device", "cpu", "--steps", "3")
-    assert out.returncode == 0 and "per step:" in out.stdout and "OPERATION" in out.stdout
+    assert out.returncode == 0 and "Per step:" in out.stdout and "OPERATION" in out.stdout
     bad = gpudemo("profile", "--device", "cpu", "--steps", "0")
     assert bad.returncode == 2 and "steps must be from 1 to 10,000, not 0" in bad.stderr
     assert "Traceback" not in bad.stderr

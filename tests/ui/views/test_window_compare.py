@@ -89,7 +89,7 @@ def test_the_crossover_is_marked_and_labelled(qtbot):
     ]
     for row in rows:
         view.add(row)
-    view.end(SweepResult("step", "float32", rows))
+    view.end(SweepResult("step", "float32", rows), "eager")
     marks = [item for item in view.plot.getPlotItem().items if isinstance(item, pg.InfiniteLine)]
     assert len(marks) == 1 and marks[0].value() == pytest.approx(3.0)  # log10(1000)
     assert marks[0].label.format == "cuda:0 wins from 1,000"

@@ -82,7 +82,7 @@ def test_the_sweep_names_the_energy_crossover_beside_the_time_crossover(qtbot):
     for each in rows:
         view.add(each)
     result = SweepResult("step", "float32", rows, metered=True, not_metered={"cuda:1": Message("no counter, say")})
-    headline = view.end(result)
+    headline = view.end(result, "eager")
     assert "cuda:0 beats the CPU from 1,000,000 on." in headline
     assert "cuda:0 uses less energy per epoch than the CPU from 1,000,000 on." in headline
     assert "cuda:1's energy not metered: no counter, say." in headline

@@ -50,6 +50,9 @@ def test_a_gpu_profile_shows_its_waiting_apart_from_its_work(qtbot):
     assert "30.0 µs of GPU work in 9 kernels" in text and "95.0 µs of it the CPU waited for the GPU (not work)" in text
     assert "without torch.cuda.synchronize() a step seems to take 120.0 µs, with it 140.0 µs" in text
     assert "1.2× too fast" in text
+    from gpudemo.core.measure.readings import profile_reading
+
+    assert text == "\n".join(map(str, profile_reading(profile, "line")))  # the command line's sentences, the same
 
 
 def test_the_profile_draws_one_step_against_time(qtbot):
