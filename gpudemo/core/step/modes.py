@@ -81,6 +81,7 @@ class StepMode:
     compiles = False  # torch.compile builds graphs: those built inside the clock are counted
     captures = False  # the step is captured whole: a capturable optimizer, static inputs, no minibatches
     rows = False  # a replay's records come back as rows of epochs
+    activation_copies = 1  # a step's activations held at once, in steps' worth (core/training/budget.py)
     label = QT_TRANSLATE_NOOP("core", "eager: op by op")  # the form's choice
     title = QT_TRANSLATE_NOOP("core", "Eager step (op by op)")  # a profile's heading
 
@@ -236,6 +237,9 @@ class Compiled(StepMode):
 
 class Graph(StepMode):
     key, prepares, captures, rows = GRAPH, True, True, True
+    # Its two captured graphs (64 epochs and one) keep a memory pool each, as large as a step's activations,
+    # beside what the warm-up and capture use: three steps' worth in all.
+    activation_copies = 3
     label = QT_TRANSLATE_NOOP("core", "graph: captured CUDA graph")
     title = QT_TRANSLATE_NOOP("core", "Graph step (captured in CUDA graphs, {replay} epochs a replay)")
 

@@ -19,14 +19,13 @@ from gpudemo.core.base.units import bytes_text
 from gpudemo.core.hardware.devices import free_bytes
 from gpudemo.core.problems import problem_for
 from gpudemo.core.settings.config import TrainingConfig
-from gpudemo.core.settings.rules import STEP_KEYS
+from gpudemo.core.step.modes import mode_of
 from gpudemo.core.step.optimizers import OPTIMIZERS
 
 # Bytes of a float32. bf16 and fp16 runs keep float32 weights and data too (autocast lowers only the
 # activations of matmuls), so this is an upper bound for them.
 FLOAT = 4
 INDEX = 8  # bytes: torch.randperm's int64
-GRAPH = STEP_KEYS[2]  # the graph step (core/step/step.py names the modes)
 
 
 @dataclass(frozen=True)
@@ -63,9 +62,7 @@ def estimate(config: TrainingConfig) -> MemoryNeed:
         gradients=parameters,
         optimizer_state=OPTIMIZERS[config.optimizer].state_per_parameter * parameters,
         data=data,
-        # A graph step's two captured graphs (64 epochs and one) keep a memory pool each, as large as a
-        # step's activations, beside what the warm-up and capture use: three steps' worth in all.
-        activations=batch * problem.activation_floats_per_sample(config) * FLOAT * (3 if config.step == GRAPH else 1),
+        activations=batch * problem.activation_floats_per_sample(config) * FLOAT * mode_of(config).activation_copies,
     )
 
 
