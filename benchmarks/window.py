@@ -16,7 +16,7 @@ def run(epochs: int = 20_000, repeats: int = 7) -> list[dict]:
     )
     data = json.loads(out.stdout.strip().splitlines()[-1])
     ratio, gaps = median(data["ratios"]), data["gaps_ms"]
-    core_ratio = median(data["core_ratios"])
+    core_ratio, share = median(data["core_ratios"]), median(data["gui_shares"])
     p50, p95, worst = percentile(gaps, 50), percentile(gaps, 95), max(gaps)
     return [
         {"figure": "window: bare tutorial loop, same process", "value": median(data["bare"]), "unit": "epochs/s"},
@@ -27,8 +27,15 @@ def run(epochs: int = 20_000, repeats: int = 7) -> list[dict]:
             "figure": "window: window / headless core",
             "value": core_ratio,
             "unit": "x",
-            "target": ">= 0.9",
-            "ok": core_ratio >= 0.9,
+            "target": ">= 0.95",
+            "ok": core_ratio >= 0.95,
+        },
+        {  # the GUI thread's own CPU time over the run's: the window's take of the machine (ui/jobs/frame_budget.py)
+            "figure": "window: GUI thread's CPU share of a run",
+            "value": share * 100,
+            "unit": "%",
+            "target": "<= 5",
+            "ok": share <= 0.05,
         },
         {"figure": "window: 10 ms timer gap p50", "value": p50, "unit": "ms"},
         {"figure": "window: 10 ms timer gap p95", "value": p95, "unit": "ms", "target": "< 20", "ok": p95 < 20},

@@ -42,7 +42,7 @@ def main(epochs: int, repeats: int) -> dict:
     timer.setInterval(10)
     timer.timeout.connect(tick)
     window.job.controller.succeeded.connect(lambda result: results.append(result.epochs_per_second))
-    bares, cores, windows, ratios, core_ratios = [], [], [], [], []
+    bares, cores, windows, ratios, core_ratios, shares = [], [], [], [], [], []
     window.epochsSpin.setValue(epochs)
 
     def window_run(probe: bool) -> float:
@@ -51,8 +51,10 @@ def main(epochs: int, repeats: int) -> dict:
         last[0] = time.perf_counter()
         if probe:
             timer.start()
+        began, busy = time.perf_counter(), time.thread_time()  # this is the GUI thread: its own CPU time
         window.start_training()
         loop.exec()
+        shares.append((time.thread_time() - busy) / (time.perf_counter() - began))
         timer.stop()
         window.runFinished.disconnect(loop.quit)
         return results[-1]
@@ -67,6 +69,7 @@ def main(epochs: int, repeats: int) -> dict:
         windows.append(shown)
         ratios.append(shown / bare)
         core_ratios.append(shown / core)
+    gui_shares = shares[:]  # the window's share of the runs timed (not of those with the probe timer)
     for _ in range(max(1, repeats // 2)):  # the GUI's responsiveness, on runs of their own
         window_run(probe=True)
     window.close()
@@ -77,6 +80,7 @@ def main(epochs: int, repeats: int) -> dict:
         "ratios": ratios,
         "core_ratios": core_ratios,
         "gaps_ms": gaps,
+        "gui_shares": gui_shares,
     }
 
 

@@ -32,6 +32,7 @@ the calls below out of every other module). What each one does, and why it is no
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import subprocess
@@ -363,14 +364,22 @@ def memory() -> Memory:
     return Memory(fields.get("MemTotal", total), fields.get("MemAvailable"))
 
 
-def process_memory() -> int | None:
-    """This process's resident memory in bytes: psutil's where installed, else /proc/self/statm."""
+@functools.cache
+def _this_process(pid: int):
+    """psutil's handle on process `pid` (this one: a child forked has its own), made once (making it reads
+    /proc/PID/stat: a millisecond the window's memory line paid twice a second), or None without psutil."""
     try:
         import psutil
     except ImportError:
-        psutil = None
-    if psutil is not None:
-        return int(psutil.Process().memory_info().rss)
+        return None
+    return psutil.Process(pid)
+
+
+def process_memory() -> int | None:
+    """This process's resident memory in bytes: psutil's where installed, else /proc/self/statm."""
+    this = _this_process(os.getpid())
+    if this is not None:
+        return int(this.memory_info().rss)
     try:
         with open("/proc/self/statm", encoding="ascii") as statm:
             return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")

@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from gpudemo.core.base.messages import Message
 from gpudemo.core.session.runs import PAUSED, Run, Session
 from gpudemo.core.training import METERING, PREPARING_STEP, STOPPED, TRAINING, LossBatch, TrainingResult
+from gpudemo.ui.jobs.frame_budget import FrameBudget
 from gpudemo.ui.jobs.worker import JobController, Metered, Paused, Phase, training_task
 from gpudemo.ui.views.run_status import RunStatus
 from gpudemo.ui.views.training_view import TrainingView
@@ -23,8 +24,7 @@ if TYPE_CHECKING:
 # Painting holds the GIL that the training thread needs (pyqtgraph paints in Python, and a
 # progress bar repaints at once inside setValue): measured with py-spy on a 2-core machine,
 # 20 frames and 10 counter updates a second cost the run 16% of its speed, 10 and 4 about 10%.
-REFRESH_MS = 100  # the plots redraw at most 10 times a second...
-COUNTERS_S = 0.25  # ...the progress bar and the rate at most 4 times
+COUNTERS_S = 0.25  # the progress bar and the rate at most 4 times a second (the plots: ui/jobs/frame_budget.py)
 
 
 class TrainingJob(QObject):
@@ -57,8 +57,9 @@ class TrainingJob(QObject):
         self.phase: str | None = None  # the run's phase, as the core last said it
         self.energy = None  # the run's energy when it was asked for (core/measure/joules.RunEnergy)
         self._counters_at = 0.0  # when the progress bar and the rate were last set
+        self._budget = FrameBudget()  # how often the plots redraw, from what drawing them costs
         self._refresh = QTimer(self)
-        self._refresh.setInterval(REFRESH_MS)
+        self._refresh.setInterval(self._budget.interval_ms)
         self._refresh.timeout.connect(self.redraw)
         self.controller.reported.connect(self._on_report)
         self.controller.succeeded.connect(self._on_succeeded)
@@ -88,7 +89,8 @@ class TrainingJob(QObject):
         if hold_after is not None:
             self.pause_asked = True
             self.controller.pause_after(hold_after)
-        self._refresh.start()
+        self._budget.start()
+        self._refresh.start(self._budget.interval_ms)
 
     def stop(self) -> None:
         if self.is_running() and self.phase == PREPARING_STEP:  # nothing interrupts a compile: say what Stop waits for
@@ -137,6 +139,8 @@ class TrainingJob(QObject):
         if counters:
             self._counters_at = now
             self.status.counters(run)
+        if not final:
+            self._refresh.setInterval(self._budget.frame())
 
     @Slot(object)
     def _on_report(self, report) -> None:

@@ -27,6 +27,8 @@ def new_plot(object_name: str, bottom: str, left: str, spoken: str = "") -> pg.P
     widget.setAccessibleName(spoken)
     widget.setAccessibleDescription(QCoreApplication.translate("PlotStyle", "Empty: nothing drawn yet."))
     widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # Tab reaches it: a screen reader then reads what it shows
+    widget.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
+    widget.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
     plot = widget.getPlotItem()
     plot.setLabel("bottom", bottom)
     plot.setLabel("left", left)

@@ -176,8 +176,13 @@ def test_the_machines_memory_is_asked_of_the_system_on_every_platform(monkeypatc
     assert found.total and found.available and 0 < found.available <= found.total
     assert oscalls.process_memory() > 0 and oscalls.machine_busy_seconds() > 0
     monkeypatch.setitem(sys.modules, "psutil", None)  # import psutil raises ImportError
-    bare = oscalls.memory()
-    assert bare.total and bare.available and oscalls.process_memory() > 0 and oscalls.machine_busy_seconds() > 0
+    oscalls._this_process.cache_clear()  # the handle psutil made is kept: asked again, without psutil
+    try:
+        bare = oscalls.memory()
+        assert bare.total and bare.available and oscalls.process_memory() > 0 and oscalls.machine_busy_seconds() > 0
+        assert oscalls._this_process(os.getpid()) is None
+    finally:
+        oscalls._this_process.cache_clear()
 
 
 def test_liveness_here_tells_a_running_process_from_an_ended_one():

@@ -1,0 +1,80 @@
+"""The live plots' frame rate, from what the frames cost (ui/jobs/frame_budget.py): ten a second while the GUI
+thread keeps within its share, fewer where drawing costs more, never under one a second."""
+
+from gpudemo.ui.jobs.frame_budget import FASTEST_MS, LOOK_S, SHARE, SLOWEST_MS, FrameBudget
+
+
+class Clocks:
+    """A wall clock and the GUI thread's CPU clock, moved by hand."""
+
+    def __init__(self):
+        self.wall = self.cpu = 0.0
+
+    def spend(self, seconds: float, share: float) -> None:
+        self.wall += seconds
+        self.cpu += seconds * share
+
+
+def budget_with(clocks: Clocks) -> FrameBudget:
+    budget = FrameBudget(wall=lambda: clocks.wall, cpu=lambda: clocks.cpu)
+    budget.start()
+    return budget
+
+
+def test_cheap_frames_keep_ten_a_second():
+    clocks = Clocks()
+    budget = budget_with(clocks)
+    for _ in range(30):
+        clocks.spend(0.1, SHARE / 4)
+        assert budget.frame() == FASTEST_MS
+
+
+def test_costly_frames_come_later_until_the_share_is_kept_and_sooner_again_when_they_cheapen():
+    clocks = Clocks()
+    budget = budget_with(clocks)
+    cost = 0.012  # the GUI thread's seconds a frame: 12 % of the time at ten frames a second
+    for _ in range(60):
+        interval = budget.interval_ms
+        clocks.spend(interval / 1e3, cost / (interval / 1e3))
+        budget.frame()
+    assert abs(budget.interval_ms - cost / SHARE * 1e3) < 15  # 300 ms: 4 % of the time
+    for _ in range(60):
+        interval = budget.interval_ms
+        clocks.spend(interval / 1e3, 0.001 / (interval / 1e3))
+        budget.frame()
+    assert budget.interval_ms == FASTEST_MS
+
+
+def test_never_slower_than_once_a_second_and_measured_over_half_a_second_at_least():
+    clocks = Clocks()
+    budget = budget_with(clocks)
+    clocks.spend(LOOK_S / 2, 1.0)  # a frame that took all of it, but too short a look to judge
+    assert budget.frame() == FASTEST_MS
+    for _ in range(20):
+        clocks.spend(budget.interval_ms / 1e3, 1.0)
+        budget.frame()
+    assert budget.interval_ms == SLOWEST_MS
+    budget.start()  # a new run: its first frames at once
+    assert budget.interval_ms == FASTEST_MS
+
+
+def test_a_window_whose_frames_cost_much_redraws_less_often_and_the_next_run_starts_at_ten_a_second(qtbot):
+    import time
+
+    from tests.ui.windows import open_window
+
+    window = open_window(qtbot)
+    job = window.job
+    job._budget = FrameBudget(wall=time.perf_counter, cpu=time.perf_counter)  # the GUI thread never idle
+    window.epochsSpin.setValue(10_000_000)
+    window.startButton.click()
+    qtbot.waitUntil(lambda: job._refresh.interval() > FASTEST_MS, timeout=60_000)
+    curve = window.trainingView.loss.front(window.session.current)
+    drawn = curve.count
+    qtbot.waitUntil(lambda: curve.count > drawn, timeout=10_000)  # drawn still, less often
+    with qtbot.waitSignal(window.runFinished, timeout=60_000):
+        window.stopButton.click()
+    window.epochsSpin.setValue(100)
+    with qtbot.waitSignal(window.runFinished, timeout=60_000):
+        window.startButton.click()
+        assert job._refresh.interval() == FASTEST_MS
