@@ -26,7 +26,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return train.run_devices(args)
         if args.command == "train":
             return train.run_train(args)
-        if args.command == "code":
+        if args.command in ("code", "notebook"):
             return train.run_code(args)
         if args.command == "predict":
             return train.run_predict(args)

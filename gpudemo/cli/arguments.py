@@ -78,6 +78,12 @@ def _run_commands(commands) -> None:
     code = commands.add_parser("code", help="print the plain PyTorch script for these settings")
     add_training_arguments(code, predicts=True)
     code.add_argument("--output", "-o", metavar="PATH", help="write the script to this file instead")
+    notebook = commands.add_parser(
+        "notebook",
+        help="the same script as a Jupyter notebook (.ipynb), to run where a GPU is: Colab, Kaggle, a JupyterHub",
+    )
+    add_training_arguments(notebook, predicts=True)
+    notebook.add_argument("--output", "-o", metavar="PATH", help="write the notebook to this file (else: print it)")
 
 
 def _measure_commands(commands) -> None:
@@ -288,11 +294,14 @@ def resolve_devices(args: argparse.Namespace) -> list[str]:
         return [elsewhere]
 
 
+SCRIPTS = ("code", "notebook")  # the commands that write a script for a machine, not run on this one
+
+
 def _cuda_elsewhere(args: argparse.Namespace, wanted: list[str]) -> str | None:
-    """For `code`, which only writes a script: a CUDA GPU that is not here ("cuda", "cuda:1"), kept in
-    `args.not_here` (the script is for a machine that has one); None for anything else."""
+    """For `code` and `notebook`, which only write a script: a CUDA GPU that is not here ("cuda", "cuda:1"), kept
+    in `args.not_here` (the script is for a machine that has one); None for anything else."""
     text = wanted[0].strip().lower() if wanted and isinstance(wanted[0], str) else ""
-    if getattr(args, "command", None) != "code" or not re.fullmatch(r"cuda(:[0-9]{1,2})?", text):
+    if getattr(args, "command", None) not in SCRIPTS or not re.fullmatch(r"cuda(:[0-9]{1,2})?", text):
         return None
     args.not_here = text if ":" in text else "cuda:0"  # run_code says so once the script is written
     return args.not_here
@@ -315,7 +324,7 @@ def resolve_config(args: argparse.Namespace, checked: bool = True) -> TrainingCo
         from gpudemo.core.step.modes import check
 
         try:
-            check(config, here=getattr(args, "command", None) != "code")  # a script may run on another machine
+            check(config, here=getattr(args, "command", None) not in SCRIPTS)  # a script may run on another machine
         except RunRefused as refused:
             args.parser.error(f"argument --{refused.setting}: {refused}")
     if args.data:

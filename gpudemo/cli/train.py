@@ -279,6 +279,7 @@ def run_predict(args: argparse.Namespace) -> int:
 
 
 def run_code(args: argparse.Namespace) -> int:
+    """`code`: the script; `notebook`: the same script as a Jupyter notebook (core/outputs/notebook.py)."""
     from gpudemo.core.base.errors import RunRefused
     from gpudemo.core.outputs.script import generate_script
 
@@ -293,11 +294,14 @@ def run_code(args: argparse.Namespace) -> int:
     if getattr(args, "not_here", None):
         print(f"gpudemo: note: {args.not_here} is not here: a script for a machine with a CUDA GPU, not run on"
               " this one", file=sys.stderr)  # fmt: skip
+    what, text = "the script", script.text
+    if args.command == "notebook":
+        from gpudemo.core.outputs.notebook import notebook_text
+
+        what, text = "the notebook", notebook_text(config, script)
     if to_stdout:
-        sys.stdout.write(script.text)
+        sys.stdout.write(text)
         return EXIT_OK
     check_outputs(args, ("--output", args.output))
-    written_ok = written(
-        args.output, "the script", lambda path: write_atomically(path, lambda out: out.write(script.text))
-    )
+    written_ok = written(args.output, what, lambda path: write_atomically(path, lambda out: out.write(text)))
     return EXIT_OK if written_ok else EXIT_FAILED

@@ -92,6 +92,14 @@
         <translation>当前视图的图，保存为 PNG 图片或 SVG 矢量图</translation>
     </message>
     <message>
+        <source>Export as a &amp;notebook…</source>
+        <translation>导出为笔记本(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>The Code panel&apos;s script as a Jupyter notebook (.ipynb), in cells with their explanations: open it in Colab, Kaggle or a JupyterHub to train on a borrowed GPU</source>
+        <translation>把代码面板中的脚本导出为 Jupyter 笔记本（.ipynb），分成若干单元格并附上说明：在 Colab、Kaggle 或 JupyterHub 中打开它，就能在借来的 GPU 上训练</translation>
+    </message>
+    <message>
         <source>&amp;Save model…</source>
         <translation>保存模型(&amp;S)…</translation>
     </message>
@@ -304,6 +312,18 @@
     <message>
         <source>Python files (*.py)</source>
         <translation>Python 文件 (*.py)</translation>
+    </message>
+    <message>
+        <source>A notebook is made of the script for one device: choose “one device” above the script.</source>
+        <translation>笔记本由单设备脚本生成：请在脚本上方选择“单个设备”。</translation>
+    </message>
+    <message>
+        <source>Export as a notebook</source>
+        <translation>导出为笔记本</translation>
+    </message>
+    <message>
+        <source>Jupyter notebooks (*.ipynb)</source>
+        <translation>Jupyter 笔记本 (*.ipynb)</translation>
     </message>
     <message>
         <source>Could not save {path}: {reason}</source>
@@ -3218,6 +3238,14 @@ digit</source>
     <message>
         <source># 5. The run&apos;s loss is the mean of the workers&apos; losses.</source>
         <translation># 5. 这次训练的损失是各工作进程损失的平均值。</translation>
+    </message>
+    <message>
+        <source>gpudemo: the PyTorch behind a run</source>
+        <translation>gpudemo：一次运行背后的 PyTorch</translation>
+    </message>
+    <message>
+        <source>The same run as `{command}`. Run the cells from the top (Run all): they need only PyTorch, which hosted notebooks have, and print what that command prints on the same device. On a hosted notebook with a GPU (Colab: Runtime, Change runtime type, a GPU), a notebook made for the device cuda trains there.</source>
+        <translation>与 `{command}` 相同的运行。从头运行各单元格（全部运行）：它们只需要 PyTorch（托管笔记本都已安装），并在同一设备上打印出该命令打印的内容。在带 GPU 的托管笔记本上（Colab：代码执行程序、更改运行时类型、选择 GPU），为 cuda 设备生成的笔记本会在那里训练。</translation>
     </message>
 </context>
 </TS>

@@ -138,6 +138,7 @@ class CodePanel(QDockWidget):
         self.stepLabel.setWordWrap(True)
         self.copyButton = QPushButton(self.tr("Copy"), objectName="copyCodeButton")
         self.saveButton = QPushButton(self.tr("Save as .py…"), objectName="saveCodeButton")
+        self.notebookButton = QPushButton(objectName="notebookButton")  # File > Export as a notebook (its action)
         self.copyButton.clicked.connect(self.copy)
         self.kindCombo.currentIndexChanged.connect(self._on_kind)
         self.saveButton.clicked.connect(self.save_dialog)
@@ -146,6 +147,7 @@ class CodePanel(QDockWidget):
         buttons.addWidget(self.stepLabel, 1)
         buttons.addWidget(self.copyButton)
         buttons.addWidget(self.saveButton)
+        buttons.addWidget(self.notebookButton)
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(6, 0, 6, 6)
@@ -279,8 +281,39 @@ class CodePanel(QDockWidget):
             self.save(path)
 
     def save(self, path: str) -> bool:
+        return self._write(path, self.text())
+
+    def has_notebook(self) -> bool:
+        """A notebook is made of the script for one device (a DDP script runs under torchrun, not in a kernel)."""
+        return self._config is not None and self._script is not None and bool(self._script.spans)
+
+    @Slot()
+    def save_notebook_dialog(self) -> None:
+        if not self.has_notebook():
+            self.stepLabel.setText(
+                self.tr("A notebook is made of the script for one device: choose “one device” above the script.")
+            )
+            return
+        path, _ = QFileDialog.getSaveFileName(
+            self,
+            self.tr("Export as a notebook"),
+            start_path("gpudemo_run.ipynb"),
+            self.tr("Jupyter notebooks (*.ipynb)"),
+        )
+        chosen(path)
+        if path:
+            self.save_notebook(path)
+
+    def save_notebook(self, path: str) -> bool:
+        """The script as a Jupyter notebook (core/outputs/notebook.py), its words in the window's language."""
+        from gpudemo.core.outputs.notebook import notebook_text  # a script is shown: PyTorch has loaded
+
+        translate = lambda text: QCoreApplication.translate("script", text)  # noqa: E731
+        return self._write(path, notebook_text(self._config, self._script, translate))
+
+    def _write(self, path: str, text: str) -> bool:
         try:
-            note = write_atomically(path, lambda out: out.write(self.text()))
+            note = write_atomically(path, lambda out: out.write(text))
         except OSError as error:
             self.stepLabel.setText(self.tr("Could not save {path}: {reason}").format(path=path, reason=error.strerror))
             return False

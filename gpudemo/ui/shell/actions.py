@@ -115,6 +115,14 @@ class Actions(QObject):
             "Ctrl+Shift+E",
             self.tr("The plot of the view shown, as a PNG picture or an SVG drawing"),
         )
+        self.export_notebook = new(
+            self.tr("Export as a &notebook…"),
+            "Ctrl+Shift+N",
+            self.tr(
+                "The Code panel's script as a Jupyter notebook (.ipynb), in cells with their explanations: open it in"
+                " Colab, Kaggle or a JupyterHub to train on a borrowed GPU"
+            ),
+        )
         self.save_model = new(
             self.tr("&Save model…"),
             "Ctrl+S",
@@ -220,6 +228,7 @@ def update_actions(actions: Actions, state: State) -> None:
         actions.gpu_lesson,
         actions.load_model,
         actions.open_data,
+        actions.export_notebook,  # the script is made by the problems, in torch
         *actions.language_actions.values(),
     )  # a new language rebuilds the window: not while a job goes, nor while loading (no devices to take over)
     for action in jobs:  # what needs torch waits for it while it loads

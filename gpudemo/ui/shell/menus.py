@@ -40,6 +40,7 @@ def build_menus(window: QMainWindow) -> None:
         action.setObjectName(f"export_{name}")
         action.triggered.connect(lambda checked=False, name=name: window.files.export_plot(getattr(window, name)))
     file.addAction(actions.export_plot)
+    file.addAction(actions.export_notebook)
     file.addSeparator()
     file.addAction(actions.save_model)
     file.addAction(actions.load_model)

@@ -16,7 +16,7 @@ BUTTONS = {
     "startButton": "start", "stopButton": "stop", "pauseButton": "pause", "stepButton": "step",
     "compareButton": "compare", "profileButton": "profile", "sweepButton": "sweep", "parallelButton": "parallel",
     "transferButton": "transfer", "lessonButton": "lesson", "logScaleCheck": "log_scale",
-    "clearRunsButton": "clear_runs",
+    "clearRunsButton": "clear_runs", "notebookButton": "export_notebook",
 }  # fmt: skip
 
 
@@ -38,6 +38,7 @@ def wire(window) -> None:
         actions.clear_runs: window.session.clear, actions.export_losses: files.export_losses,
         actions.export_plot: files.export_shown_plot, actions.save_model: files.save_model,
         actions.load_model: files.load_model, actions.open_data: files.open_data, actions.quit: window.close,
+        actions.export_notebook: window.codePanel.save_notebook_dialog,
         actions.help: partial(show_help, window), actions.lesson: window.lesson.open,
         actions.gpu_lesson: window.gpu_lesson.open,
         actions.about: partial(show_about, window),

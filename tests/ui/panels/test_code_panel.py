@@ -95,3 +95,25 @@ def test_no_graph_script_is_shown_for_settings_the_run_would_refuse(qtbot, windo
     assert "scaler.step(optimizer)" not in text  # it would fail at its capture
     window.precisionCombo.setCurrentIndex(window.precisionCombo.findData("bf16"))
     assert "graph.replay()" in window.codePanel.view.toPlainText()
+
+
+def test_the_script_exports_as_a_notebook_from_the_panel_and_the_file_menu(window, tmp_path, monkeypatch):
+    import nbformat
+    from PySide6.QtWidgets import QFileDialog
+
+    panel = window.codePanel
+    assert panel.notebookButton.isEnabled() and panel.notebookButton.text() == "Export as a notebook…"
+    target = tmp_path / "lesson.ipynb"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(target), ""))
+    file_menu = window.menuBar().actions()[0].menu()
+    assert window.actions.export_notebook in file_menu.actions()
+    window.actions.export_notebook.trigger()
+    notebook = nbformat.read(str(target), as_version=4)
+    nbformat.validate(notebook)
+    code = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "code")
+    assert 'device = torch.device("cuda:0" if has_gpu else "cpu")' in code and notebook.metadata.accelerator == "GPU"
+    assert panel.stepLabel.text() == f"Saved {target}"
+    panel.kindCombo.setCurrentIndex(panel.kindCombo.findData("parallel"))  # a DDP script runs under torchrun
+    target.unlink()
+    panel.notebookButton.click()
+    assert not target.exists() and "the script for one device" in panel.stepLabel.text()
