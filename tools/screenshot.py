@@ -25,7 +25,9 @@ Runs the real program (the window as `gpudemo` opens it) once per scene and save
   the GPU win at its second step, a guess of 40 % measured, in English and in Simplified Chinese;
 - loading (assets/loading.png): the window as it first paints, while PyTorch loads;
 - energy-lesson (assets/energy-lesson.png): the second lesson's energy question, a guess of 2× measured
-  (on a machine without energy counters: nothing metered, and why).
+  (on a machine without energy counters: nothing metered, and why);
+- borrowed-lesson (assets/borrowed-lesson.png): the second step again, after File > Load measurements of the
+  result file that GPUDEMO_RESULT names (the lesson's notebook, run elsewhere): its figure beside the guess.
 Each scene starts from the default settings (a settings folder of its own).
 
 Qt's X11 plugin needs system libraries that a minimal Linux lacks (gpudemo names the
@@ -62,6 +64,7 @@ SCENES = {
     "gpu-lesson-chinese": "gpu-lesson-chinese.png",
     "loading": "loading.png",
     "energy-lesson": "energy-lesson.png",
+    "borrowed-lesson": "borrowed-lesson.png",
 }
 LOCALE = {
     "chinese": "zh_CN.UTF-8",
@@ -144,9 +147,11 @@ def scene(name: str, out: Path) -> int:
 
             QTimer.singleShot(1500, lesson)
             return
-        if name in ("gpu-lesson", "gpu-lesson-chinese", "energy-lesson"):
+        if name in ("gpu-lesson", "gpu-lesson-chinese", "energy-lesson", "borrowed-lesson"):
 
             def guess_lesson():
+                if name == "borrowed-lesson":  # a result file of the lesson's notebook (File > Load measurements)
+                    window.gpu_lesson.load_measurements(os.environ["GPUDEMO_RESULT"])
                 window.actions.gpu_lesson.trigger()
                 energy = name == "energy-lesson"
                 for _ in range(7 if energy else 1):  # to the energy question, or to how busy the device is

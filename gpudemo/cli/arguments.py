@@ -84,6 +84,12 @@ def _run_commands(commands) -> None:
     )
     add_training_arguments(notebook, predicts=True)
     notebook.add_argument("--output", "-o", metavar="PATH", help="write the notebook to this file (else: print it)")
+    notebook.add_argument(
+        "--lesson",
+        action="store_true",
+        help="the second lesson's measurements instead (PyTorch alone; it writes gpudemo_measurements.json, which"
+        " the window's File > Load measurements reads)",
+    )
 
 
 def _measure_commands(commands) -> None:

@@ -279,10 +279,13 @@ def run_predict(args: argparse.Namespace) -> int:
 
 
 def run_code(args: argparse.Namespace) -> int:
-    """`code`: the script; `notebook`: the same script as a Jupyter notebook (core/outputs/notebook.py)."""
+    """`code`: the script; `notebook`: the same script as a Jupyter notebook (core/outputs/notebook.py), or with
+    --lesson the second lesson's measurements (core/lessons/borrowed.py)."""
     from gpudemo.core.base.errors import RunRefused
     from gpudemo.core.outputs.script import generate_script
 
+    if getattr(args, "lesson", False):
+        return _write_text(args, "the notebook", _lesson_notebook())
     config = resolve_config(args)
     values = resolve_inputs(args, config, args.predict)
     to_stdout = args.output in (None, "-")
@@ -299,7 +302,18 @@ def run_code(args: argparse.Namespace) -> int:
         from gpudemo.core.outputs.notebook import notebook_text
 
         what, text = "the notebook", notebook_text(config, script)
-    if to_stdout:
+    return _write_text(args, what, text)
+
+
+def _lesson_notebook() -> str:
+    from gpudemo.core.lessons.borrowed import measurements_notebook
+
+    return measurements_notebook()
+
+
+def _write_text(args: argparse.Namespace, what: str, text: str) -> int:
+    """`text` to standard output, or to --output all or nothing."""
+    if args.output in (None, "-"):
         sys.stdout.write(text)
         return EXIT_OK
     check_outputs(args, ("--output", args.output))

@@ -100,6 +100,22 @@
         <translation>把代码面板中的脚本导出为 Jupyter 笔记本（.ipynb），分成若干单元格并附上说明：在 Colab、Kaggle 或 JupyterHub 中打开它，就能在借来的 GPU 上训练</translation>
     </message>
     <message>
+        <source>Export the GPU lesson&apos;s measurements as a notebook…</source>
+        <translation>把 GPU 课程的测量导出为笔记本…</translation>
+    </message>
+    <message>
+        <source>The second lesson&apos;s measurements as a Jupyter notebook that needs only PyTorch: run it on a hosted GPU (Colab, Kaggle), then load the file it writes with Load measurements</source>
+        <translation>把第二课的测量导出为只需要 PyTorch 的 Jupyter 笔记本：在托管的 GPU（Colab、Kaggle）上运行它，再用“载入测量结果”读入它写出的文件</translation>
+    </message>
+    <message>
+        <source>Load &amp;measurements…</source>
+        <translation>载入测量结果(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>The result file of the lesson&apos;s notebook, run where a GPU is: the second lesson then shows what that GPU measured, with its name and date, where this machine has none</source>
+        <translation>在有 GPU 的地方运行课程笔记本得到的结果文件：本机没有 GPU 时，第二课会显示那块 GPU 测得的结果，并注明它的名称和日期</translation>
+    </message>
+    <message>
         <source>&amp;Save model…</source>
         <translation>保存模型(&amp;S)…</translation>
     </message>
@@ -862,12 +878,44 @@
         <translation>{value} 倍</translation>
     </message>
     <message>
+        <source>Measured on {device} ({date}) by the lesson&apos;s notebook: {figure}.</source>
+        <translation>由课程笔记本在 {device} 上测得（{date}）：{figure}。</translation>
+    </message>
+    <message>
         <source>stopped before it ended: nothing measured</source>
         <translation>在结束前停止了：没有测量结果</translation>
     </message>
     <message>
         <source>no GPU here beat the CPU at any size measured</source>
         <translation>在测量的任何规模上，这里的 GPU 都没有胜过 CPU</translation>
+    </message>
+    <message>
+        <source>Export the lesson&apos;s measurements as a notebook</source>
+        <translation>把课程的测量导出为笔记本</translation>
+    </message>
+    <message>
+        <source>Jupyter notebooks (*.ipynb)</source>
+        <translation>Jupyter 笔记本 (*.ipynb)</translation>
+    </message>
+    <message>
+        <source>Wrote {path}: run it where a GPU is, then load its gpudemo_measurements.json with File &gt; Load measurements.</source>
+        <translation>已写入 {path}：在有 GPU 的地方运行它，然后用“文件 &gt; 载入测量结果”读入它生成的 gpudemo_measurements.json。</translation>
+    </message>
+    <message>
+        <source>Load measurements</source>
+        <translation>载入测量结果</translation>
+    </message>
+    <message>
+        <source>Measurements (*.json);;All files (*)</source>
+        <translation>测量结果 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Not loaded: {path}: {reason}.</source>
+        <translation>未载入：{path}：{reason}。</translation>
+    </message>
+    <message>
+        <source>Loaded the measurements of {device} ({date}): the second lesson shows them.</source>
+        <translation>已载入 {device} 的测量结果（{date}）：第二课会显示它们。</translation>
     </message>
     <message>
         <source>overhead</source>
@@ -3111,6 +3159,46 @@ digit</source>
     <message>
         <source>Roofline of {device} ({source}): {flops} GFLOP/s at most, {bandwidth} GB/s from memory; a step with fewer than {ridge} operations per byte cannot reach the peak whatever the device. At {size} this step does {intensity} per byte and reaches {share} of the roof above it.</source>
         <translation>{device} 的屋顶线（{source}）：最多 {flops} GFLOP/s，内存带宽 {bandwidth} GB/s；每字节运算少于 {ridge} 次的一步，无论在什么设备上都达不到峰值。在规模 {size} 时，这一步每字节做 {intensity} 次运算，达到其上方屋顶的 {share}。</translation>
+    </message>
+    <message>
+        <source>its {key} must be a line of text of at most {most} characters</source>
+        <translation>其中的 {key} 必须是一行不超过 {most} 个字符的文本</translation>
+    </message>
+    <message>
+        <source>it is larger than {size} KiB: not a result file</source>
+        <translation>它大于 {size} KiB：不是结果文件</translation>
+    </message>
+    <message>
+        <source>it is not JSON</source>
+        <translation>它不是 JSON</translation>
+    </message>
+    <message>
+        <source>it is not the measurements notebook&apos;s result file</source>
+        <translation>它不是测量笔记本的结果文件</translation>
+    </message>
+    <message>
+        <source>it is of a version this gpudemo does not read</source>
+        <translation>它的版本是这个 gpudemo 无法读取的</translation>
+    </message>
+    <message>
+        <source>its date is not a date (YYYY-MM-DD)</source>
+        <translation>其中的日期不是日期（YYYY-MM-DD）</translation>
+    </message>
+    <message>
+        <source>its figures must be an object of {keys}</source>
+        <translation>其中的 figures 必须是由 {keys} 组成的对象</translation>
+    </message>
+    <message>
+        <source>its figure {key} must be a number from {low} to {high}, or null</source>
+        <translation>其中的数值 {key} 必须是 {low} 到 {high} 之间的数，或 null</translation>
+    </message>
+    <message>
+        <source>it cannot be read: {reason}</source>
+        <translation>它无法读取：{reason}</translation>
+    </message>
+    <message>
+        <source>it is not text (UTF-8)</source>
+        <translation>它不是文本（UTF-8）</translation>
     </message>
 </context>
 <context>

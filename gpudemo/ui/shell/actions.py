@@ -123,6 +123,22 @@ class Actions(QObject):
                 " Colab, Kaggle or a JupyterHub to train on a borrowed GPU"
             ),
         )
+        self.export_lesson_notebook = new(
+            self.tr("Export the GPU lesson's measurements as a notebook…"),
+            "",
+            self.tr(
+                "The second lesson's measurements as a Jupyter notebook that needs only PyTorch: run it on a hosted"
+                " GPU (Colab, Kaggle), then load the file it writes with Load measurements"
+            ),
+        )
+        self.load_measurements = new(
+            self.tr("Load &measurements…"),
+            "",
+            self.tr(
+                "The result file of the lesson's notebook, run where a GPU is: the second lesson then shows what that"
+                " GPU measured, with its name and date, where this machine has none"
+            ),
+        )
         self.save_model = new(
             self.tr("&Save model…"),
             "Ctrl+S",

@@ -9,13 +9,14 @@ The guesses are kept in the preferences (a second pass shows the first), the tab
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable
 
 from PySide6.QtCore import Slot
 from PySide6.QtWidgets import QFileDialog
 
 from gpudemo.core.base.files import write_atomically
-from gpudemo.core.lessons import guesses, lesson
+from gpudemo.core.lessons import borrowed, guesses, lesson
 from gpudemo.core.settings.rules import InvalidSetting
 from gpudemo.core.step.modes import fastest_for
 from gpudemo.ui.base import i18n
@@ -36,6 +37,7 @@ from gpudemo.ui.shell.lesson_measures import (
 
 NAME = "gpu_win"
 STORE = "lessons/gpu_win/"  # the preferences' group of remembered guesses
+BORROWED = "lessons/borrowed"  # the preferences' key of the measurements loaded from a notebook's result file
 
 
 class GuessLesson(LessonCourse):
@@ -46,6 +48,7 @@ class GuessLesson(LessonCourse):
         self._pending: tuple[str, float, list, int] | None = None
         self._chain: list[Callable[[], None]] = []  # measurements still to start for the pending step
         self._remembered = self._read_remembered()
+        self.borrowed: borrowed.Borrowed | None = self._read_borrowed()  # File > Load measurements
         panel.exportRequested.connect(self._ask_export)
         window.measurements.resultReady.connect(self._on_result)
         window.runFinished.connect(self._on_finished)
@@ -70,6 +73,7 @@ class GuessLesson(LessonCourse):
         """Go on with `other`'s lesson (the window rebuilt in another language): its step, its guesses and
         measurements, and the person's settings it keeps."""
         index = other.index
+        self.borrowed = other.borrowed
         if not self._hand_over(other):
             return
         self.outcomes = dict(other.outcomes)
@@ -247,7 +251,13 @@ class GuessLesson(LessonCourse):
         return guesses.Outcome(step.key, question, guess, measured, off, note, extra)
 
     def note_of(self, step: lesson.Step, outcome: guesses.Outcome) -> str:
-        """An outcome's note in the language shown now (it was measured, perhaps, in another)."""
+        """An outcome's note in the language shown now (it was measured, perhaps, in another); where this machine
+        has no GPU and a notebook's result file was loaded, what that GPU measured instead of the quote."""
+        figure = self.borrowed.figures.get(step.key) if self.borrowed is not None else None
+        if outcome.note == NO_GPU and figure is not None:
+            return self.tr("Measured on {device} ({date}) by the lesson's notebook: {figure}.").format(
+                device=self.borrowed.device, date=self.borrowed.date, figure=self._said(step.guess, figure)
+            )
         return {
             NO_GPU: step.no_gpu_in(i18n.current()),
             STOPPED_NOTE: self.tr("stopped before it ended: nothing measured"),
@@ -303,6 +313,75 @@ class GuessLesson(LessonCourse):
         chosen(path)
         if path:
             self.export(path)
+
+    # --- the measurements a notebook took where a GPU was ---------------------------------------------
+
+    @Slot()
+    def export_notebook(self, path: str | None = None) -> bool:
+        """The lesson's measurements as a notebook (core/lessons/borrowed.py), to run on a borrowed GPU."""
+        if not path:
+            path, _ = QFileDialog.getSaveFileName(
+                self.window,
+                self.tr("Export the lesson's measurements as a notebook"),
+                start_path("gpudemo_measurements.ipynb"),
+                self.tr("Jupyter notebooks (*.ipynb)"),
+            )
+            chosen(path)
+        if not path:
+            return False
+        try:
+            note = write_atomically(path, lambda out: out.write(borrowed.measurements_notebook()))
+        except OSError as error:
+            self.window.runStatus.say(
+                self.tr("Could not write {path}: {reason}").format(path=path, reason=error.strerror), error=True
+            )
+            return False
+        done = self.tr(
+            "Wrote {path}: run it where a GPU is, then load its gpudemo_measurements.json with File > Load"
+            " measurements."
+        ).format(path=path)
+        self.window.runStatus.say(done if note is None else f"{done} {say(note)}")
+        return True
+
+    @Slot()
+    def load_measurements(self, path: str | None = None) -> bool:
+        """A notebook's result file, checked: the second lesson quotes its figures, and they are kept."""
+        if not path:
+            path, _ = QFileDialog.getOpenFileName(
+                self.window,
+                self.tr("Load measurements"),
+                start_path(),
+                self.tr("Measurements (*.json);;All files (*)"),
+            )
+            chosen(path)
+        if not path:
+            return False
+        try:
+            loaded = borrowed.read_result_file(path)
+        except borrowed.ResultRefused as refused:
+            self.window.runStatus.say(
+                self.tr("Not loaded: {path}: {reason}.").format(path=path, reason=say(refused)), error=True
+            )
+            return False
+        self.borrowed = loaded
+        store = self._store()
+        if store is not None:
+            store.setValue(BORROWED, json.dumps(loaded.to_json()))
+        self.window.runStatus.say(
+            self.tr("Loaded the measurements of {device} ({date}): the second lesson shows them.").format(
+                device=loaded.device, date=loaded.date
+            )
+        )
+        self.render()
+        return True
+
+    def _read_borrowed(self) -> borrowed.Borrowed | None:
+        store = self._store()
+        text = store.value(BORROWED) if store is not None else None
+        try:
+            return borrowed.read_result(str(text)) if text else None
+        except borrowed.ResultRefused:  # edited by hand, or of an older gpudemo: not kept
+            return None
 
     def _store(self):
         preferences = self.window._preferences

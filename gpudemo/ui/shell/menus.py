@@ -41,10 +41,12 @@ def build_menus(window: QMainWindow) -> None:
         action.triggered.connect(lambda checked=False, name=name: window.files.export_plot(getattr(window, name)))
     file.addAction(actions.export_plot)
     file.addAction(actions.export_notebook)
+    file.addAction(actions.export_lesson_notebook)
     file.addSeparator()
     file.addAction(actions.save_model)
     file.addAction(actions.load_model)
     file.addAction(actions.open_data)
+    file.addAction(actions.load_measurements)
     file.addSeparator()
     file.addAction(actions.quit)
 

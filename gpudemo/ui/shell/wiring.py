@@ -39,6 +39,8 @@ def wire(window) -> None:
         actions.export_plot: files.export_shown_plot, actions.save_model: files.save_model,
         actions.load_model: files.load_model, actions.open_data: files.open_data, actions.quit: window.close,
         actions.export_notebook: window.codePanel.save_notebook_dialog,
+        actions.export_lesson_notebook: window.gpu_lesson.export_notebook,
+        actions.load_measurements: window.gpu_lesson.load_measurements,
         actions.help: partial(show_help, window), actions.lesson: window.lesson.open,
         actions.gpu_lesson: window.gpu_lesson.open,
         actions.about: partial(show_about, window),

@@ -211,3 +211,42 @@ def test_the_energy_question_reads_the_gpus_joules_over_the_cpus_or_says_why_not
     no_counter = [timing("cuda:0", reason=Message("no NVML")), timing("cpu", 0.01)]
     assert read([no_counter], gpu) == (None, {}, "cuda:0: no NVML")
     assert read([[timing("cpu", 0.01)]], Here(window, "cpu", ["cpu"])) == (None, {}, NO_GPU)
+
+
+def test_measurements_loaded_from_a_notebooks_result_replace_the_quote_and_are_kept(qtbot, tmp_path):
+    import json
+
+    from gpudemo.core.lessons import guesses
+    from gpudemo.ui.shell.lesson_measures import NO_GPU
+
+    store = QSettings(str(tmp_path / "gpudemo.conf"), QSettings.Format.IniFormat)
+    window = open_window(qtbot, preferences=Preferences(store))
+    file_menu = window.menuBar().actions()[0].menu()
+    assert {window.actions.load_measurements, window.actions.export_lesson_notebook} <= set(file_menu.actions())
+    result = {"format": "gpudemo-measurements", "version": 1, "device": "NVIDIA H100 80GB HBM3", "torch": "2.9.1",
+              "date": "2026-12-05", "figures": {"crossover": 100000, "busy": 12.5, "modes": None}}  # fmt: skip
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**result, "figures": {"busy": 140}}), encoding="utf-8")
+    assert not window.gpu_lesson.load_measurements(str(bad))
+    assert window.statusLabel.text().startswith(f"Not loaded: {bad}: its figure busy must be a number from 0 to 100")
+    assert window.gpu_lesson.borrowed is None
+    good = tmp_path / "gpudemo_measurements.json"
+    good.write_text(json.dumps(result), encoding="utf-8")
+    assert window.gpu_lesson.load_measurements(str(good))
+    assert "Loaded the measurements of NVIDIA H100 80GB HBM3 (2026-12-05)" in window.statusLabel.text()
+    window.actions.gpu_lesson.trigger()
+    lesson_ = window.gpu_lesson
+    step = lesson_.steps[0]  # where the GPU starts to win: nothing to measure it against here
+    lesson_.outcomes[step.key] = guesses.Outcome(step.key, "", 1000.0, None, guesses.NOTHING, NO_GPU)
+    lesson_.render()
+    said = "Measured on NVIDIA H100 80GB HBM3 (2026-12-05) by the lesson's notebook: 100,000."
+    assert said in window.guessPanel.textLabel.text() and "H200" not in lesson_.note_of(
+        step, lesson_.outcomes["crossover"]
+    )
+    modes = next(each for each in lesson_.steps if each.key == "modes")  # measured nowhere: the quote stays
+    quoted = guesses.Outcome("modes", "", 3.0, 1.2, guesses.NOTHING, NO_GPU)
+    assert lesson_.note_of(modes, quoted) == modes.no_gpu_in("en")
+    second = open_window(qtbot, preferences=Preferences(store))  # kept, as the guesses are
+    assert second.gpu_lesson.borrowed == lesson_.borrowed
+    target = tmp_path / "lesson.ipynb"
+    assert second.gpu_lesson.export_notebook(str(target)) and "QUICK = False" in target.read_text(encoding="utf-8")

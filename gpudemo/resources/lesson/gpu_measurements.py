@@ -1,0 +1,179 @@
+# gpudemo: the second lesson's measurements, with PyTorch alone, on whatever device runs this.
+# Made into a notebook by File > Export the lesson's measurements (gpudemo notebook --lesson): each "# %%" starts
+# a cell, its first comment lines the markdown above it. It writes gpudemo_measurements.json, which
+# File > Load measurements reads back into the lesson.
+# %%
+# ## The device, and how long each measurement may take
+# A CUDA GPU if there is one (Colab: Runtime, Change runtime type, a GPU), else the CPU. QUICK takes small
+# sizes only: a minute on a CPU.
+import datetime
+import json
+import statistics
+import time
+
+import torch
+
+QUICK = False
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+on_gpu = device.type == "cuda"
+name = torch.cuda.get_device_name(device) if on_gpu else "CPU"
+print("measuring on", name, "with torch", torch.__version__)
+
+
+def sync(where):
+    if where.type == "cuda":
+        torch.cuda.synchronize(where)
+
+
+def seconds_per_call(step, where, least=0.05):
+    """The median time of `step()`, the device synchronised around each timing of repeated calls."""
+    step()
+    sync(where)
+    timings = []
+    for _ in range(5):
+        calls, began = 0, time.perf_counter()
+        while True:
+            step()
+            calls += 1
+            sync(where)
+            took = time.perf_counter() - began
+            if took >= least:
+                break
+        timings.append(took / calls)
+    return statistics.median(timings)
+
+
+def line_step(samples, where):
+    """One full-batch step of nn.Linear(1, 1) on `samples` points of y = 2x + noise: the lesson's line."""
+    torch.manual_seed(0)
+    x = torch.rand(samples, 1, device=where) * 6 - 3
+    y = 2 * x + 0.5 * torch.randn(samples, 1, device=where)
+    model = torch.nn.Linear(1, 1).to(where)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    criterion = torch.nn.MSELoss()
+
+    def step():
+        optimizer.zero_grad()
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()
+
+    return step
+
+
+figures = {}
+# %%
+# ## 1. Where the GPU starts to win
+# The line's step at growing sizes on the GPU and on the CPU: the smallest size at which the GPU's step is
+# faster (none without a GPU).
+sizes = [10, 1_000, 100_000] if QUICK else [10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000]
+crossover = None
+for size in sizes:
+    cpu = seconds_per_call(line_step(size, torch.device("cpu")), torch.device("cpu"))
+    gpu = seconds_per_call(line_step(size, device), device) if on_gpu else None
+    print(f"{size:>12,} samples: CPU {cpu * 1e6:,.1f} µs" + (f", GPU {gpu * 1e6:,.1f} µs" if gpu else ""))
+    if gpu is not None and gpu < cpu and crossover is None:
+        crossover = size
+figures["crossover"] = crossover
+print("the GPU beats the CPU from", crossover)
+# %%
+# ## 2. How busy the device is during the tutorial's step
+# torch.profiler over a few steps of the tutorial (3 points): the share of a step the device computes (on the
+# CPU: the share inside PyTorch's operators).
+from torch.profiler import ProfilerActivity, profile  # noqa: E402
+
+x3 = torch.tensor([[1.0], [2.0], [3.0]], device=device)
+step = line_step(3, device)
+for _ in range(5):
+    step()
+sync(device)
+activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if on_gpu else [])
+steps = 20
+with profile(activities=activities) as profiled:
+    began = time.perf_counter()
+    for _ in range(steps):
+        step()
+    sync(device)
+    wall_us = (time.perf_counter() - began) * 1e6
+events = profiled.key_averages()
+if on_gpu:  # torch before 2.4 called it self_cuda_time_total
+    busy_us = sum(getattr(event, "self_device_time_total", None) or event.self_cuda_time_total for event in events)
+else:
+    busy_us = sum(event.self_cpu_time_total for event in events if event.key.startswith("aten::"))
+figures["busy"] = min(100.0, 100 * busy_us / wall_us)
+print(f"the device computes {figures['busy']:.0f} % of the step")
+# %%
+# ## 3. Twice the samples, twice the time?
+# The line's step at 1,000,000 and 2,000,000 samples: a time that barely grows is fixed costs (launches,
+# Python); one that doubles is the work itself.
+small, large = (10_000, 20_000) if QUICK else (1_000_000, 2_000_000)
+figures["doubling"] = seconds_per_call(line_step(large, device), device) / seconds_per_call(
+    line_step(small, device), device
+)
+print(f"twice the samples took {figures['doubling']:.2f} times as long")
+# %%
+# ## 4. Capturing the step
+# The tutorial's step captured once in a CUDA graph and replayed, against the same step launched op by op:
+# how many times as fast (a GPU only).
+figures["modes"] = None
+if on_gpu:
+    torch.manual_seed(0)
+    model = torch.nn.Linear(1, 1).to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+    y3 = 2 * x3
+
+    def eager():
+        optimizer.zero_grad(set_to_none=False)
+        loss = torch.nn.functional.mse_loss(model(x3), y3)
+        loss.backward()
+        optimizer.step()
+
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            eager()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(64):
+            eager()
+    figures["modes"] = seconds_per_call(eager, device) * 64 / seconds_per_call(graph.replay, device)
+    print(f"the captured step is {figures['modes']:.1f} times as fast")
+# %%
+# ## 5. bfloat16 against float32
+# An n x n matrix product in float32 (TF32 off) and in bfloat16: how many times as fast bfloat16 is.
+n = 256 if QUICK or not on_gpu else 4096
+torch.backends.cuda.matmul.allow_tf32 = False
+a32, b32 = torch.randn(n, n, device=device), torch.randn(n, n, device=device)
+a16, b16 = a32.bfloat16(), b32.bfloat16()
+figures["bf16"] = seconds_per_call(lambda: a32 @ b32, device) / seconds_per_call(lambda: a16 @ b16, device)
+print(f"n = {n}: bfloat16 is {figures['bf16']:.1f} times as fast")
+# %%
+# ## 6. Pinned against pageable memory
+# 256 MiB copied to the GPU from ordinary (pageable) memory and from pinned memory: how many times the
+# bandwidth (a GPU only: pinning needs CUDA).
+figures["pinned"] = None
+if on_gpu:
+    pageable = torch.empty(256 * 2**20, dtype=torch.uint8)
+    pinned = pageable.pin_memory()
+    into = torch.empty_like(pageable, device=device)
+    figures["pinned"] = seconds_per_call(lambda: into.copy_(pageable), device) / seconds_per_call(
+        lambda: into.copy_(pinned, non_blocking=True), device
+    )
+    print(f"pinned copies are {figures['pinned']:.1f} times as fast")
+# %%
+# ## The result file
+# Every figure, with the device, torch's version and the date: download gpudemo_measurements.json (Colab:
+# the folder icon on the left) and open it in gpudemo with File > Load measurements.
+result = {
+    "format": "gpudemo-measurements",
+    "version": 1,
+    "device": name,
+    "torch": torch.__version__,
+    "date": datetime.date.today().isoformat(),
+    "figures": figures,
+}
+with open("gpudemo_measurements.json", "w", encoding="utf-8") as out:
+    json.dump(result, out, indent=2)
+print(json.dumps(result, indent=2))
