@@ -30,6 +30,7 @@ RANGES = {
     "modes": (0.01, 1e4),  # the captured step: times as fast as eager
     "bf16": (0.01, 1e4),  # bfloat16's matmul: times as fast as float32's
     "pinned": (0.01, 1e4),  # pinned copies: times the bandwidth of pageable ones
+    "energy": (1e-4, 1e4),  # an epoch's joules on the GPU over the CPU's
 }
 
 

@@ -163,6 +163,59 @@ if on_gpu:
     )
     print(f"pinned copies are {figures['pinned']:.1f} times as fast")
 # %%
+# ## 7. Energy per epoch
+# Where this machine lets PyTorch read its energy counters (the GPU's through NVML, the CPU's through Linux's
+# RAPL): the joules an epoch of the line at 100,000 samples takes on the GPU over the CPU's, idle power
+# included. Hosted notebooks often hide the CPU's counter: then nothing is written, and the reason is printed.
+import glob  # noqa: E402
+
+
+def gpu_joules():
+    import pynvml  # nvidia-ml-py: pip install nvidia-ml-py where it is missing
+
+    pynvml.nvmlInit()
+    handle = pynvml.nvmlDeviceGetHandleByIndex(device.index or 0)
+    return lambda: pynvml.nvmlDeviceGetTotalEnergyConsumption(handle) / 1e3  # millijoules
+
+
+def cpu_joules():
+    zones = [path for path in glob.glob("/sys/class/powercap/intel-rapl:*/energy_uj") if path.count(":") == 1]
+    if not zones:
+        raise OSError("no RAPL energy counter here")
+
+    def read():
+        total = 0
+        for zone in zones:
+            with open(zone) as counter:
+                total += int(counter.read())
+        return total / 1e6  # microjoules
+
+    read()  # raises where the counter is not readable (not root)
+    return read
+
+
+def joules_per_epoch(step, where, counter, seconds=2.0):
+    step()
+    sync(where)
+    before, began, epochs = counter(), time.perf_counter(), 0
+    while time.perf_counter() - began < seconds:
+        step()
+        epochs += 1
+    sync(where)
+    return (counter() - before) / epochs
+
+
+figures["energy"] = None
+try:
+    if not on_gpu:
+        raise OSError("no GPU here")
+    gpu_epoch = joules_per_epoch(line_step(100_000, device), device, gpu_joules())
+    cpu_epoch = joules_per_epoch(line_step(100_000, torch.device("cpu")), torch.device("cpu"), cpu_joules())
+    figures["energy"] = gpu_epoch / cpu_epoch
+    print(f"an epoch takes the GPU {gpu_epoch:.3g} J and the CPU {cpu_epoch:.3g} J")
+except Exception as error:  # no NVML, a counter hidden or unreadable: said, and nothing written
+    print("energy not metered:", error)
+# %%
 # ## The result file
 # Every figure, with the device, torch's version and the date: download gpudemo_measurements.json (Colab:
 # the folder icon on the left) and open it in gpudemo with File > Load measurements.
