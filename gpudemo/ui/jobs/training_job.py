@@ -132,7 +132,9 @@ class TrainingJob(QObject):
         self._dirty = False
         now = time.perf_counter()
         counters = final or now - self._counters_at >= COUNTERS_S
-        self.trainingView.refresh(run, counters)
+        view = self.trainingView
+        if final or (view.isVisible() and not view.window().isMinimized()):  # hidden: drawn when next seen
+            view.refresh(run, counters)
         landscape = self._landscape()  # built when first shown; it draws only while shown
         if landscape is not None:
             landscape.refresh(run)

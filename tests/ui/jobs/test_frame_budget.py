@@ -78,3 +78,26 @@ def test_a_window_whose_frames_cost_much_redraws_less_often_and_the_next_run_sta
     with qtbot.waitSignal(window.runFinished, timeout=60_000):
         window.startButton.click()
         assert job._refresh.interval() == FASTEST_MS
+
+
+def test_nothing_is_drawn_while_the_training_view_is_hidden_and_all_of_it_when_it_shows_again(qtbot):
+    from tests.ui.windows import open_window
+
+    window = open_window(qtbot)
+    window.epochsSpin.setValue(10_000_000)
+    window.startButton.click()
+    curve = None
+    qtbot.waitUntil(lambda: window.session.current is not None and window.session.current.count > 0, timeout=60_000)
+    curve = window.trainingView.loss.front(window.session.current)
+    qtbot.waitUntil(lambda: curve.count > 0, timeout=10_000)
+    window.viewTabs.setCurrentIndex(window.viewTabs.count() - 1)  # another view: the loss plot hidden
+    assert not window.trainingView.isVisible()
+    shown = curve.count
+    qtbot.waitUntil(lambda: window.progressBar.value() > shown + 1000, timeout=10_000)  # the counters go on
+    qtbot.wait(300)
+    assert curve.count == shown
+    window.viewTabs.setCurrentIndex(0)
+    qtbot.waitUntil(lambda: curve.count > shown + 1000, timeout=10_000)
+    with qtbot.waitSignal(window.runFinished, timeout=60_000):
+        window.stopButton.click()
+    assert curve.count == window.session.current.count
