@@ -12,10 +12,9 @@ from collections.abc import Callable
 
 from gpudemo.core.base.messages import QT_TRANSLATE_NOOP
 from gpudemo.core.outputs.script import COMMENTS as SCRIPT_COMMENTS
-from gpudemo.core.outputs.script import compiled_step_lines, precision_lines, take_step_lines
+from gpudemo.core.outputs.script import precision_lines, scripted
 from gpudemo.core.problems import problem_for
 from gpudemo.core.settings.config import TrainingConfig
-from gpudemo.core.step.modes import mode_of
 from gpudemo.core.step.optimizers import OPTIMIZERS
 from gpudemo.core.training.budget import batch_size
 
@@ -98,7 +97,7 @@ def generate_parallel_script(
         *precision_lines(config),
         "",
         say["train"].format(epochs=f"{config.epochs:,}"),
-        *(compiled_step_lines(config, say, cuda_graphs=False) if mode_of(config).compiles else []),
+        *scripted(config).before_loop(config, say, cuda_graphs=False),
         f"for epoch in range({config.epochs}):",
         *_epoch_lines(config, minibatch),
     ]
@@ -153,14 +152,14 @@ def _shard_lines(config: TrainingConfig, batch: int | None) -> list[str]:
 def _epoch_lines(config: TrainingConfig, minibatch: bool) -> list[str]:
     """One epoch inside the loop: the step on the shard, or on each minibatch of the sampler's order."""
     if not minibatch:
-        return take_step_lines(config, "x_train", "y_train", "    ", cuda_graphs=False)
+        return scripted(config).take(config, "x_train", "y_train", "    ", cuda_graphs=False)
     return [
         "    sampler.set_epoch(epoch)",
         "    order = torch.tensor(list(sampler), device=device)",
         "    total, batches = 0.0, 0",
         "    for start in range(0, len(order), batch_size):",
         "        index = order[start:start + batch_size]",
-        *take_step_lines(config, "x_train[index]", "y_train[index]", "        ", cuda_graphs=False),
+        *scripted(config).take(config, "x_train[index]", "y_train[index]", "        ", cuda_graphs=False),
         "        total = total + loss.detach()",
         "        batches += 1",
         "    loss = total / batches",

@@ -17,7 +17,7 @@ from gpudemo.core.problems import problem_for
 from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.step import fullgraph
 from gpudemo.core.step.capture import EPOCHS_PER_REPLAY, WARM_UP_STEPS
-from gpudemo.core.step.modes import mode_of
+from gpudemo.core.step.modes import COMPILED, EAGER, GRAPH, mode_of
 from gpudemo.core.step.optimizers import OPTIMIZERS
 from gpudemo.core.training import PREDICTING, TO_CPU, TO_DEVICE, TRAINING
 from gpudemo.core.training.budget import batch_size
@@ -113,10 +113,10 @@ def _device_lines(device: str) -> list[str]:
 
 
 def _device_part(config: TrainingConfig, say: dict[str, str]) -> list[str]:
-    """The device's comment and lines; a graph step's names a CUDA GPU, with no fall back to the CPU."""
-    if mode_of(config).captures:
-        wanted = config.device if config.device.startswith("cuda") else "cuda"
-        return [say["device_graph"].format(wanted=wanted), f'device = torch.device("{wanted}")']
+    """The device's comment and lines (a graph step's: its mode's)."""
+    own = scripted(config).device_part(config, say)
+    if own is not None:
+        return own
     if config.device == "cpu":
         return [say["device_cpu"], *_device_lines(config.device)]
     return [say["device_gpu"].format(wanted=config.device), *_device_lines(config.device)]
@@ -144,15 +144,10 @@ def step_lines(config: TrainingConfig, x: str, y: str, indent: str, captured: bo
     return [indent + line for line in (zero, *body, *tail)]
 
 
-def one_graph(config: TrainingConfig, cuda_graphs: bool = True) -> bool:
-    """The script's compiled step is one graph (core/step/fullgraph.py): not fp16's, nor data parallel's."""
-    return mode_of(config).compiles and cuda_graphs and fullgraph.one_graph_refusal(config, None) is None
-
-
 def compiled_step_lines(config: TrainingConfig, say: dict[str, str], cuda_graphs: bool = True) -> list[str]:
     """The step as a function, compiled whole (core/step/step.py's compiled mode); with `cuda_graphs`, replayed as
     CUDA graphs on a GPU (not for data parallel, whose all-reduce runs between the graphs)."""
-    if one_graph(config, cuda_graphs):
+    if _Compiled.one_graph(config, cuda_graphs):
         return _one_graph_lines(config, say)
     return [
         say["compiled"],
@@ -203,14 +198,6 @@ def _one_graph_lines(config: TrainingConfig, say: dict[str, str]) -> list[str]:
     ]
 
 
-def take_step_lines(config: TrainingConfig, x: str, y: str, indent: str, cuda_graphs: bool = True) -> list[str]:
-    """A step of the loop: the statements themselves, or a call of the compiled step."""
-    if not mode_of(config).compiles:
-        return step_lines(config, x, y, indent)
-    mark = ['if device.type == "cuda":', "    torch.compiler.cudagraph_mark_step_begin()  # a new step of the graphs"]
-    return [indent + line for line in (*(mark if cuda_graphs else []), f"loss = train_step({x}, {y})")]
-
-
 def precision_lines(config: TrainingConfig) -> list[str]:
     if config.precision == "tf32":
         return ["torch.backends.cuda.matmul.allow_tf32 = True  # tf32: matmuls on the tensor cores, in TF32"]
@@ -220,11 +207,12 @@ def precision_lines(config: TrainingConfig) -> list[str]:
 
 
 def _full_batch_loop(config: TrainingConfig, say: dict[str, str]) -> list[str]:
+    lines = scripted(config)
     return [
         say["training"].format(epochs=f"{config.epochs:,}"),
-        *(compiled_step_lines(config, say) if mode_of(config).compiles else []),
+        *lines.before_loop(config, say),
         f"for epoch in range({config.epochs}):",
-        *take_step_lines(config, "x_train", "y_train", "    "),
+        *lines.take(config, "x_train", "y_train", "    "),
     ]
 
 
@@ -272,16 +260,17 @@ def _graph_loop(config: TrainingConfig, say: dict[str, str]) -> list[str]:
 
 
 def _minibatch_loop(config: TrainingConfig, batch: int, say: dict[str, str]) -> list[str]:
+    lines = scripted(config)
     return [
         say["minibatch"].format(epochs=f"{config.epochs:,}", batch=f"{batch:,}"),
-        *(compiled_step_lines(config, say) if mode_of(config).compiles else []),
+        *lines.before_loop(config, say),
         f"batch_size = {batch}",
         f"for epoch in range({config.epochs}):",
         "    order = torch.randperm(len(x_train), generator=shuffle, device=device)",
         "    total, batches = 0.0, 0",
         "    for start in range(0, len(x_train), batch_size):",
         "        index = order[start:start + batch_size]",
-        *take_step_lines(config, "x_train[index]", "y_train[index]", "        "),
+        *lines.take(config, "x_train[index]", "y_train[index]", "        "),
         "        total = total + loss.detach()",
         "        batches += 1",
         "    loss = total / batches",
@@ -319,6 +308,72 @@ def _predicting(problem, values: Sequence, say: dict[str, str]) -> list[str]:
     ]
 
 
+class ScriptedMode:
+    """A step mode's part of the script (core/step/modes.py's eager mode; the others below): what it writes
+    before the loop, how the loop takes a step, its loop, its device. The script asks its mode, never its name."""
+
+    capturable = False  # the optimizer made so that its step can be captured in a CUDA graph
+
+    def device_part(self, config: TrainingConfig, say: dict[str, str]) -> list[str] | None:
+        """Its own device lines (None: the tutorial's)."""
+        return None
+
+    @staticmethod
+    def one_graph(config: TrainingConfig, cuda_graphs: bool = True) -> bool:
+        """Its step is one graph, its update written out (core/step/fullgraph.py)."""
+        return False
+
+    def before_loop(self, config: TrainingConfig, say: dict[str, str], cuda_graphs: bool = True) -> list[str]:
+        """What comes between the optimizer and the loop (a compiled step's function)."""
+        return []
+
+    def take(self, config: TrainingConfig, x: str, y: str, indent: str, cuda_graphs: bool = True) -> list[str]:
+        """A step of the loop on (x, y): the statements themselves."""
+        return step_lines(config, x, y, indent)
+
+    def training(self, config: TrainingConfig, batch: int, minibatch: bool, say: dict[str, str]) -> list[str]:
+        """The loop: over minibatches, or the full batch an epoch."""
+        return _minibatch_loop(config, batch, say) if minibatch else _full_batch_loop(config, say)
+
+
+class _Compiled(ScriptedMode):
+    @staticmethod
+    def one_graph(config: TrainingConfig, cuda_graphs: bool = True) -> bool:
+        """One graph with CUDA graphs where gpudemo's compiled step is one (not fp16's, nor data parallel's)."""
+        return cuda_graphs and fullgraph.one_graph_refusal(config, None) is None
+
+    def before_loop(self, config: TrainingConfig, say: dict[str, str], cuda_graphs: bool = True) -> list[str]:
+        return compiled_step_lines(config, say, cuda_graphs)
+
+    def take(self, config: TrainingConfig, x: str, y: str, indent: str, cuda_graphs: bool = True) -> list[str]:
+        """A call of the compiled step (on a GPU, each a new step of its CUDA graphs)."""
+        mark = [
+            'if device.type == "cuda":',
+            "    torch.compiler.cudagraph_mark_step_begin()  # a new step of the graphs",
+        ]  # noqa: E501
+        return [indent + line for line in (*(mark if cuda_graphs else []), f"loss = train_step({x}, {y})")]
+
+
+class _Graph(ScriptedMode):
+    capturable = True
+
+    def device_part(self, config: TrainingConfig, say: dict[str, str]) -> list[str]:
+        """A CUDA GPU, with no fall back to the CPU: a capture needs one."""
+        wanted = config.device if config.device.startswith("cuda") else "cuda"
+        return [say["device_graph"].format(wanted=wanted), f'device = torch.device("{wanted}")']
+
+    def training(self, config: TrainingConfig, batch: int, minibatch: bool, say: dict[str, str]) -> list[str]:
+        return _graph_loop(config, say)
+
+
+SCRIPTED: dict[str, ScriptedMode] = {EAGER: ScriptedMode(), COMPILED: _Compiled(), GRAPH: _Graph()}
+
+
+def scripted(config: TrainingConfig) -> ScriptedMode:
+    """The script's part of `config`'s step mode."""
+    return SCRIPTED[config.step]
+
+
 def generate_script(
     config: TrainingConfig,
     values: Sequence = (4.0,),
@@ -350,13 +405,7 @@ def generate_script(
         (
             TRAINING,
             [
-                *(
-                    _graph_loop(config, say)
-                    if mode_of(config).captures
-                    else _minibatch_loop(config, batch, say)
-                    if minibatch
-                    else _full_batch_loop(config, say)
-                ),
+                *scripted(config).training(config, batch, minibatch, say),
                 'print("device", device)',
                 'print("final loss", loss.item())',
                 "",
@@ -383,7 +432,7 @@ def _to_device(config: TrainingConfig, problem, minibatch: bool, say: dict[str, 
         generator = [say["generator"], f"generator = torch.Generator().manual_seed({config.seed})"]
     if minibatch:
         generator += [say["shuffle"], f"shuffle = torch.Generator(device=device).manual_seed({config.seed})"]
-    optimizer = OPTIMIZERS[config.optimizer].line(config.lr, capturable=mode_of(config).captures)
+    optimizer = OPTIMIZERS[config.optimizer].line(config.lr, capturable=scripted(config).capturable)
     return [
         *_device_part(config, say),
         say["seed"],
@@ -396,7 +445,7 @@ def _to_device(config: TrainingConfig, problem, minibatch: bool, say: dict[str, 
         f"criterion = torch.nn.{type(problem.make_loss()).__name__}().to(device)",
         *(
             [f"lr = {config.lr!r}  # the update is written out in the step"]
-            if one_graph(config)
+            if scripted(config).one_graph(config)
             else [f"optimizer = {optimizer}"]
         ),
         *precision_lines(config),

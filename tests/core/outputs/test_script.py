@@ -288,3 +288,11 @@ def test_every_problems_compiled_script_runs_and_prints_what_gpudemo_computes():
             child.stdout.close()
     for config, stdout, loss in zip(COMPILED, scripts, losses, strict=True):
         assert _parse(stdout)["final_loss"] == pytest.approx(loss, rel=5e-5), config
+
+
+def test_each_step_mode_has_its_part_of_the_script():
+    from gpudemo.core.outputs.script import SCRIPTED
+    from gpudemo.core.step.modes import MODES
+
+    assert list(SCRIPTED) == list(MODES)
+    assert [mode.capturable for mode in SCRIPTED.values()] == [mode.captures for mode in MODES.values()]
