@@ -5,7 +5,7 @@ moved to the run's device), its model (built on the CPU right after the seed is 
 does), its loss, how to describe what was learned, the x range its fit is drawn
 over, and its part of the generated script. The window, the command line and the
 script read all of it from here. A new problem joins by adding a module and an
-entry to `_registry` (and its key, title, explanation and settings to rules.PROBLEM_CHOICES).
+entry to `_registry` (and its key, title, explanation and settings to core/settings/choices.py).
 
 A person's own data ("data") is a problem made from the file the config names: look a
 config's problem up with `problem_for(config)`, which reads that file (kept while unchanged).
@@ -19,8 +19,8 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
+from gpudemo.core.settings.choices import OWN_DATA, PROBLEM_CHOICES
 from gpudemo.core.settings.config import TrainingConfig
-from gpudemo.core.settings.rules import OWN_DATA, PROBLEM_CHOICES
 
 if TYPE_CHECKING:
     from gpudemo.core.problems.base import Problem

@@ -11,6 +11,7 @@ import torch
 from torch import nn
 
 from gpudemo.core.settings import rules
+from gpudemo.core.settings.choices import PROBLEM_CHOICES
 from gpudemo.core.settings.config import TrainingConfig
 
 
@@ -37,7 +38,7 @@ class Problem:
     @property
     def uses(self) -> frozenset[str]:
         """Which of "samples", "width", "depth", "noise" apply (the rules' table: the form reads it without torch)."""
-        return rules.PROBLEM_CHOICES[self.key].uses
+        return PROBLEM_CHOICES[self.key].uses
 
     def samples(self, config: TrainingConfig) -> int:
         return config.samples

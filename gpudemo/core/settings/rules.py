@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 
 from gpudemo.core.base.messages import QT_TRANSLATE_NOOP, Message, PersonError, message
+from gpudemo.core.settings.choices import OPTIMIZER_CHOICES, PRECISION_CHOICES, PROBLEM_CHOICES
 
 EPOCHS_MIN = 1
 EPOCHS_MAX = 10_000_000
@@ -38,93 +38,13 @@ DEFAULT_OPTIMIZER = "sgd"
 DEFAULT_NOISE = 0.1
 
 
-@dataclass(frozen=True)
-class Choice:
-    """One choice of a setting as a person meets it: its title in the form's list and what it means (the item's
-    tooltip), both marked for translation; a problem's `uses`: the settings it takes besides the shared ones
-    (its Problem's `uses`), so that the form greys the others before PyTorch has loaded."""
-
-    title: str
-    tip: str = ""
-    uses: frozenset[str] = frozenset()
-
-
-# The choices a person may make, each declared once, here: the command line's choices and the window's lists
-# are made from these tables. The registries (core/problems, core/step/optimizers, core/step/precision) are keyed
-# the same (a test checks it); they are named here so that `gpudemo --help` and the form need no torch.
-_POINTS = frozenset({"samples", "width", "depth", "noise"})
-PROBLEM_CHOICES = {
-    "tutorial": Choice(
-        QT_TRANSLATE_NOOP("core", "Tutorial: y = 2x from 3 points"),
-        QT_TRANSLATE_NOOP("core", "The tutorial's own problem: nn.Linear(1, 1) on x = 1, 2, 3"),
-    ),
-    "line": Choice(
-        QT_TRANSLATE_NOOP("core", "Line: y = 2x + noise"),
-        QT_TRANSLATE_NOOP("core", "nn.Linear(1, 1) on N points, x uniform in [-3, 3], normal noise of 0.5"),
-        frozenset({"samples"}),
-    ),
-    "sine": Choice(
-        QT_TRANSLATE_NOOP("core", "Sine: an MLP learns sin(x)"),
-        QT_TRANSLATE_NOOP("core", "An MLP of tanh layers on N points of sin(x) + noise of 0.1, x in [-π, π]"),
-        frozenset({"samples", "width", "depth"}),
-    ),
-    "circles": Choice(
-        QT_TRANSLATE_NOOP("core", "Circles: two classes, one inside the other"),
-        QT_TRANSLATE_NOOP(
-            "core",
-            "Classify 2-D points: class 0 on a circle of radius 0.5, class 1 on the unit circle. No straight"
-            " line separates them: set depth 0 (a linear model) to see it fail",
-        ),
-        _POINTS,
-    ),
-    "xor": Choice(
-        QT_TRANSLATE_NOOP("core", "XOR: two classes in opposite corners"),
-        QT_TRANSLATE_NOOP(
-            "core",
-            "Classify 2-D points by quadrant: the same sign on both axes is class 0. The classic problem a"
-            " single layer cannot solve",
-        ),
-        _POINTS,
-    ),
-    "spiral": Choice(
-        QT_TRANSLATE_NOOP("core", "Spiral: two interleaved arms"),
-        QT_TRANSLATE_NOOP(
-            "core",
-            "Classify 2-D points on two spiral arms, half a turn apart: the hardest of the three; try more"
-            " width and depth",
-        ),
-        _POINTS,
-    ),
-    "digits": Choice(
-        QT_TRANSLATE_NOOP("core", "Digits: 8x8 handwritten, 10 classes"),
-        QT_TRANSLATE_NOOP(
-            "core",
-            "1,797 handwritten digits of 8x8 pixels (UCI, CC BY 4.0): 1,437 to train on, 360 held out to"
-            " test; the classic first GPU exercise",
-        ),
-        frozenset({"width", "depth"}),
-    ),
-    # A person's file (File > Open data, --data): titled by its file's name where it is listed.
-    "data": Choice("", "", frozenset({"width", "depth"})),
-}
-OWN_DATA = "data"
+# The keys a person may choose, from the choices' tables (core/settings/choices.py).
 PROBLEM_KEYS = tuple(PROBLEM_CHOICES)
 TEST_IMAGES = 360  # digits: the images held out from training (20 %), which Predict takes by number
-OPTIMIZER_CHOICES = {
-    "sgd": Choice(QT_TRANSLATE_NOOP("core", "SGD")),
-    "momentum": Choice(QT_TRANSLATE_NOOP("core", "SGD with momentum 0.9")),
-    "adam": Choice(QT_TRANSLATE_NOOP("core", "Adam")),
-}
 OPTIMIZER_KEYS = tuple(OPTIMIZER_CHOICES)
 SWEEP_KINDS = ("step", "matmul")  # core/measure/sweep.py
 TRANSFER_DIRECTIONS = ("host_to_device", "device_to_host")  # core/measure/transfer.py (named for the views)
 DTYPE_KEYS = ("float32", "tf32", "bfloat16")  # float32 with TF32 off; tf32: float32 data, TF32 matmuls
-PRECISION_CHOICES = {  # core/step/precision.py
-    "fp32": Choice(QT_TRANSLATE_NOOP("core", "fp32: float32 throughout")),
-    "tf32": Choice(QT_TRANSLATE_NOOP("core", "tf32: matmuls on tensor cores")),
-    "bf16": Choice(QT_TRANSLATE_NOOP("core", "bf16: mixed, autocast")),
-    "fp16": Choice(QT_TRANSLATE_NOOP("core", "fp16: mixed, autocast + GradScaler")),
-}
 PRECISION_KEYS = tuple(PRECISION_CHOICES)
 DEFAULT_PRECISION = "fp32"
 STEP_KEYS = ("eager", "compiled", "graph")  # core/step/step.py: how a step is launched

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLineEdit, QSpinBox, QWidget
 
 from gpudemo.core.base.messages import Message
-from gpudemo.core.settings.rules import Choice
+from gpudemo.core.settings.choices import Choice
 from gpudemo.ui.base.i18n import say
 
 

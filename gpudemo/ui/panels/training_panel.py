@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from gpudemo.core.base.errors import DataFileError, RunRefused, TrainingError
 from gpudemo.core.base.messages import Message
 from gpudemo.core.problems import uses as problem_uses
-from gpudemo.core.settings import rules
+from gpudemo.core.settings import choices, rules
 from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.settings.rules import InvalidSetting
 from gpudemo.core.step.modes import MODES
@@ -59,7 +59,7 @@ class TrainingPanel(QGroupBox):
 
     def _problem_field(self) -> None:
         """What the model learns: the problems, each titled and explained."""
-        self.problemCombo = choice_box("problemCombo", rules.PROBLEM_CHOICES, leave_out=(rules.OWN_DATA,))
+        self.problemCombo = choice_box("problemCombo", choices.PROBLEM_CHOICES, leave_out=(choices.OWN_DATA,))
         # Its longest titles must not widen the left column: the list opens as wide as they need.
         self.problemCombo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.problemCombo.setMinimumContentsLength(20)
@@ -134,14 +134,14 @@ class TrainingPanel(QGroupBox):
 
     def _method_fields(self) -> None:
         """How a step is taken: the optimizer, the precision, the step mode."""
-        self.optimizerCombo = choice_box("optimizerCombo", rules.OPTIMIZER_CHOICES)
+        self.optimizerCombo = choice_box("optimizerCombo", choices.OPTIMIZER_CHOICES)
         self.optimizerCombo.setToolTip(
             self.tr(
                 "How the gradient becomes a step: SGD steps straight down the slope; momentum keeps part of the last"
                 " step and rolls through shallow valleys; Adam scales each weight's step by its own gradient's size"
             )
         )
-        self.precisionCombo = choice_box("precisionCombo", rules.PRECISION_CHOICES)
+        self.precisionCombo = choice_box("precisionCombo", choices.PRECISION_CHOICES)
         self.precisionCombo.setToolTip(
             self.tr(
                 "What a step computes in. fp32: float32 throughout. tf32: float32 data, but a GPU's matrix"
