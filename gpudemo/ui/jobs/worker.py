@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
-from gpudemo.core.base import oscalls
+from gpudemo.core.base import oscalls, power
 from gpudemo.core.base.control import COMPLETED, RunControl
 from gpudemo.core.base.messages import QT_TRANSLATE_NOOP, Message, PersonError, message
 from gpudemo.core.training import METERING
@@ -54,7 +54,7 @@ class JobWorker(QObject):
     @Slot()
     def run(self) -> None:
         try:
-            with oscalls.unthrottled():  # not slowed by App Nap or power throttling while the window is hidden
+            with power.unthrottled():  # not slowed by App Nap or power throttling while the window is hidden
                 result = self._task(self.control, self.reported.emit)
         except PersonError as error:  # a failed run, a refused precision, a worker lost: the reason, for a person
             log.warning("%s ended: %s", self.name, error)

@@ -208,7 +208,7 @@ def test_a_job_runs_unthrottled_on_its_thread_and_lets_go_when_it_ends(qtbot, wi
     import threading
     from contextlib import contextmanager
 
-    from gpudemo.core.base import oscalls
+    from gpudemo.core.base import power
 
     held = []
 
@@ -218,6 +218,6 @@ def test_a_job_runs_unthrottled_on_its_thread_and_lets_go_when_it_ends(qtbot, wi
         yield
         held.append(("end", threading.current_thread() is threading.main_thread()))
 
-    monkeypatch.setattr(oscalls, "unthrottled", unthrottled)
+    monkeypatch.setattr(power, "unthrottled", unthrottled)
     run_to_end(qtbot, window)
     assert held == [("begin", False), ("end", False)]
