@@ -168,6 +168,8 @@ if on_gpu:
 # RAPL): the joules an epoch of the line at 100,000 samples takes on the GPU over the CPU's, idle power
 # included. Hosted notebooks often hide the CPU's counter: then nothing is written, and the reason is printed.
 import glob  # noqa: E402
+import os  # noqa: E402
+import sys  # noqa: E402
 
 
 def gpu_joules():
@@ -179,6 +181,10 @@ def gpu_joules():
 
 
 def cpu_joules():
+    # Linux shows the CPU's RAPL counter as files; Windows keeps it behind a kernel driver and macOS behind
+    # powermetrics (root, a tool of its own): neither can be read from here, so nothing is metered there.
+    if not sys.platform.startswith("linux"):
+        raise OSError(f"the CPU's energy counter is read on Linux only, not on {sys.platform}")
     zones = [path for path in glob.glob("/sys/class/powercap/intel-rapl:*/energy_uj") if path.count(":") == 1]
     if not zones:
         raise OSError("no RAPL energy counter here")
@@ -227,6 +233,10 @@ result = {
     "date": datetime.date.today().isoformat(),
     "figures": figures,
 }
-with open("gpudemo_measurements.json", "w", encoding="utf-8") as out:
+# Written beside, then put in place: a kernel stopped or a full disk leaves the last file whole, never half of one.
+with open("gpudemo_measurements.json.part", "w", encoding="utf-8") as out:
     json.dump(result, out, indent=2)
+    out.flush()
+    os.fsync(out.fileno())
+os.replace("gpudemo_measurements.json.part", "gpudemo_measurements.json")
 print(json.dumps(result, indent=2))
