@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from gpudemo.core.base.messages import QT_TRANSLATE_NOOP, PersonError, message
+from gpudemo.core.outputs.notebook import notebook_of, opening_comment
 
 FORMAT, VERSION = "gpudemo-measurements", 1
 SIZE_MAX = 64 * 1024  # bytes: the file is a few hundred
@@ -141,34 +142,14 @@ def percent_cells(text: str) -> list[tuple[str, str]]:
     markdown; what comes before the first "# %%" is left out (it says how the file is used)."""
     cells = []
     for chunk in text.split("\n# %%\n")[1:]:
-        lines = chunk.strip("\n").split("\n")
-        opening = 0
-        while opening < len(lines) and lines[opening].startswith("#"):
-            opening += 1
-        markdown = "\n".join(line[2:] if line.startswith("# ") else line[1:] for line in lines[:opening])
-        cells.append((markdown, "\n".join(lines[opening:]).strip("\n")))
+        said, code = opening_comment(chunk.strip("\n").split("\n"))
+        cells.append(("\n".join(said), code))
     return cells
 
 
 def measurements_notebook(quick: bool = False) -> str:
     """The lesson's measurements as the text of an .ipynb file; `quick`: small sizes only (a CPU, a test)."""
-    import nbformat  # only an export needs it
-
     script = measurements_script()
     if quick:
         script = script.replace("\nQUICK = False\n", "\nQUICK = True\n")
-    v4 = nbformat.v4
-    cells = []
-    for markdown, code in percent_cells(script):
-        if markdown:
-            cells.append(v4.new_markdown_cell(markdown))
-        if code:
-            cells.append(v4.new_code_cell(code))
-    metadata = {
-        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
-        "language_info": {"name": "python"},
-        "accelerator": "GPU",
-    }
-    notebook = v4.new_notebook(cells=cells, metadata=metadata)
-    nbformat.validate(notebook)
-    return nbformat.writes(notebook, version=4)
+    return notebook_of(percent_cells(script), gpu=True)

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from gpudemo.core.base.messages import QT_TRANSLATE_NOOP
-from gpudemo.core.outputs.script import Script
 from gpudemo.core.settings.config import TrainingConfig, to_argv
+
+if TYPE_CHECKING:  # the lessons' notebook is made in the window before PyTorch loads: the script's module needs it
+    from gpudemo.core.outputs.script import Script
 
 NBFORMAT = 4
 TITLE = QT_TRANSLATE_NOOP("script", "gpudemo: the PyTorch behind a run")
@@ -28,6 +31,16 @@ INTRO = QT_TRANSLATE_NOOP(
 )
 
 
+def opening_comment(lines: list[str]) -> tuple[list[str], str]:
+    """A block of script split into the comment lines that open it, each without its "#" and the space after,
+    and the code under them."""
+    opening = 0
+    while opening < len(lines) and lines[opening].startswith("#"):
+        opening += 1
+    said = [line[2:] if line.startswith("# ") else line[1:] for line in lines[:opening]]
+    return said, "\n".join(lines[opening:]).strip("\n")
+
+
 def script_cells(text: str) -> list[tuple[str, str]]:
     """The script cut into (markdown, code) pairs, a pair a paragraph (lines between blank lines): the comment
     lines that open a paragraph become its markdown, the first one a heading; the rest is its code. The script's
@@ -36,40 +49,37 @@ def script_cells(text: str) -> list[tuple[str, str]]:
     paragraphs = [block.strip("\n") for block in text.split("\n\n") if block.strip()]
     cells = []
     for number, paragraph in enumerate(paragraphs):
-        lines = paragraph.split("\n")
-        opening = 0
-        while opening < len(lines) and lines[opening].startswith("#"):
-            opening += 1
-        comment, code = lines[:opening], "\n".join(lines[opening:])
-        if number == 0:
-            comment = []
-        said = [line[1:].strip() for line in comment]
-        markdown = "\n".join(["### " + said[0], *said[1:]]) if said else ""
-        cells.append((markdown, code))
+        said, code = opening_comment(paragraph.split("\n"))
+        said = [] if number == 0 else [line.strip() for line in said]
+        cells.append(("\n".join(["### " + said[0], *said[1:]]) if said else "", code))
     return cells
+
+
+def notebook_of(cells: list[tuple[str, str]], gpu: bool) -> str:
+    """(markdown, code) pairs as the text of a validated nbformat 4 notebook, each part a cell where it is not
+    empty; `gpu`: Colab opens it asking for a GPU runtime."""
+    import nbformat  # only an export needs it
+
+    v4 = nbformat.v4
+    made = []
+    for markdown, code in cells:
+        if markdown:
+            made.append(v4.new_markdown_cell(markdown))
+        if code:
+            made.append(v4.new_code_cell(code))
+    metadata = {
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+        "language_info": {"name": "python"},
+        **({"accelerator": "GPU"} if gpu else {}),
+    }
+    notebook = v4.new_notebook(cells=made, metadata=metadata)
+    nbformat.validate(notebook)
+    return nbformat.writes(notebook, version=NBFORMAT)
 
 
 def notebook_text(config: TrainingConfig, script: Script, translate: Callable[[str], str] = str) -> str:
     """The notebook of `script`, the script of `config`'s run, as the text of an .ipynb file; its words through
     `translate` (the window's language; English by default)."""
-    import nbformat  # only an export needs it
-
-    v4 = nbformat.v4
     command = shlex.join(["gpudemo", "train", f"--device={config.device}", *to_argv(config)])
-    cells = [v4.new_markdown_cell(f"# {translate(TITLE)}\n\n" + translate(INTRO).format(command=command))]
-    for markdown, code in script_cells(script.text):
-        if markdown:
-            cells.append(v4.new_markdown_cell(markdown))
-        if code:
-            cells.append(v4.new_code_cell(code))
-    notebook = v4.new_notebook(
-        cells=cells,
-        metadata={
-            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
-            "language_info": {"name": "python"},
-            # Colab opens a notebook made for a GPU asking for a GPU runtime.
-            **({"accelerator": "GPU"} if config.device.startswith("cuda") else {}),
-        },
-    )
-    nbformat.validate(notebook)
-    return nbformat.writes(notebook, version=NBFORMAT)
+    title = (f"# {translate(TITLE)}\n\n" + translate(INTRO).format(command=command), "")
+    return notebook_of([title, *script_cells(script.text)], gpu=config.device.startswith("cuda"))

@@ -294,14 +294,18 @@ class GuessLesson(LessonCourse):
     def export(self, path: str) -> bool:
         """The table as CSV at `path` (all or nothing); says so in the status line."""
         outcomes = [self._shown_now(step, self.outcomes[step.key]) for step in self.steps if step.key in self.outcomes]
+        done = self.tr("Exported {count} guesses to {path}.").format(count=len(outcomes), path=path)
+        return self._write(path, guesses.to_csv(outcomes), done)
+
+    def _write(self, path: str, text: str, done: str) -> bool:
+        """`text` at `path`, all or nothing; `done` (or why not) in the status line."""
         try:
-            note = write_atomically(path, lambda out: out.write(guesses.to_csv(outcomes)))
+            note = write_atomically(path, lambda out: out.write(text))
         except OSError as error:
             self.window.runStatus.say(
                 self.tr("Could not write {path}: {reason}").format(path=path, reason=error.strerror), error=True
             )
             return False
-        done = self.tr("Exported {count} guesses to {path}.").format(count=len(outcomes), path=path)
         self.window.runStatus.say(done if note is None else f"{done} {say(note)}")
         return True
 
@@ -329,19 +333,11 @@ class GuessLesson(LessonCourse):
             chosen(path)
         if not path:
             return False
-        try:
-            note = write_atomically(path, lambda out: out.write(borrowed.measurements_notebook()))
-        except OSError as error:
-            self.window.runStatus.say(
-                self.tr("Could not write {path}: {reason}").format(path=path, reason=error.strerror), error=True
-            )
-            return False
         done = self.tr(
             "Wrote {path}: run it where a GPU is, then load its gpudemo_measurements.json with File > Load"
             " measurements."
         ).format(path=path)
-        self.window.runStatus.say(done if note is None else f"{done} {say(note)}")
-        return True
+        return self._write(path, borrowed.measurements_notebook(), done)
 
     @Slot()
     def load_measurements(self, path: str | None = None) -> bool:
