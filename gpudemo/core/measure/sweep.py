@@ -257,7 +257,7 @@ def _training_step(
     run = _SweptRun(config, step, x, y, device)
     mode.prepare(run, with_path=False)
     per_call = run.captured.largest if run.captured is not None else 1
-    return (lambda: mode.advance(run, per_call, False)), per_call
+    return (lambda: mode.advance(run, per_call)), per_call
 
 
 class _SweptRun(SteppedRun):

@@ -120,13 +120,11 @@ class StepMode:
     def prepare(self, run: SteppedRun, with_path: bool) -> None:
         """Compile or capture `run`'s step before the clock (nothing for eager)."""
 
-    def advance(
-        self, run: SteppedRun, most: int, with_path: bool
-    ) -> tuple[int, torch.Tensor, torch.Tensor | None, torch.Tensor | None]:
+    def advance(self, run: SteppedRun, most: int) -> tuple[int, torch.Tensor, torch.Tensor | None, torch.Tensor | None]:
         """Up to `most` epochs (at least one): (how many, their losses, a classification's right answers, the
-        path's (w, b) when `with_path`), still on the device."""
-        losses = run.epoch()
-        return 1, losses, run.hits, run.position() if with_path else None
+        path's (w, b) where the step captured them, else None: the read-back reads them as they stand), still
+        on the device."""
+        return 1, run.epoch(), run.hits, None
 
 
 class Eager(StepMode):
@@ -337,9 +335,7 @@ class Graph(StepMode):
 
         return records
 
-    def advance(
-        self, run: SteppedRun, most: int, with_path: bool
-    ) -> tuple[int, torch.Tensor, torch.Tensor | None, torch.Tensor | None]:
+    def advance(self, run: SteppedRun, most: int) -> tuple[int, torch.Tensor, torch.Tensor | None, torch.Tensor | None]:
         """One replay: the captured epochs if `most` allows them all, else one (the path as captured)."""
         size = run.captured.size_for(most)
         records = iter(run.captured.replay(size))

@@ -202,7 +202,7 @@ def _epochs(
         most = left if control is None else control.epochs_before_hold(done, left)
         most = min(most, max(1, readback.in_flight - readback.pending_epochs))  # slow epochs: one at a time
         try:
-            readback.add(*run.mode.advance(run, most, readback.path is not None))
+            readback.add(*run.mode.advance(run, most))
         except Stopped:
             return STOPPED
         if readback.due():

@@ -62,7 +62,8 @@ class Readback:
         self.pending: list[torch.Tensor] = []  # losses still on the device
         self.pending_epochs = 0  # the epochs of those losses
         self.pending_hits: list[torch.Tensor] = []  # a classification's right answers of those epochs
-        self.positions: list[torch.Tensor] = []  # (w, b) after each of those epochs, with a path
+        # (w, b) after each of those epochs, with a path
+        self.positions = run.path_positions() if self.path is not None else None
         self.diverged_at: int | None = None
         self.paused = 0.0  # seconds spent paused or drawing landscapes, left out of the timing
         self.start = 0.0  # when the clock started (start())
@@ -79,15 +80,15 @@ class Readback:
         """Epochs run: read back or still pending."""
         return self.history.count + self.pending_epochs
 
-    def add(self, epochs: int, losses: torch.Tensor, hits: torch.Tensor | None, position: torch.Tensor | None) -> None:
+    def add(self, epochs: int, losses: torch.Tensor, hits: torch.Tensor | None, captured: torch.Tensor | None) -> None:
         """An epoch's records (a replay's: `epochs` rows), still on the device, as a step mode's advance gives
-        them."""
+        them; with a path, (w, b) as the step `captured` them or, if it did not, as they stand."""
         self.pending.append(losses)
         self.pending_epochs += epochs
         if self.accuracy is not None:
             self.pending_hits.append(hits)
-        if self.path is not None:
-            self.positions.append(position)
+        if self.positions is not None:
+            self.positions.record(captured)
 
     def due(self) -> bool:
         return self.pending_epochs >= self.in_flight or time.perf_counter() >= self.next_flush
@@ -120,8 +121,7 @@ class Readback:
         new_landscape, self.landscape = self.landscape, None
         if self.path is None:
             return new_landscape
-        self.path.extend(self.join(self.positions).to("cpu", torch.float32).numpy()[:count])
-        self.positions.clear()
+        self.path.extend(self.positions.take()[:count])
         if not salvage and needs_new_grid(new_landscape or self.run.last_landscape, self.path):
             began = time.perf_counter()
             new_landscape = self.run.landscape(self.path, self.minimum)

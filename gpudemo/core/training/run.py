@@ -25,6 +25,7 @@ from gpudemo.core.training.failures import training_error
 from gpudemo.core.training.landscape import Landscape, PathHistory, bounds_around
 from gpudemo.core.training.loss_grid import evaluate
 from gpudemo.core.training.plan import Plan, plan_of
+from gpudemo.core.training.positions import DevicePositions, HostPositions, positions_for
 from gpudemo.core.training.records import DataSample
 
 FIT_POINTS = 256  # the model is evaluated at this many x values for the fit view...
@@ -93,6 +94,10 @@ class PreparedRun:
     def position(self) -> torch.Tensor:
         """(w, b) as they stand, a copy still on the device: one op an epoch."""
         return torch.cat(self._plane_views)
+
+    def path_positions(self) -> DevicePositions | HostPositions:
+        """Where (w, b) after each epoch wait for the read-back (core/training/positions.py)."""
+        return positions_for(self.device, self._plane_views)
 
     def landscape(self, path: PathHistory, minimum: tuple[float, float] | None) -> Landscape:
         return evaluate(self.x_train, self.y_train, bounds_around(path.low, path.high, minimum), minimum)
@@ -180,7 +185,7 @@ class PreparedRun:
     def advance(self) -> int:
         """Epochs as the run takes them, outside its loop (a profile): one replay of the captured epochs, or one
         epoch; how many epochs it ran."""
-        return self.mode.advance(self, self.captured.largest if self.captured is not None else 1, False)[0]
+        return self.mode.advance(self, self.captured.largest if self.captured is not None else 1)[0]
 
     def snapshot(self) -> nn.Module:
         """A CPU copy of the model as it stands, for predictions while the run is paused."""
