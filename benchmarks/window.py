@@ -22,6 +22,11 @@ def run(epochs: int = 20_000, repeats: int = 7) -> list[dict]:
         {"figure": "window: bare tutorial loop, same process", "value": median(data["bare"]), "unit": "epochs/s"},
         {"figure": "window: run from the window", "value": median(data["window"]), "unit": "epochs/s"},
         {"figure": "window: headless core, same process", "value": median(data["core"]), "unit": "epochs/s"},
+        {  # the path through the landscape, the fit and a pause's checks, as the window asks, with no window
+            "figure": "window: headless core doing the window's work",
+            "value": median(data["same_work"]),
+            "unit": "epochs/s",
+        },
         {"figure": "window: window / bare", "value": ratio, "unit": "x", "target": ">= 0.95", "ok": ratio >= 0.95},
         {
             "figure": "window: window / headless core",
@@ -29,6 +34,11 @@ def run(epochs: int = 20_000, repeats: int = 7) -> list[dict]:
             "unit": "x",
             "target": ">= 0.95",
             "ok": core_ratio >= 0.95,
+        },
+        {  # what the GUI itself costs: the window's run against the core doing the same work headless
+            "figure": "window: window / headless core doing its work",
+            "value": median(data["same_ratios"]),
+            "unit": "x",
         },
         {  # the GUI thread's own CPU time over the run's: the window's take of the machine (ui/jobs/frame_budget.py)
             "figure": "window: GUI thread's CPU share of a run",

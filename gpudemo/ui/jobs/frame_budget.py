@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 FASTEST_MS = 100  # ten frames a second at most: a falling curve looks smooth
 SLOWEST_MS = 1000  # one a second at least: the run is still seen to move
-SHARE = 0.04  # the GUI thread's CPU time, at most this share of the run's (the window's budget is 5 %)
+SHARE = 0.03  # the GUI thread's CPU time, at most this share of the run's (the window's budget is 5 %)
 LOOK_S = 0.5  # the share is measured over at least this long (Windows counts a thread's time in 15.6 ms ticks)
 
 

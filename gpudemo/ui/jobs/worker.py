@@ -24,6 +24,7 @@ from gpudemo.core.base.messages import QT_TRANSLATE_NOOP, Message, PersonError, 
 from gpudemo.core.training import METERING
 from gpudemo.core.training.history import LossHistory
 from gpudemo.core.training.landscape import PathHistory
+from gpudemo.ui.jobs.frame_budget import FASTEST_MS
 
 if TYPE_CHECKING:
     from gpudemo.core.training.plan import Plan
@@ -111,6 +112,8 @@ def training_task(
             accuracy=accuracy,
             path=path,
             fit=True,
+            # read back as often as the window draws, not more: each batch is a slot on the GUI thread
+            flush_seconds=FASTEST_MS / 1000,
         )
         batches = run_training(plan, watched)
         while True:

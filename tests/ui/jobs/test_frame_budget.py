@@ -101,3 +101,36 @@ def test_nothing_is_drawn_while_the_training_view_is_hidden_and_all_of_it_when_i
     with qtbot.waitSignal(window.runFinished, timeout=60_000):
         window.stopButton.click()
     assert curve.count == window.session.current.count
+
+
+def test_the_busy_bar_stops_animating_when_the_run_begins_at_epoch_zero(qtbot):
+    from PySide6.QtCore import QEvent, QObject
+
+    from gpudemo.core.settings.config import TrainingConfig
+    from tests.ui.windows import open_window
+
+    class Frames(QObject):
+        """Counts the style's animation frames the bar gets."""
+
+        count = 0
+
+        def eventFilter(self, watched, event):
+            if event.type() == QEvent.Type.StyleAnimationUpdate:
+                Frames.count += 1
+            return False
+
+    window = open_window(qtbot)
+    status, bar, frames = window.job.status, window.progressBar, Frames()
+    bar.installEventFilter(frames)
+    config = TrainingConfig(epochs=100)
+    for _ in range(2):  # and busy again for the next run
+        status.preparing(config, warm=True)
+        assert bar.maximum() == 0
+        before = Frames.count
+        qtbot.waitUntil(lambda before=before: Frames.count > before + 3, timeout=5_000)  # Fusion's busy stripes
+        status.training(config, began=True)
+        assert (bar.value(), bar.maximum()) == (0, 100)
+        qtbot.wait(50)  # a frame that had already been queued
+        before = Frames.count
+        qtbot.wait(300)  # 18 frames at the style's 60 a second, had it gone on
+        assert Frames.count == before
