@@ -205,8 +205,8 @@ def _epochs(
             readback.add(*run.mode.advance(run, most))
         except Stopped:
             return STOPPED
-        if readback.due():
-            batch = readback.flush()
+        if readback.due():  # the last epoch's batch is the final one: the fit of the final model rides on it
+            batch = readback.flush(final=readback.done >= config.epochs)
             yield batch
             if readback.diverged_at is not None:
                 return COMPLETED

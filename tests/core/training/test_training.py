@@ -80,6 +80,26 @@ def test_batches_cover_every_epoch_once_in_order(monkeypatch):
     assert result.losses.dtype == np.float32
 
 
+@pytest.mark.parametrize("problem", ["tutorial", "circles"])
+def test_the_last_batch_carries_the_final_models_fit_when_it_falls_due_with_the_last_epoch(monkeypatch, problem):
+    # FLUSH_EPOCHS divides the epochs: the last batch is read back inside the loop, as it falls due, not after
+    # it; and the fit's cadence would skip it (its evaluations kept to a share of the run)
+    monkeypatch.setattr(training.readback, "FLUSH_EPOCHS", 10)
+    monkeypatch.setattr(training.readback, "FIT_SHARE", 1e-9)
+    batches = []
+    config = TrainingConfig(problem=problem, epochs=61, samples=64)  # epoch 1 alone, then 6 batches of 10
+    result = train(config, LoopOptions(fit=True, flush_seconds=60), on_batch=batches.append)
+    assert batches[-1].last_epoch == 61 and len(batches[-1].losses) == 10 and batches[-1].fit is not None
+    grid = torch.as_tensor(batches[0].data.grid, dtype=torch.float32)
+    with torch.no_grad():
+        if problem == "circles":
+            x2, x1 = torch.meshgrid(grid, grid, indexing="ij")
+            outputs = torch.softmax(result.model(torch.stack((x1.reshape(-1), x2.reshape(-1)), dim=1)), dim=1)
+        else:
+            outputs = result.model(grid.reshape(-1, 1))
+    np.testing.assert_allclose(batches[-1].fit.reshape(-1), outputs.numpy().reshape(-1), rtol=1e-5, atol=1e-6)
+
+
 def test_the_first_epoch_comes_back_on_its_own_at_once(monkeypatch):
     monkeypatch.setattr(training.readback, "FLUSH_EPOCHS", 100)
     run = run_training(TrainingConfig(epochs=10_000), LoopOptions(flush_seconds=60, fit=True))
