@@ -230,7 +230,9 @@ def measure(
                 seconds=f"{seconds:.1f}",
             )
         )
-    above = joules - idle_watts * seconds
+    # Less than idle in the window is the counter's noise around a draw the work hardly moved (a small step on a
+    # CPU whose background load fell): the work added nothing measurable, not a negative amount.
+    above = max(0.0, joules - idle_watts * seconds)
     return EnergyPerEpoch(
         meter.device, meter.source, joules / epochs, above / epochs, idle_watts, seconds, epochs, calls
     )

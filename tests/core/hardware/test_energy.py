@@ -131,6 +131,17 @@ def test_a_short_run_is_repeated_to_the_counters_window_and_idle_is_shown_apart(
     assert found.to_json()["repeated"] == found.calls
 
 
+def test_a_window_that_drew_less_than_idle_says_nothing_above_idle_not_a_negative_amount():
+    meter = Clocked(watts=20.2, joules_per_epoch=0.0, epoch_seconds=0.01)  # idle read a little high...
+
+    def work():
+        meter.watts = 20.0  # ...and the background's draw fell while the step ran
+        return Clocked.work(meter)
+
+    found = measure(meter, work, clock=meter.clock, sleep=meter.sleep)
+    assert found.above_idle_per_epoch == 0.0 and found.joules_per_epoch == pytest.approx(20.0 * 0.01)
+
+
 def test_a_counter_that_does_not_move_meters_nothing():
     meter = Clocked(watts=0.0, joules_per_epoch=0.0, epoch_seconds=0.5)
     with pytest.raises(EnergyUnavailable, match="did not move in .* s: it cannot meter this"):
