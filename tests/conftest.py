@@ -1,5 +1,7 @@
+import atexit
 import importlib.util
 import os
+import shutil
 import sys
 import tempfile
 import threading
@@ -12,6 +14,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PYTEST_QT_API", "pyside6")
 # The app's remembered settings (QSettings) go to a folder of the tests' own, never the person's.
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="gpudemo-test-config-")
+atexit.register(shutil.rmtree, os.environ["XDG_CONFIG_HOME"], ignore_errors=True)  # gone with the run
 
 # Spread over the cores (pytest-xdist), each worker computes on one thread, and so do the children
 # its tests start: torch's OpenMP threads wait for each other at every operator, and a thread whose

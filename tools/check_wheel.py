@@ -19,6 +19,7 @@ import argparse
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -71,10 +72,15 @@ def contents(wheel: Path) -> dict[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--keep", type=Path, help="build and install here, and keep it (default: a temporary folder)")
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="build and install here, and keep it (default: a temporary folder, removed once passed)",
+    )
     args = parser.parse_args(argv)
     work = args.keep or Path(tempfile.mkdtemp(prefix="gpudemo-wheel-"))
     work.mkdir(parents=True, exist_ok=True)
+    print(f"check_wheel: building and installing in {work} (kept where a check fails)", flush=True)
     python = sys.executable
     from_sdist, from_tree = work / "dist", work / "tree"
     run("build the sdist, then the wheel from it", [python, "-m", "build", "--outdir", str(from_sdist), str(ROOT)])
@@ -135,7 +141,12 @@ def main(argv: list[str] | None = None) -> int:
     if child.returncode != 0 or "Traceback" in err:
         fail("the installed gpudemo command, ended by SIGTERM", f"exit {child.returncode}\n{err}")
     print("check_wheel: ok: the installed gpudemo command ran 20 s with its window, then closed on SIGTERM (exit 0)")
-    print(f"check_wheel: every check passed ({work})")
+    shutil.rmtree(elsewhere, ignore_errors=True)
+    if args.keep:
+        print(f"check_wheel: every check passed ({work})")
+    else:  # its environment holds a PyTorch (1.2 GB): a failed check keeps it to look at, a passed one not
+        shutil.rmtree(work, ignore_errors=True)
+        print("check_wheel: every check passed")
     return 0
 
 
