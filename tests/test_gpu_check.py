@@ -16,10 +16,9 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_without_a_gpu_the_check_runs_the_cpu_side_and_says_what_it_skipped(tmp_path):
     # Every step that needs a GPU, and of the CLI's (tested on their own in test_cli and beside it)
     # the first, a profile and a sweep in each precision: each is a torch process of its own.
-    steps = "env,api,cuda-tests,nvidia-smi,probes,suite,benchmarks,cli-train-tutorial,cli-profile-line,"
-    steps += "cli-profile-steps,cli-sweep-step-graph,steps-benchmark," + ",".join(
-        f"cli-sweep-matmul-{dtype}" for dtype in ("float32", "tf32", "bfloat16")
-    )
+    # (Each of its other commands is parsed by the command line's own parser below, without a process.)
+    steps = "env,api,cuda-tests,nvidia-smi,probes,suite,benchmarks,cli-train-tutorial,"
+    steps += "cli-profile-steps,cli-sweep-step-graph,steps-benchmark,cli-sweep-matmul-bfloat16"
     out = subprocess.run(
         [sys.executable, "-m", "benchmarks.gpu_check", "--out", str(tmp_path), "--steps", steps],
         cwd=ROOT,
@@ -48,13 +47,27 @@ def test_without_a_gpu_the_check_runs_the_cpu_side_and_says_what_it_skipped(tmp_
     assert env["cuda_available"] is False and env["devices"][-1]["id"] == "cpu"
     train = json.loads((tmp_path / "cli-train-tutorial.txt").read_text())
     assert train["device"] == "cpu" and train["status"] == "completed"
-    for dtype in ("float32", "tf32", "bfloat16"):
-        assert json.loads((tmp_path / f"cli-sweep-matmul-{dtype}.txt").read_text())["dtype"] == dtype
+    assert json.loads((tmp_path / "cli-sweep-matmul-bfloat16.txt").read_text())["dtype"] == "bfloat16"
     modes = json.loads((tmp_path / "cli-profile-steps.txt").read_text())
     assert [(row["step"], row["status"]) for row in modes] == [
         ("eager", "completed"), ("compiled", "completed"), ("graph", "refused")
     ]  # fmt: skip
     assert not (tmp_path / "cli-sweep-step-graph.txt").exists()  # no GPU: a graph sweep is refused, so skipped
+
+
+@pytest.mark.parametrize("device", ["cuda:0", "cpu"])
+@pytest.mark.parametrize("quick", [True, False])
+def test_every_command_of_the_gpu_check_is_one_the_command_line_takes(device, quick):
+    from benchmarks.gpu_check import cli_commands
+    from gpudemo.cli.arguments import build_parser
+
+    parser = build_parser()
+    for name, command in cli_commands(device, quick).items():
+        assert command[1:3] == ["-m", "gpudemo"], name
+        try:
+            parser.parse_args(command[3:])
+        except SystemExit:  # argparse's refusal, said on stderr
+            pytest.fail(f"{name}: gpudemo refuses {' '.join(command[3:])}")
 
 
 def test_the_quick_gpu_check_runs_only_steps_that_exist_and_what_never_ran_on_a_gpu(tmp_path):
