@@ -15,7 +15,7 @@ from benchmarks.bare import bare_loop  # noqa: E402
 from gpudemo.core.base.control import RunControl  # noqa: E402
 from gpudemo.core.hardware.devices import list_devices  # noqa: E402
 from gpudemo.core.settings.config import TrainingConfig  # noqa: E402
-from gpudemo.core.training import LoopOptions, train, warm_up  # noqa: E402
+from gpudemo.core.training import TO_CPU, TRAINING, LoopOptions, train, warm_up  # noqa: E402
 from gpudemo.core.training.landscape import PathHistory  # noqa: E402
 from gpudemo.ui import MainWindow  # noqa: E402
 
@@ -48,7 +48,17 @@ def main(epochs: int, repeats: int) -> dict:
     same_work, same_ratios = [], []
     window.epochsSpin.setValue(epochs)
 
+    marks: dict[str, tuple[float, float]] = {}  # the timed loop's ends: (wall, the GUI thread's CPU time)
+
+    def mark(phase: str) -> None:
+        if phase in (TRAINING, TO_CPU):
+            marks[phase] = (time.perf_counter(), time.thread_time())
+
+    window.job.phaseChanged.connect(mark)  # emitted on the GUI thread: thread_time is the GUI thread's
+    loop_shares = []
+
     def window_run(probe: bool) -> float:
+        marks.clear()
         loop = QEventLoop()
         window.runFinished.connect(loop.quit)
         last[0] = time.perf_counter()
@@ -58,6 +68,8 @@ def main(epochs: int, repeats: int) -> dict:
         window.start_training()
         loop.exec()
         shares.append((time.thread_time() - busy) / (time.perf_counter() - began))
+        (wall, cpu), (wall_end, cpu_end) = marks[TRAINING], marks[TO_CPU]
+        loop_shares.append((cpu_end - cpu) / (wall_end - wall))
         timer.stop()
         window.runFinished.disconnect(loop.quit)
         return results[-1]
@@ -79,6 +91,7 @@ def main(epochs: int, repeats: int) -> dict:
         same_work.append(same)
         same_ratios.append(shown / same)
     gui_shares = shares[:]  # the window's share of the runs timed (not of those with the probe timer)
+    gui_loop_shares = loop_shares[:]
     for _ in range(max(1, repeats // 2)):  # the GUI's responsiveness, on runs of their own
         window_run(probe=True)
     window.close()
@@ -92,6 +105,7 @@ def main(epochs: int, repeats: int) -> dict:
         "same_ratios": same_ratios,
         "gaps_ms": gaps,
         "gui_shares": gui_shares,
+        "gui_loop_shares": gui_loop_shares,
     }
 
 
