@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 from PySide6.QtCore import QStandardPaths
+from PySide6.QtWidgets import QFileDialog, QWidget
 
 _last_folder: str | None = None
 
@@ -26,3 +27,15 @@ def chosen(path: str) -> str:
     if path:
         _last_folder = os.path.dirname(os.path.abspath(path))
     return path
+
+
+def ask_save(parent: QWidget, title: str, name: str, filters: str) -> str:
+    """The path the person chose to save to, the dialog opened on `name` in the folder above (empty: cancelled)."""
+    path, _ = QFileDialog.getSaveFileName(parent, title, start_path(name), filters)
+    return chosen(path)
+
+
+def ask_open(parent: QWidget, title: str, filters: str) -> str:
+    """The file the person chose to open, the dialog opened in the folder above (empty: cancelled)."""
+    path, _ = QFileDialog.getOpenFileName(parent, title, start_path(), filters)
+    return chosen(path)

@@ -18,7 +18,6 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
@@ -37,7 +36,7 @@ from gpudemo.core.settings.config import TrainingConfig
 from gpudemo.core.settings.rules import InvalidSetting
 from gpudemo.core.training import PREDICTING, PREPARING_STEP, TO_CPU, TO_DEVICE, TRAINING
 from gpudemo.ui.base.i18n import say
-from gpudemo.ui.base.places import chosen, start_path
+from gpudemo.ui.base.places import ask_save
 
 if TYPE_CHECKING:
     from gpudemo.core.outputs.script import Script
@@ -273,10 +272,7 @@ class CodePanel(QDockWidget):
 
     @Slot()
     def save_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self, self.tr("Save the script"), start_path("gpudemo_run.py"), self.tr("Python files (*.py)")
-        )
-        chosen(path)
+        path = ask_save(self, self.tr("Save the script"), "gpudemo_run.py", self.tr("Python files (*.py)"))
         if path:
             self.save(path)
 
@@ -294,13 +290,9 @@ class CodePanel(QDockWidget):
                 self.tr("A notebook is made of the script for one device: choose “one device” above the script.")
             )
             return
-        path, _ = QFileDialog.getSaveFileName(
-            self,
-            self.tr("Export as a notebook"),
-            start_path("gpudemo_run.ipynb"),
-            self.tr("Jupyter notebooks (*.ipynb)"),
+        path = ask_save(
+            self, self.tr("Export as a notebook"), "gpudemo_run.ipynb", self.tr("Jupyter notebooks (*.ipynb)")
         )
-        chosen(path)
         if path:
             self.save_notebook(path)
 

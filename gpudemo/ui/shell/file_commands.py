@@ -16,14 +16,14 @@ import pyqtgraph.exporters as exporters
 from PySide6.QtCore import QBuffer, QIODevice, QObject, QRect, QTimer, Slot
 from PySide6.QtGui import QPainter
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QFileDialog, QMainWindow
+from PySide6.QtWidgets import QMainWindow
 
 from gpudemo.core.base.errors import DataFileError
 from gpudemo.core.base.files import write_atomically
 from gpudemo.core.base.messages import Message
 from gpudemo.core.outputs.export import write_losses_csv
 from gpudemo.ui.base.i18n import epochs_text, name_text, say
-from gpudemo.ui.base.places import chosen, start_path
+from gpudemo.ui.base.places import ask_open, ask_save
 
 # Each view (by its object name) and the plot File > Export the shown plot exports from it.
 SHOWN_PLOTS = {
@@ -54,7 +54,9 @@ class FileCommands(QObject):
         runs = [run for run in window.session.runs if window.lossView.is_shown(run) and run.count]
         if not runs:
             return self._say(self.tr("No losses to export: train a run first (or show a hidden one)."), error=True)
-        path = path or self._ask_save(self.tr("Export losses"), "gpudemo_losses.csv", self.tr("CSV files (*.csv)"))
+        path = path or ask_save(
+            self.window, self.tr("Export losses"), "gpudemo_losses.csv", self.tr("CSV files (*.csv)")
+        )
         if not path:
             return False
         done = self.tr("Exported {rows} losses of {runs} runs to {path}.").format(
@@ -76,7 +78,8 @@ class FileCommands(QObject):
 
     def export_plot(self, widget: pg.PlotWidget, path: str | None = None) -> bool:
         """`widget`'s plot as a PNG picture or an SVG drawing, by the file name's ending."""
-        path = path or self._ask_save(
+        path = path or ask_save(
+            self.window,
             self.tr("Export the plot"),
             f"gpudemo_{widget.objectName()}.png",
             self.tr("PNG picture (*.png);;SVG drawing (*.svg)"),
@@ -106,8 +109,8 @@ class FileCommands(QObject):
         run = self.window.trainingView.chosen()
         if run is None or run.model is None:
             return self._say(self.tr("No model to save: train one, or pause the run, first."), error=True)
-        path = path or self._ask_save(
-            self.tr("Save model"), f"gpudemo_run{run.number}.pt", self.tr("gpudemo checkpoints (*.pt)")
+        path = path or ask_save(
+            self.window, self.tr("Save model"), f"gpudemo_run{run.number}.pt", self.tr("gpudemo checkpoints (*.pt)")
         )
         if not path:
             return False
@@ -125,10 +128,7 @@ class FileCommands(QObject):
         if window.is_busy():
             return False
         if not path:
-            path, _ = QFileDialog.getOpenFileName(
-                window, self.tr("Load model"), start_path(), self.tr("gpudemo checkpoints (*.pt);;All files (*)")
-            )
-            chosen(path)
+            path = ask_open(window, self.tr("Load model"), self.tr("gpudemo checkpoints (*.pt);;All files (*)"))
         if not path:
             return False
         from gpudemo.core.outputs import checkpoint  # the Load action waits for PyTorch
@@ -157,10 +157,7 @@ class FileCommands(QObject):
         if window.is_busy() or self._reading is not None:
             return False
         if not path:
-            path, _ = QFileDialog.getOpenFileName(
-                window, self.tr("Open data"), start_path(), self.tr("CSV files (*.csv *.txt);;All files (*)")
-            )
-            chosen(path)
+            path = ask_open(window, self.tr("Open data"), self.tr("CSV files (*.csv *.txt);;All files (*)"))
         if not path:
             return False
         self._say(self.tr("Reading {path}…").format(path=Path(path).name))
@@ -215,10 +212,6 @@ class FileCommands(QObject):
         self._say(said)
 
     # --- inside -----------------------------------------------------------------------------
-
-    def _ask_save(self, title: str, name: str, filters: str) -> str:
-        path, _ = QFileDialog.getSaveFileName(self.window, title, start_path(name), filters)
-        return chosen(path)
 
     def _write(self, path: str, write: Callable[[], Message | None], done: str) -> bool:
         """`write()`, all or nothing (it goes through `files.write_atomically`, which checks every byte written):

@@ -13,7 +13,6 @@ import json
 from collections.abc import Callable
 
 from PySide6.QtCore import Slot
-from PySide6.QtWidgets import QFileDialog
 
 from gpudemo.core.base.files import write_atomically
 from gpudemo.core.lessons import borrowed, guesses, lesson
@@ -21,7 +20,7 @@ from gpudemo.core.settings.rules import InvalidSetting
 from gpudemo.core.step.modes import fastest_for
 from gpudemo.ui.base import i18n
 from gpudemo.ui.base.i18n import say
-from gpudemo.ui.base.places import chosen, start_path
+from gpudemo.ui.base.places import ask_open, ask_save
 from gpudemo.ui.panels.guess_panel import GuessPanel
 from gpudemo.ui.shell.lesson_course import LessonCourse
 from gpudemo.ui.shell.lesson_measures import (
@@ -311,10 +310,9 @@ class GuessLesson(LessonCourse):
 
     @Slot()
     def _ask_export(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self.window, self.tr("Export your guesses"), start_path("gpudemo_guesses.csv"), self.tr("CSV files (*.csv)")
+        path = ask_save(
+            self.window, self.tr("Export your guesses"), "gpudemo_guesses.csv", self.tr("CSV files (*.csv)")
         )
-        chosen(path)
         if path:
             self.export(path)
 
@@ -324,13 +322,12 @@ class GuessLesson(LessonCourse):
     def export_notebook(self, path: str | None = None) -> bool:
         """The lesson's measurements as a notebook (core/lessons/borrowed.py), to run on a borrowed GPU."""
         if not path:
-            path, _ = QFileDialog.getSaveFileName(
+            path = ask_save(
                 self.window,
                 self.tr("Export the lesson's measurements as a notebook"),
-                start_path("gpudemo_measurements.ipynb"),
+                "gpudemo_measurements.ipynb",
                 self.tr("Jupyter notebooks (*.ipynb)"),
             )
-            chosen(path)
         if not path:
             return False
         done = self.tr(
@@ -343,13 +340,7 @@ class GuessLesson(LessonCourse):
     def load_measurements(self, path: str | None = None) -> bool:
         """A notebook's result file, checked: the second lesson quotes its figures, and they are kept."""
         if not path:
-            path, _ = QFileDialog.getOpenFileName(
-                self.window,
-                self.tr("Load measurements"),
-                start_path(),
-                self.tr("Measurements (*.json);;All files (*)"),
-            )
-            chosen(path)
+            path = ask_open(self.window, self.tr("Load measurements"), self.tr("Measurements (*.json);;All files (*)"))
         if not path:
             return False
         try:
