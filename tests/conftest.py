@@ -48,7 +48,19 @@ if HAS_QT:  # as the window does: PySide6 reads no source of torch's lazy import
     narrow_source_scan()
 
 
+# No test waits forever: one that hangs (a deadlock, a dialog left open, a child that never answers) is
+# ended after this long with every thread's stack on stderr (pytest-timeout's thread method: it ends the
+# worker, and pytest-xdist starts another), so that the run ends and says where it hung. The longest test
+# takes about 30 s on a busy 2-core machine. Left out where pytest-timeout is missing (a GPU server).
+HANG_S = 300
+
+
 def pytest_collection_modifyitems(config, items):
+    if config.pluginmanager.hasplugin("timeout"):
+        hang = pytest.mark.timeout(HANG_S, method="thread")
+        for item in items:
+            if item.get_closest_marker("timeout") is None:
+                item.add_marker(hang)
     # The long tests first: with the suite spread over the cores (pytest-xdist), a minute-long
     # soak that starts last would leave the other cores idle while it runs.
     items.sort(key=lambda item: "slow" not in item.keywords)

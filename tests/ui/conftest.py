@@ -12,6 +12,18 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.gui)
 
 
+@pytest.fixture(autouse=True)
+def cycles_between_events(qapp):
+    """Python's cycles collected on the GUI thread between events, as the app has them (ui/base/cycles.py), and
+    what is due at each test's end: left to Python, a collection inside a Qt call hung a window's construction
+    for good (an old plot's menu destroyed under one of Qt's locks)."""
+    from gpudemo.ui.base.cycles import CycleCollector
+
+    collector = qapp.findChild(CycleCollector) or CycleCollector(qapp)
+    yield
+    collector.collect()
+
+
 @pytest.fixture
 def make_window(qtbot):
     """Opens a shown MainWindow on the devices given (the CPU alone by default); closed at the test's end."""
