@@ -48,10 +48,10 @@ if HAS_QT:  # as the window does: PySide6 reads no source of torch's lazy import
     narrow_source_scan()
 
 
-# No test waits forever: one that hangs (a deadlock, a dialog left open, a child that never answers) is
-# ended after this long with every thread's stack on stderr (pytest-timeout's thread method: it ends the
-# worker, and pytest-xdist starts another), so that the run ends and says where it hung. The longest test
-# takes about 30 s on a busy 2-core machine. Left out where pytest-timeout is missing (a GPU server).
+# No test waits forever: one that hangs (a deadlock, a dialog left open, a child that never answers) has every
+# thread's stack printed at 240 s (faulthandler_timeout in pyproject.toml) and is ended at HANG_S (pytest-timeout's
+# thread method: it ends the worker, and pytest-xdist starts another), so that the run ends and says where it hung.
+# The longest test takes about 30 s on a busy 2-core machine. Not ended where pytest-timeout is missing (a GPU server).
 HANG_S = 300
 
 
