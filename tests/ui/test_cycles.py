@@ -6,7 +6,7 @@ import gc
 import threading
 import weakref
 
-from gpudemo.ui.base.cycles import CycleCollector, Cycles
+from gpudemo.ui.base.cycles import GC_AFTER_COMPILE, CycleCollector, Cycles, no_collection_after_compile
 
 
 class Node:
@@ -48,10 +48,24 @@ def test_the_application_collects_cycles_from_its_event_loop_not_wherever_an_all
         "app, shown = build_app([])\n"
         "build_app([])\n"  # a second window in the same application: still one collector
         "print(gc.isenabled(), len(app.findChildren(CycleCollector)))\n"
+        "import torch._dynamo.config\n"  # PyTorch comes after the window: the compile collects nothing itself
+        "print(torch._dynamo.config.run_gc_after_compile)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["False", "1"]
+    assert out.stdout.split() == ["False", "1", "False"]
+
+
+def test_torch_compile_collects_nothing_on_its_thread_unless_the_environment_asks(monkeypatch):
+    import torch._dynamo.config as dynamo
+
+    monkeypatch.setattr(dynamo, "run_gc_after_compile", True)
+    monkeypatch.setenv(GC_AFTER_COMPILE, "1")  # the person's choice stands
+    no_collection_after_compile()
+    assert dynamo.run_gc_after_compile
+    monkeypatch.delenv(GC_AFTER_COMPILE)
+    no_collection_after_compile()  # PyTorch imported before the window
+    assert not dynamo.run_gc_after_compile
 
 
 def test_a_cycle_dropped_on_the_training_thread_is_freed_on_the_gui_thread(qtbot, qapp):

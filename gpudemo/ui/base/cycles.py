@@ -9,15 +9,20 @@ menu's QAction, destroyed, asked for the same lock: Qt shares a pool of locks am
 so it happens only now and then). And a cycle collected on the training thread destroys its Qt objects off
 the GUI thread. So the application turns automatic collection off and collects from its event loop, by
 Python's own thresholds, a few times a second (pyqtgraph's GarbageCollector does the same), where no Qt
-call is under way.
+call is under way. torch.compile's own collection after each compile, on the compiling thread, is turned off
+with it.
 """
 
 from __future__ import annotations
 
 import gc
+import os
+import sys
 
 from PySide6.QtCore import QObject, QTimer, Slot
 
+# torch.compile collects after each compile (torch._dynamo.config.run_gc_after_compile), on the thread that compiled
+GC_AFTER_COMPILE = "TORCH_DYNAMO_RUN_GC_AFTER_COMPILE"
 INTERVAL_MS = 250  # a look at the counts costs nothing; collecting the young generation well under a millisecond
 
 
@@ -52,6 +57,15 @@ class Cycles:
             self._lived = len(gc.get_objects(2))
 
 
+def no_collection_after_compile() -> None:
+    """torch.compile's collection after a compile left out (the event loop's collects its garbage), unless the
+    person's environment asks for it: for PyTorch imported later, by its variable, else in its config."""
+    if os.environ.setdefault(GC_AFTER_COMPILE, "0") == "0":
+        config = sys.modules.get("torch._dynamo.config")
+        if config is not None:
+            config.run_gc_after_compile = False
+
+
 class CycleCollector(QObject):
     """Automatic collection off for the process; what is due collected from the event loop every `INTERVAL_MS`."""
 
@@ -59,6 +73,7 @@ class CycleCollector(QObject):
         super().__init__(parent)
         self.cycles = Cycles()
         gc.disable()
+        no_collection_after_compile()
         self._timer = QTimer(self)
         self._timer.timeout.connect(self.collect)
         self._timer.start(INTERVAL_MS)
