@@ -22,7 +22,9 @@ from gpudemo.core.training import train
 from tests.commands import gpudemo
 
 # each run starts worker processes that import torch (seconds each here), on local ports: one group, one at a time
-pytestmark = [pytest.mark.slow, pytest.mark.processes]
+# `processes` on each test that starts data-parallel workers (dev.py test runs those alone, after the rest);
+# the samplers, the nccl check and the command line's refusals start none and run in the spread phase.
+pytestmark = [pytest.mark.slow]
 
 LINE = TrainingConfig(problem="line", samples=1000, epochs=60, lr=0.1)
 
@@ -44,6 +46,7 @@ def test_shards_are_distributed_samplers(samples, world, shuffle):
         assert shard_indices(samples, world, rank, 5, 3, shuffle).tolist() == list(sampler)
 
 
+@pytest.mark.processes
 def test_two_workers_take_the_full_batch_step_of_one_device():
     batches = []
     result = run_parallel(LINE, 2, on_batch=batches.append)
@@ -55,6 +58,7 @@ def test_two_workers_take_the_full_batch_step_of_one_device():
     assert 0.0 <= result.allreduce_share <= 1.0 and result.epochs_per_second > 0
 
 
+@pytest.mark.processes
 def test_two_workers_train_in_the_precision_asked():
     fp32 = TrainingConfig(problem="sine", samples=1000, epochs=100, lr=0.1, width=32, depth=2)
     bf16 = dataclasses.replace(fp32, precision="bf16")
@@ -67,6 +71,7 @@ def test_two_workers_train_in_the_precision_asked():
     assert abs(workers - as_fp32) >= 0.2 * as_fp32
 
 
+@pytest.mark.processes
 def test_a_precision_the_workers_cannot_do_is_refused_before_any_starts():
     with pytest.raises(PrecisionRefused, match="fp16"):
         run_parallel(dataclasses.replace(LINE, precision="fp16"), 2)
@@ -74,6 +79,7 @@ def test_a_precision_the_workers_cannot_do_is_refused_before_any_starts():
     assert out.returncode == 2 and "fp16" in out.stderr and "Traceback" not in out.stderr
 
 
+@pytest.mark.processes
 def test_minibatches_split_the_global_batch_and_train():
     config = TrainingConfig(
         problem="circles", samples=400, batch_size=100, width=8, optimizer="adam", lr=0.02, epochs=40
@@ -85,6 +91,7 @@ def test_minibatches_split_the_global_batch_and_train():
     )
 
 
+@pytest.mark.processes
 def test_a_stop_ends_every_worker_at_the_same_read_back():
     pids = []
     seen = []
@@ -94,6 +101,7 @@ def test_a_stop_ends_every_worker_at_the_same_read_back():
     assert all(gone(pid) for pid in pids)
 
 
+@pytest.mark.processes
 @pytest.mark.linux
 def test_a_killed_worker_ends_the_run_at_once_and_no_worker_is_left():
     pids = []
@@ -113,6 +121,7 @@ def test_a_killed_worker_ends_the_run_at_once_and_no_worker_is_left():
     assert all(gone(pid) for pid in pids)
 
 
+@pytest.mark.processes
 def test_a_hung_worker_times_the_others_out():
     pids = []
     stopped = []
@@ -134,6 +143,7 @@ def test_a_hung_worker_times_the_others_out():
     assert all(gone(pid) for pid in pids)
 
 
+@pytest.mark.processes
 def test_the_cli_reports_workers_speedup_and_communication():
     out = gpudemo(
         "parallel",
@@ -196,6 +206,7 @@ def test_the_cli_refuses_what_the_machine_cannot_run(args, says):
     assert out.returncode == 2 and says in out.stderr and "Traceback" not in out.stderr
 
 
+@pytest.mark.processes
 @pytest.mark.linux
 def test_two_torchrun_nodes_on_localhost_train_the_same_run():
     port = free_port()
@@ -234,6 +245,7 @@ def test_two_torchrun_nodes_on_localhost_train_the_same_run():
     assert result["final_loss"] == pytest.approx(train(LINE).final_loss, rel=1e-5)
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize(
     "config",
     [
