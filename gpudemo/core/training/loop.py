@@ -183,9 +183,14 @@ def _epochs(
     run: PreparedRun, readback: Readback, config: TrainingConfig, options: LoopOptions
 ) -> Generator[LossBatch, None, str]:
     """The epochs, each checked for a pause and a stop before it, read back in batches; how the loop ended
-    (COMPLETED, or STOPPED; a divergence is the read-back's to say)."""
+    (COMPLETED, or STOPPED; a divergence is the read-back's to say). The stop is asked once an epoch: before the
+    first, then as each epoch ends, so that a stop's batch is read back as the final one (the stopped model's fit
+    on it), and once more after a hold."""
     history, control, on_pause = readback.history, options.control, options.on_pause
+    stop = options.should_stop()
     while readback.done < config.epochs:
+        if stop:
+            return STOPPED
         done = readback.done
         if control is not None and control.is_paused(done):
             if readback.pending:  # the plot shows every epoch up to the pause
@@ -196,8 +201,8 @@ def _epochs(
                 on_pause(history.count, run.snapshot())
             readback.paused += control.wait()
             readback.next_flush = time.perf_counter()  # a step's epoch comes back at once
-        if options.should_stop():
-            return STOPPED
+            if options.should_stop():
+                return STOPPED
         left = config.epochs - done  # as many epochs as may run before the next check (a graph: in one launch)
         most = left if control is None else control.epochs_before_hold(done, left)
         most = min(most, max(1, readback.in_flight - readback.pending_epochs))  # slow epochs: one at a time
@@ -205,8 +210,9 @@ def _epochs(
             readback.add(*run.mode.advance(run, most))
         except Stopped:
             return STOPPED
-        if readback.due():  # the last epoch's batch is the final one: the fit of the final model rides on it
-            batch = readback.flush(final=readback.done >= config.epochs)
+        stop = options.should_stop()
+        if readback.due() or stop:  # the last epoch's batch, or a stop's, is the final one: the model's fit on it
+            batch = readback.flush(final=stop or readback.done >= config.epochs)
             yield batch
             if readback.diverged_at is not None:
                 return COMPLETED

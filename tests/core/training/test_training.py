@@ -100,6 +100,26 @@ def test_the_last_batch_carries_the_final_models_fit_when_it_falls_due_with_the_
     np.testing.assert_allclose(batches[-1].fit.reshape(-1), outputs.numpy().reshape(-1), rtol=1e-5, atol=1e-6)
 
 
+def test_a_stop_asked_during_the_epoch_whose_batch_falls_due_ends_on_the_stopped_models_fit(monkeypatch):
+    monkeypatch.setattr(training.readback, "FLUSH_EPOCHS", 10)
+    monkeypatch.setattr(training.readback, "FIT_SHARE", 1e-9)  # the fit's cadence would skip every later batch
+    asked, batches = [], []
+
+    def stop_during_epoch_31():  # asked before epoch 1, then as each epoch ends: the 32nd ask ends epoch 31
+        asked.append(1)
+        return len(asked) > 31
+
+    config = TrainingConfig(epochs=1000)
+    result = train(config, LoopOptions(should_stop=stop_during_epoch_31, fit=True, flush_seconds=60), batches.append)
+    assert result.status == STOPPED and result.epochs_run == 31 and len(asked) == 32
+    assert batches[-1].last_epoch == 31 and batches[-1].fit is not None  # epochs 22-31: due with the stop
+    grid = torch.as_tensor(batches[0].data.grid, dtype=torch.float32)
+    with torch.no_grad():
+        np.testing.assert_allclose(
+            batches[-1].fit.reshape(-1), result.model(grid.reshape(-1, 1)).numpy().reshape(-1), rtol=1e-5, atol=1e-6
+        )
+
+
 def test_the_first_epoch_comes_back_on_its_own_at_once(monkeypatch):
     monkeypatch.setattr(training.readback, "FLUSH_EPOCHS", 100)
     run = run_training(TrainingConfig(epochs=10_000), LoopOptions(flush_seconds=60, fit=True))
