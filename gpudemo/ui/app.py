@@ -23,7 +23,7 @@ def build_app(argv: list[str] | None = None):
 
     from gpudemo.logfile import start_logging
     from gpudemo.ui.base import i18n
-    from gpudemo.ui.base.cycles import CycleCollector
+    from gpudemo.ui.base.cycles import collect_between_events
     from gpudemo.ui.base.resources import icon_path
     from gpudemo.ui.main_window import MainWindow
     from gpudemo.ui.shell.preferences import Preferences, open_store
@@ -35,8 +35,7 @@ def build_app(argv: list[str] | None = None):
     app.setApplicationDisplayName("gpudemo")
     app.setWindowIcon(QIcon(str(icon_path())))
     app.setFont(readable_font(app.font()))
-    if app.findChild(CycleCollector) is None:  # Python's cycles collected between events, on this thread
-        CycleCollector(app)
+    collect_between_events(app)  # Python's cycles collected between events, on this thread
     preferences = Preferences(open_store())
     i18n.install(preferences.language() or i18n.system_language())
     return app, ShownWindow(MainWindow(preferences=preferences))

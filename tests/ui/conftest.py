@@ -17,9 +17,9 @@ def cycles_between_events(qapp):
     """Python's cycles collected on the GUI thread between events, as the app has them (ui/base/cycles.py), and
     what is due at each test's end: left to Python, a collection inside a Qt call hung a window's construction
     for good (an old plot's menu destroyed under one of Qt's locks)."""
-    from gpudemo.ui.base.cycles import CycleCollector
+    from gpudemo.ui.base.cycles import collect_between_events
 
-    collector = qapp.findChild(CycleCollector) or CycleCollector(qapp)
+    collector = collect_between_events(qapp)
     yield
     collector.collect()
 

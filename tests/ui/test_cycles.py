@@ -6,6 +6,8 @@ import gc
 import threading
 import weakref
 
+import pytest
+
 from gpudemo.ui.base.cycles import GC_AFTER_COMPILE, CycleCollector, Cycles, no_collection_after_compile
 
 
@@ -31,10 +33,16 @@ def leaves(count: int) -> list[Leaf]:
     return [Leaf() for _ in range(count)]
 
 
-def cycle() -> weakref.ref:
+def two_nodes() -> Node:
+    """A reference cycle of two nodes; the first of them."""
     first, second = Node(), Node()
     first.other, second.other = second, first
-    return weakref.ref(first)
+    return first
+
+
+def cycle() -> weakref.ref:
+    """A reference cycle nothing holds (alive until a collection frees it)."""
+    return weakref.ref(two_nodes())
 
 
 def test_the_application_collects_cycles_from_its_event_loop_not_wherever_an_allocation_trips_it():
@@ -88,27 +96,31 @@ def test_a_cycle_dropped_on_the_training_thread_is_freed_on_the_gui_thread(qtbot
     dropped.clear()
 
 
-def test_collect_due_collects_what_pythons_thresholds_say_and_no_sooner():
+@pytest.fixture
+def collected():
+    """Automatic collection off (as the window has it) and nothing pending, for a test that collects by hand."""
     was = gc.isenabled()
     gc.disable()
-    try:
-        gc.collect()
-        cycles = Cycles()
-        young = cycle()
-        cycles.collect_due()
-        assert young() is not None  # a few objects: not due yet
-        many = leaves(gc.get_threshold()[0] + 10)
-        cycles.collect_due()
-        assert young() is None
-        del many
-    finally:
-        if was:
-            gc.enable()
+    gc.collect()
+    yield
+    if was:
+        gc.enable()
+
+
+def test_collect_due_collects_what_pythons_thresholds_say_and_no_sooner(collected):
+    cycles = Cycles()
+    young = cycle()
+    cycles.collect_due()
+    assert young() is not None  # a few objects: not due yet
+    many = leaves(gc.get_threshold()[0] + 10)
+    cycles.collect_due()
+    assert young() is None
+    del many
 
 
 def in_the_oldest_generation() -> weakref.ref:
     """A cycle that lived through a collection of the middle generation (so reached the oldest), then dropped."""
-    held = cycle()()
+    held = two_nodes()
     gc.collect(1)
     assert any(node is held for node in gc.get_objects(2))
     found = weakref.ref(held)
@@ -116,31 +128,24 @@ def in_the_oldest_generation() -> weakref.ref:
     return found
 
 
-def test_the_oldest_generation_is_collected_only_once_a_quarter_more_has_reached_it():
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        gc.collect()
-        cycles = Cycles()
-        old = in_the_oldest_generation()
-        first, second, third = gc.get_threshold()
+def test_the_oldest_generation_is_collected_only_once_a_quarter_more_has_reached_it(collected):
+    cycles = Cycles()
+    old = in_the_oldest_generation()
+    first, second, third = gc.get_threshold()
 
-        def due_rounds(rounds):
-            for _ in range(rounds):
-                kept = leaves(first + 1)
-                cycles.collect_due()
-                del kept
+    def due_rounds(rounds):
+        for _ in range(rounds):
+            kept = leaves(first + 1)
+            cycles.collect_due()
+            del kept
 
-        due_rounds((second + 1) * (third + 2))  # the first look collects it: nothing had lived through one
-        assert old() is None
-        old = in_the_oldest_generation()
-        due_rounds((second + 1) * (third + 2))  # a look: far less than a quarter more than lived through it
-        assert old() is not None
-        kept = leaves(len(gc.get_objects(2)))  # as many again, promoted to the oldest
-        gc.collect(1)  # promoted to the oldest
-        due_rounds((second + 1) * (third + 2))
-        assert old() is None
-        del kept
-    finally:
-        if was:
-            gc.enable()
+    due_rounds((second + 1) * (third + 2))  # the first look collects it: nothing had lived through one
+    assert old() is None
+    old = in_the_oldest_generation()
+    due_rounds((second + 1) * (third + 2))  # a look: far less than a quarter more than lived through it
+    assert old() is not None
+    kept = leaves(len(gc.get_objects(2)))  # as many again, promoted to the oldest
+    gc.collect(1)  # promoted to the oldest
+    due_rounds((second + 1) * (third + 2))
+    assert old() is None
+    del kept

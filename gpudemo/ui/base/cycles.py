@@ -81,3 +81,8 @@ class CycleCollector(QObject):
     @Slot()
     def collect(self) -> None:
         self.cycles.collect_due()
+
+
+def collect_between_events(app: QObject) -> CycleCollector:
+    """The application's collector: started with its first window, the same one for every later window."""
+    return app.findChild(CycleCollector) or CycleCollector(app)
